@@ -1,0 +1,109 @@
+export {
+  AnamnesisError,
+  ERROR_CODES,
+  isAnamnesisError,
+  assertArray,
+  assertFinite,
+  assertInRange,
+  assertNonNegativeInt,
+  type ErrorCode,
+} from './errors.ts';
+export { STOPWORDS } from './stopwords.ts';
+export {
+  IDENTIFIER_PATTERN,
+  MIN_SUBTOKEN_LEN,
+  identifierTokens,
+  splitIdentifier,
+} from './identifiers.ts';
+export {
+  assertVector,
+  cosine,
+  cosineUnchecked,
+  dot,
+  norm,
+  normalize,
+  type Vector,
+} from './cosine.ts';
+export { normalizeBm25 } from './bm25.ts';
+export { ftsTokens, prepareFtsQuery, type FtsQueryOptions } from './fts-query.ts';
+export {
+  QUALIFYING_USAGE_EVENTS,
+  halfLifeDecay,
+  recencyDecay,
+  recencyMultiplier,
+  usageDecay,
+  usageScore,
+  type UsageEventKind,
+} from './decay.ts';
+export {
+  compareFused,
+  indexList,
+  rrf,
+  sumContributions,
+  type FusedItem,
+  type IndexedList,
+  type LegDetail,
+  type RankedItem,
+  type RankedList,
+  type RrfOptions,
+} from './rrf.ts';
+export {
+  MNEMOSYNE_WEIGHTS,
+  mnemosyneBaseScore,
+  weightedSum,
+  type Contribution,
+} from './weighted-sum.ts';
+export {
+  MNEMEXA_MIN_SIMILARITY,
+  MNEMEXA_RECENCY_SHIFT,
+  MNEMEXA_WEIGHTS,
+  frequencyFactor,
+  mnemexaScore,
+  mnemexaWeights,
+  similarityFactor,
+  type RecencyMode,
+} from './mnemexa.ts';
+export {
+  MEMSENSE_MEMORY_SCORE_WEIGHT,
+  MEMSENSE_RRF_K,
+  MEMSENSE_TURN_SUPPORT_CAP,
+  MEMSENSE_TURN_SUPPORT_FACTOR,
+  candidatePool,
+  memsenseScore,
+  sessionFirst,
+  turnSupport,
+  type SessionCandidate,
+  type SessionResult,
+} from './memsense.ts';
+export { mmr, redundancy, tagJaccard, type MmrCandidate, type MmrOptions } from './mmr.ts';
+export {
+  boilerplateRatio,
+  pathBoilerplateFloor,
+  valueDensity,
+  type DensityInput,
+} from './value-density.ts';
+export { budgetCut, type BudgetItem, type BudgetSelection, type Compressed } from './budget-cut.ts';
+export {
+  NAME_MATCH_MULTIPLIER,
+  NAME_MATCH_THRESHOLD,
+  SOURCE_NAME_MULTIPLIER,
+  capBySource,
+  maxSources,
+  nameMatchMultiplier,
+  nameMatchScore,
+  planInjection,
+  sourceNameMatches,
+  type InjectionCandidate,
+} from './boosts.ts';
+export {
+  PROFILES,
+  getProfile,
+  poolSize,
+  type Factor,
+  type LegName,
+  type LinearFusion,
+  type RecencySpec,
+  type RrfFusion,
+  type ScoringProfile,
+} from './profiles.ts';
+export { fuse, type CandidateFeatures, type LegHit, type ScoredCandidate } from './fuse.ts';
