@@ -1,0 +1,804 @@
+import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
+import {
+  AnamnesisError,
+  ArcCache,
+  BloomFilter,
+  sha256Hex,
+  type UsageEventKind,
+} from '@anamnesis/ranking';
+import {
+  createTransformersEmbedder,
+  type Embedder,
+  type ProgressEvent,
+  type TransformersEmbedderOptions,
+} from './embedder.ts';
+import { buildFilter } from './filter.ts';
+import { newId } from './ids.ts';
+import { exportJsonl, importJsonl, type ImportOptions, type ExportOptions } from './jsonl.ts';
+import { recall as runRecall } from './recall.ts';
+import { migrate } from './schema.ts';
+import {
+  exportDatabase,
+  importDatabase,
+  loadSqlite,
+  mapSqliteError,
+  transaction,
+  type Database,
+  type Sqlite3,
+} from './sqlite.ts';
+import { rowById, ridsByIds, toMemory } from './store.ts';
+import type {
+  EngineStats,
+  LinkInput,
+  Memory,
+  MemoryFilter,
+  RecallOptions,
+  RecallResult,
+  RememberInput,
+  UpdateInput,
+} from './types.ts';
+import {
+  validateId,
+  validateLinks,
+  validateRemember,
+  validateUpdate,
+  type NewMemory,
+} from './validate.ts';
+import { unitVector, VectorIndex } from './vector-index.ts';
+
+/** Where the store lives. */
+export type StorageKind = 'auto' | 'opfs' | 'memory' | 'file';
+
+/** Options of {@link createEngine}. */
+export interface EngineOptions {
+  /** Store name: the OPFS file name. Default `'anamnesis'`. */
+  name?: string;
+  /**
+   * `'opfs'` (opfs-sahpool VFS, dedicated workers only), `'memory'`, `'file'` (Node: the database is
+   * loaded from and saved to `path` after every write), or `'auto'`: OPFS in a worker when it
+   * works, memory otherwise (and `stats().backendReason` says why). Default `'auto'`.
+   */
+  storage?: StorageKind;
+  /** File path for `storage: 'file'`. */
+  path?: string;
+  /**
+   * The embedder, or options for the transformers.js embedder. Default: the embedded default model
+   * (`@anamnesis/model-default`), read from this package in Node; a browser passes its served URL.
+   */
+  embedder?: Embedder | TransformersEmbedderOptions;
+  /** When the store holds vectors of another model: `'error'` (`MODEL_MISMATCH`) or `'reembed'`. Default `'error'`. */
+  onModelMismatch?: 'error' | 'reembed';
+  /** The clock, in ms since the epoch. Default `Date.now`. */
+  now?: () => number;
+  /** Live entries of the recall result cache. Default 500. */
+  cacheSize?: number;
+  /** Longest accepted text, in characters. Default 4,194,304. */
+  maxTextLength?: number;
+  /** Progress of model loading and re-embedding. */
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+/** Options of `rememberMany`. */
+export interface RememberManyOptions {
+  /** Called after each embedded batch with items done and total. */
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+/** Options of `markUsed`. */
+export type UsageEvent = Extract<UsageEventKind, 'selected' | 'used' | 'discarded'>;
+
+interface Internals {
+  sqlite3: Sqlite3;
+  db: Database;
+  backend: 'opfs' | 'memory' | 'file';
+  backendReason: string | undefined;
+  persist: (() => Promise<void>) | undefined;
+  close: () => void;
+}
+
+const DEFAULT_MAX_TEXT = 4 * 1024 * 1024;
+
+async function openDatabase(options: EngineOptions): Promise<Internals> {
+  const sqlite3 = await loadSqlite();
+  const name = options.name ?? 'anamnesis';
+  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(name)) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      'name must be 1-128 letters, digits, dots, dashes or underscores',
+    );
+  }
+  const storage = options.storage ?? 'auto';
+  const inWorker =
+    typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
+  if (storage === 'file') {
+    if (!options.path) throw new AnamnesisError('INVALID_INPUT', "storage 'file' needs a path");
+    const fs = await import('node:fs/promises');
+    let db: Database;
+    try {
+      const bytes = await fs.readFile(options.path);
+      db = importDatabase(sqlite3, new Uint8Array(bytes));
+      db.selectValue('SELECT count(*) FROM sqlite_master');
+    } catch (e) {
+      if ((e as { code?: string }).code === 'ENOENT') db = new sqlite3.oo1.DB(':memory:', 'c');
+      else throw mapSqliteError(e, `opening ${options.path}`);
+    }
+    const path = options.path;
+    const persist = async () => {
+      const tmp = `${path}.${process.pid}.tmp`;
+      await fs.writeFile(tmp, exportDatabase(sqlite3, db));
+      await fs.rename(tmp, path);
+    };
+    return {
+      sqlite3,
+      db,
+      backend: 'file',
+      backendReason: undefined,
+      persist,
+      close: () => db.close(),
+    };
+  }
+  let reason: string | undefined;
+  if (storage === 'opfs' || (storage === 'auto' && inWorker)) {
+    try {
+      const pool = await sqlite3.installOpfsSAHPoolVfs({
+        name: 'anamnesis-sahpool',
+        directory: '.anamnesis',
+      });
+      const db = new pool.OpfsSAHPoolDb(`/${name}.sqlite3`);
+      return {
+        sqlite3,
+        db,
+        backend: 'opfs',
+        backendReason: undefined,
+        persist: undefined,
+        close: () => db.close(),
+      };
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      if (/locked|NoModificationAllowed|InvalidState|access handle/i.test(message)) {
+        throw new AnamnesisError('STORE_LOCKED', `the OPFS store is open elsewhere: ${message}`, {
+          cause: e,
+        });
+      }
+      if (storage === 'opfs')
+        throw new AnamnesisError('UNSUPPORTED', `OPFS is not available: ${message}`, { cause: e });
+      reason = `OPFS is not available (${message}); the store lives in memory and is lost on reload`;
+    }
+  } else if (storage === 'auto') {
+    reason = 'not in a dedicated worker: OPFS needs one; the store lives in memory';
+  }
+  const db = new sqlite3.oo1.DB(':memory:', 'c');
+  return {
+    sqlite3,
+    db,
+    backend: 'memory',
+    backendReason: reason,
+    persist: undefined,
+    close: () => db.close(),
+  };
+}
+
+/**
+ * The anamnesis engine: one store, one embedder, the recall pipeline. Every public write is one
+ * SQLite transaction; in-memory state (vectors, Bloom filter, cache) changes only after it commits.
+ */
+export class Engine {
+  readonly #io: Internals;
+  readonly #embedder: Embedder;
+  readonly #now: () => number;
+  readonly #maxText: number;
+  readonly #index: VectorIndex;
+  readonly #cache: ArcCache<string, readonly RecallResult[]>;
+  #bloom: BloomFilter;
+  #generation = 0;
+  #schemaVersion: number;
+  #closed = false;
+  #closing: Promise<void> | undefined;
+  readonly #pending = new Set<Promise<unknown>>();
+  #dirty = false;
+
+  private constructor(
+    io: Internals,
+    embedder: Embedder,
+    options: EngineOptions,
+    schemaVersion: number,
+  ) {
+    this.#io = io;
+    this.#embedder = embedder;
+    this.#now = options.now ?? Date.now;
+    this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
+    this.#index = new VectorIndex(embedder.dims);
+    this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
+    this.#bloom = new BloomFilter(100_000, 0.001);
+    this.#schemaVersion = schemaVersion;
+  }
+
+  /** Opens (or creates) a store and loads its vectors. */
+  static async open(options: EngineOptions): Promise<Engine> {
+    if (!options || typeof options !== 'object')
+      throw new AnamnesisError('INVALID_INPUT', 'options must be an object');
+    const spec = options.embedder ?? (await defaultEmbedderOptions());
+    const embedder =
+      'embed' in spec
+        ? spec
+        : await createTransformersEmbedder({ onProgress: options.onProgress, ...spec });
+    const io = await openDatabase(options);
+    try {
+      let version: number;
+      try {
+        version = migrate(io.db, io.backend);
+        const check = io.db.selectValue('PRAGMA quick_check');
+        if (check !== 'ok')
+          throw new AnamnesisError('STORE_CORRUPT', `quick_check: ${String(check)}`);
+      } catch (e) {
+        throw mapSqliteError(e, 'opening the store');
+      }
+      const engine = new Engine(io, embedder, options, version);
+      await engine.#load(options.onModelMismatch ?? 'error', options.onProgress);
+      return engine;
+    } catch (e) {
+      io.close();
+      throw e;
+    }
+  }
+
+  /** Loads vectors for the current model and rebuilds the Bloom filter; handles a model change. */
+  async #load(
+    onMismatch: 'error' | 'reembed',
+    onProgress?: (e: ProgressEvent) => void,
+  ): Promise<void> {
+    const { db } = this.#io;
+    const model = this.#embedder.id;
+    const storedModel = db.selectValue("SELECT value FROM meta WHERE key = 'model'") as
+      string | undefined;
+    const storedDims = Number(db.selectValue("SELECT value FROM meta WHERE key = 'dims'") ?? 0);
+    const count = Number(db.selectValue('SELECT count(*) FROM memories'));
+    if (
+      storedModel !== undefined &&
+      (storedModel !== model || storedDims !== this.#embedder.dims) &&
+      count > 0
+    ) {
+      if (onMismatch !== 'reembed') {
+        throw new AnamnesisError(
+          'MODEL_MISMATCH',
+          `the store was embedded with ${storedModel} (${storedDims} dims), not ${model} (${this.#embedder.dims} dims); open with onModelMismatch: 'reembed'`,
+          { details: { stored: storedModel, storedDims, model, dims: this.#embedder.dims } },
+        );
+      }
+    }
+    // Bulk load: one statement, blobs copied straight from the wasm heap into the matrix.
+    const { capi, wasm } = this.#io.sqlite3;
+    const stmt = db.prepare('SELECT rid, vector FROM embeddings WHERE model = ?');
+    try {
+      stmt.bind([model]);
+      const pStmt = stmt.pointer!;
+      while (stmt.step()) {
+        const rid = capi.sqlite3_column_int(pStmt, 0);
+        const p = capi.sqlite3_column_blob(pStmt, 1);
+        const n = capi.sqlite3_column_bytes(pStmt, 1);
+        this.#index.appendRaw(rid, wasm.heap8u().subarray(Number(p), Number(p) + n));
+      }
+    } finally {
+      stmt.finalize();
+    }
+    this.#bloom = new BloomFilter(Math.max(100_000, count * 2), 0.001);
+    for (const [session, hash] of db.selectArrays('SELECT session, content_hash FROM memories')) {
+      this.#bloom.add(dedupKey(session as string | null, hash as string));
+    }
+    if (this.#index.size < count) await this.#reembedMissing(onProgress);
+    transaction(db, 'recording the model', () => {
+      db.exec({
+        sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('model', ?), ('dims', ?)",
+        bind: [model, String(this.#embedder.dims)],
+      });
+      db.exec({ sql: 'DELETE FROM embeddings WHERE model <> ?', bind: [model] });
+    });
+    await this.#persist();
+  }
+
+  /**
+   * Embeds every memory without a vector for the current model, in batches, each batch one
+   * transaction; the previous model's vectors stay until the caller's model is complete.
+   */
+  async #reembedMissing(onProgress?: (e: ProgressEvent) => void): Promise<void> {
+    const { db } = this.#io;
+    const model = this.#embedder.id;
+    const total = Number(
+      db.selectValue(
+        'SELECT count(*) FROM memories m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.rid = m.rid AND e.model = ?)',
+        [model],
+      ),
+    );
+    let done = 0;
+    for (;;) {
+      const rows = db.selectArrays(
+        'SELECT rid, text FROM memories m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.rid = m.rid AND e.model = ?) ORDER BY rid LIMIT 256',
+        [model],
+      );
+      if (rows.length === 0) break;
+      const vectors = await this.#embedder.embed(rows.map((r) => r[1] as string));
+      transaction(db, 're-embedding', () => {
+        rows.forEach((r, i) => this.#writeVector(r[0] as number, vectors[i]!));
+      });
+      rows.forEach((r, i) => this.#index.set(r[0] as number, vectors[i]!));
+      done += rows.length;
+      onProgress?.({ phase: 'reembed', loaded: done, total });
+    }
+  }
+
+  #writeVector(rid: number, vector: Float32Array): void {
+    const unit = unitVector(vector);
+    this.#io.db.exec({
+      sql: 'INSERT OR REPLACE INTO embeddings(rid, model, vector) VALUES (?, ?, ?)',
+      bind: [rid, this.#embedder.id, VectorIndex.toBytes(unit)],
+    });
+  }
+
+  /** Runs a public call: refused once closing, tracked so `close` waits for it. */
+  #run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#closed || this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
+    const p = fn();
+    this.#pending.add(p);
+    const done = () => this.#pending.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  #bump(): void {
+    this.#generation++;
+    this.#dirty = true;
+  }
+
+  async #persist(): Promise<void> {
+    if (this.#io.persist && this.#dirty) {
+      this.#dirty = false;
+      try {
+        await this.#io.persist();
+      } catch (e) {
+        this.#dirty = true;
+        throw mapSqliteError(e, 'saving the store file');
+      }
+    }
+  }
+
+  /** Finds an existing memory with the same text in the same session (Bloom filter first). */
+  #findDuplicate(session: string | null, hash: string): string | undefined {
+    if (!this.#bloom.has(dedupKey(session, hash))) return undefined;
+    return this.#io.db.selectValue(
+      'SELECT id FROM memories WHERE content_hash = ? AND session IS ? LIMIT 1',
+      [hash, session],
+    ) as string | undefined;
+  }
+
+  /** Inserts validated memories with their vectors and links; runs inside a transaction. */
+  #insert(
+    items: readonly (NewMemory & { id: string; hash: string })[],
+    vectors: readonly Float32Array[],
+  ): number[] {
+    const { db } = this.#io;
+    const now = this.#now();
+    const rids: number[] = [];
+    const stmt = db.prepare(
+      'INSERT INTO memories(id, text, kind, session, tags, meta, importance, created_at, updated_at, memory_score, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
+    );
+    try {
+      for (const m of items) {
+        stmt.bind([
+          m.id,
+          m.text,
+          m.kind,
+          m.session,
+          JSON.stringify(m.tags),
+          JSON.stringify(m.meta),
+          m.importance,
+          m.createdAt,
+          now,
+          m.memoryScore,
+          m.hash,
+        ]);
+        stmt.stepReset();
+        stmt.clearBindings();
+        rids.push(Number(db.selectValue('SELECT last_insert_rowid()')));
+      }
+    } finally {
+      stmt.finalize();
+    }
+    items.forEach((_, i) => this.#writeVector(rids[i]!, vectors[i]!));
+    const targets = ridsByIds(
+      db,
+      items.flatMap((m) => m.links.map((l) => l.to)),
+    );
+    items.forEach((m, i) => {
+      for (const l of m.links) {
+        const dst = targets.get(l.to);
+        if (dst === undefined)
+          throw new AnamnesisError('NOT_FOUND', `link target ${l.to}`, { details: { id: l.to } });
+        db.exec({
+          sql: 'INSERT OR REPLACE INTO links(src, dst, kind, weight) VALUES (?,?,?,?)',
+          bind: [rids[i]!, dst, l.kind, l.weight],
+        });
+      }
+    });
+    return rids;
+  }
+
+  /** Stores one memory and returns its id (the existing id for a duplicate text in the same session). */
+  remember(input: RememberInput): Promise<string> {
+    return this.#run(async () => (await this.#rememberBatch([input]))[0]!);
+  }
+
+  /** Stores many memories atomically: all of them or none. Returns ids in input order. */
+  rememberMany(
+    inputs: readonly RememberInput[],
+    options: RememberManyOptions = {},
+  ): Promise<string[]> {
+    return this.#run(() => this.#rememberBatch(inputs, options.onProgress));
+  }
+
+  async #rememberBatch(
+    inputs: readonly RememberInput[],
+    onProgress?: (e: ProgressEvent) => void,
+  ): Promise<string[]> {
+    if (!Array.isArray(inputs))
+      throw new AnamnesisError('INVALID_INPUT', 'rememberMany takes an array');
+    const now = this.#now();
+    const items = inputs.map((input, i) => {
+      try {
+        return validateRemember(input, now, this.#maxText);
+      } catch (e) {
+        if (e instanceof AnamnesisError && inputs.length > 1) {
+          throw new AnamnesisError(e.code, `item ${i}: ${e.message}`, {
+            cause: e,
+            details: { index: i },
+          });
+        }
+        throw e;
+      }
+    });
+    const ids: string[] = new Array(items.length);
+    const fresh: (NewMemory & { id: string; hash: string })[] = [];
+    const freshIndex: number[] = [];
+    const batchKeys = new Map<string, number>();
+    const callerIds = new Set<string>();
+    items.forEach((m, i) => {
+      const hash = sha256Hex(m.text);
+      if (!m.allowDuplicate) {
+        const key = dedupKey(m.session, hash);
+        const existing = this.#findDuplicate(m.session, hash);
+        if (existing !== undefined) return void (ids[i] = existing);
+        const inBatch = batchKeys.get(key);
+        if (inBatch !== undefined) return void (ids[i] = ids[inBatch]!);
+        batchKeys.set(key, i);
+      }
+      const id = m.id ?? newId(now);
+      if (callerIds.has(id))
+        throw new AnamnesisError('INVALID_INPUT', `duplicate id ${id} in the batch`);
+      callerIds.add(id);
+      ids[i] = id;
+      fresh.push({ ...m, id, hash });
+      freshIndex.push(i);
+    });
+    if (fresh.length === 0) return ids;
+    const taken = ridsByIds(
+      this.#io.db,
+      fresh.map((m) => m.id),
+    );
+    if (taken.size > 0)
+      throw new AnamnesisError('INVALID_INPUT', `id already exists: ${[...taken.keys()][0]}`);
+
+    const vectors: Float32Array[] = [];
+    const step = 256;
+    for (let start = 0; start < fresh.length; start += step) {
+      const batch = fresh.slice(start, start + step);
+      vectors.push(...(await this.#embedder.embed(batch.map((m) => m.text))));
+      onProgress?.({
+        phase: 'embed',
+        loaded: Math.min(start + step, fresh.length),
+        total: fresh.length,
+      });
+    }
+    if (this.#closed) throw new AnamnesisError('CLOSED');
+    const rids = transaction(this.#io.db, 'remembering', () => this.#insert(fresh, vectors));
+    rids.forEach((rid, i) => {
+      this.#index.set(rid, vectors[i]!);
+      this.#bloom.add(dedupKey(fresh[i]!.session, fresh[i]!.hash));
+    });
+    this.#bump();
+    await this.#persist();
+    return ids;
+  }
+
+  /** The memory with this id, or `null`. */
+  get(id: string): Promise<Memory | null> {
+    return this.#run(async () => {
+      const row = rowById(this.#io.db, validateId(id));
+      return row ? toMemory(row) : null;
+    });
+  }
+
+  /** Changes fields of a memory; a new text is re-embedded. `NOT_FOUND` for an unknown id. */
+  update(id: string, patch: UpdateInput): Promise<Memory> {
+    return this.#run(async () => {
+      const key = validateId(id);
+      const fields = validateUpdate(patch, this.#maxText);
+      const before = rowById(this.#io.db, key);
+      if (!before) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
+      const vector =
+        fields.text !== undefined && fields.text !== before.text
+          ? (await this.#embedder.embed([fields.text]))[0]!
+          : undefined;
+      const { db } = this.#io;
+      const after = transaction(db, 'updating', () => {
+        const row = rowById(db, key);
+        if (!row) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
+        const next = { ...row, ...fields };
+        db.exec({
+          sql: 'UPDATE memories SET text=?, kind=?, session=?, tags=?, meta=?, importance=?, memory_score=?, content_hash=?, updated_at=? WHERE rid=?',
+          bind: [
+            next.text,
+            next.kind,
+            next.session,
+            JSON.stringify(next.tags),
+            JSON.stringify(next.meta),
+            next.importance,
+            next.memoryScore,
+            fields.text !== undefined ? sha256Hex(next.text) : row.contentHash,
+            this.#now(),
+            row.rid,
+          ],
+        });
+        if (vector) this.#writeVector(row.rid, vector);
+        return rowById(db, key)!;
+      });
+      if (vector) this.#index.set(after.rid, vector);
+      this.#bloom.add(dedupKey(after.session, after.contentHash));
+      this.#bump();
+      await this.#persist();
+      return toMemory(after);
+    });
+  }
+
+  /** Deletes memories by id, ids, or filter; returns how many were deleted. Links and usage go with them. */
+  forget(target: string | string[] | MemoryFilter): Promise<number> {
+    return this.#run(async () => {
+      const filter: MemoryFilter =
+        typeof target === 'string'
+          ? { ids: [validateId(target)] }
+          : Array.isArray(target)
+            ? { ids: target.map(validateId) }
+            : target;
+      if (!filter || typeof filter !== 'object' || Object.keys(filter).length === 0) {
+        throw new AnamnesisError('INVALID_INPUT', 'forget needs an id, ids or a non-empty filter');
+      }
+      if (Array.isArray(target) && target.length === 0) return 0;
+      const { where, params } = buildFilter(filter);
+      const { db } = this.#io;
+      const rids = transaction(db, 'forgetting', () => {
+        const found = db
+          .selectArrays(`SELECT m.rid FROM memories m WHERE ${where}`, params)
+          .map((r) => r[0] as number);
+        db.exec({
+          sql: 'DELETE FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
+          bind: [JSON.stringify(found)],
+        });
+        return found;
+      });
+      for (const rid of rids) this.#index.delete(rid);
+      if (rids.length > 0) {
+        this.#bump();
+        await this.#persist();
+      }
+      return rids.length;
+    });
+  }
+
+  /** Links two memories (upsert by source, target and kind). */
+  link(from: string, to: string | LinkInput, options: Omit<LinkInput, 'to'> = {}): Promise<void> {
+    return this.#run(async () => {
+      const src = validateId(from);
+      const [l] = validateLinks([typeof to === 'string' ? { to, ...options } : to]);
+      const { db } = this.#io;
+      transaction(db, 'linking', () => {
+        const rids = ridsByIds(db, [src, l!.to]);
+        for (const id of [src, l!.to])
+          if (!rids.has(id)) throw new AnamnesisError('NOT_FOUND', id, { details: { id } });
+        db.exec({
+          sql: 'INSERT OR REPLACE INTO links(src, dst, kind, weight) VALUES (?,?,?,?)',
+          bind: [rids.get(src)!, rids.get(l!.to)!, l!.kind, l!.weight],
+        });
+      });
+      this.#bump();
+      await this.#persist();
+    });
+  }
+
+  /** Records that a memory was selected or used (these raise its usage score; `discarded` is stored only). */
+  markUsed(id: string, event: UsageEvent = 'used'): Promise<void> {
+    return this.#run(async () => {
+      const key = validateId(id);
+      if (event !== 'selected' && event !== 'used' && event !== 'discarded') {
+        throw new AnamnesisError(
+          'INVALID_INPUT',
+          "event must be 'selected', 'used' or 'discarded'",
+        );
+      }
+      const { db } = this.#io;
+      transaction(db, 'recording usage', () => {
+        const rid = ridsByIds(db, [key]).get(key);
+        if (rid === undefined) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
+        db.exec({
+          sql: 'INSERT INTO usage(rid, event, at) VALUES (?,?,?)',
+          bind: [rid, event, this.#now()],
+        });
+      });
+      this.#bump();
+      await this.#persist();
+    });
+  }
+
+  /** Runs the recall pipeline (see the README); results are cached until the next write. */
+  recall(query: string, options: RecallOptions = {}): Promise<RecallResult[]> {
+    return this.#run(async () => {
+      if (typeof query !== 'string')
+        throw new AnamnesisError('INVALID_INPUT', 'query must be a string');
+      if (options === null || typeof options !== 'object')
+        throw new AnamnesisError('INVALID_INPUT', 'options must be an object');
+      const normalized = query.normalize('NFKC').replace(/\s+/g, ' ').trim();
+      if (normalized.length > this.#maxText)
+        throw new AnamnesisError('INVALID_INPUT', 'query is too long');
+      if (normalized === '') return [];
+      const key = options.noCache
+        ? undefined
+        : `${this.#generation}\u0000${normalized}\u0000${JSON.stringify(options)}`;
+      const cached = key === undefined ? undefined : this.#cache.get(key);
+      const results =
+        cached ??
+        (await runRecall(
+          { db: this.#io.db, index: this.#index, embedder: this.#embedder, now: this.#now() },
+          normalized,
+          options,
+        ));
+      if (key !== undefined && !cached) this.#cache.set(key, deepFreeze(results));
+      if (results.length > 0) this.#recordRetrieved(results.map((r) => r.id));
+      return results as RecallResult[];
+    });
+  }
+
+  /** Records `retrieved` events after the answer is returned; no generation bump (ranking input only). */
+  #recordRetrieved(ids: string[]): void {
+    setTimeout(() => {
+      if (this.#closed) return;
+      const at = this.#now();
+      try {
+        transaction(this.#io.db, 'recording retrievals', () => {
+          this.#io.db.exec({
+            sql: "INSERT INTO usage(rid, event, at) SELECT rid, 'retrieved', ? FROM memories WHERE id IN (SELECT value FROM json_each(?))",
+            bind: [at, JSON.stringify(ids)],
+          });
+          this.#io.db.exec({
+            sql: 'UPDATE memories SET access_count = access_count + 1 WHERE id IN (SELECT value FROM json_each(?))',
+            bind: [JSON.stringify(ids)],
+          });
+        });
+        this.#dirty = true;
+      } catch {
+        // best effort: a full disk must not fail reads
+      }
+    }, 0);
+  }
+
+  /** Exports every memory as JSON Lines (deterministic order and key order). */
+  export(options: ExportOptions = {}): Promise<string> {
+    return this.#run(async () => exportJsonl(this.#io.db, this.#embedder, options));
+  }
+
+  /** Imports JSON Lines atomically; returns how many memories were added. */
+  import(jsonl: string, options: ImportOptions = {}): Promise<number> {
+    return this.#run(async () => {
+      const result = await importJsonl(this.#io.db, this.#embedder, jsonl, options, this.#now());
+      for (const [rid, vector] of result.vectors) this.#index.set(rid, vector);
+      for (const key of result.dedupKeys) this.#bloom.add(key);
+      if (result.added > 0) {
+        this.#bump();
+        await this.#persist();
+      }
+      return result.added;
+    });
+  }
+
+  /** Counts, sizes, model, cache and generation. */
+  stats(): Promise<EngineStats> {
+    return this.#run(async () => {
+      const { db } = this.#io;
+      const n = (sql: string) => Number(db.selectValue(sql));
+      const cache = this.#cache.stats();
+      return {
+        memories: n('SELECT count(*) FROM memories'),
+        links: n('SELECT count(*) FROM links'),
+        usageEvents: n('SELECT count(*) FROM usage'),
+        bytes: n('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
+        backend: this.#io.backend,
+        ...(this.#io.backendReason ? { backendReason: this.#io.backendReason } : {}),
+        model: { id: this.#embedder.id, dims: this.#embedder.dims, device: this.#embedder.device },
+        truncated: this.#embedder.truncated,
+        cache: { hits: cache.hits, misses: cache.misses, size: this.#cache.size },
+        generation: this.#generation,
+        schemaVersion: this.#schemaVersion,
+      };
+    });
+  }
+
+  /**
+   * Checks the store: SQLite's integrity check, FTS5's own check against the rows, and that every
+   * memory has exactly one vector in the index and on disk. Returns the problems found (empty: ok).
+   */
+  verify(): Promise<string[]> {
+    return this.#run(async () => {
+      const { db } = this.#io;
+      const problems: string[] = [];
+      const integrity = db.selectValues('PRAGMA integrity_check').map(String);
+      if (integrity.join() !== 'ok') problems.push(`integrity_check: ${integrity.join('; ')}`);
+      try {
+        db.exec("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)");
+      } catch (e) {
+        problems.push(`fts: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      const rows = Number(db.selectValue('SELECT count(*) FROM memories'));
+      const stored = Number(
+        db.selectValue('SELECT count(*) FROM embeddings WHERE model = ?', [this.#embedder.id]),
+      );
+      if (stored !== rows)
+        problems.push(`embeddings: ${stored} stored vectors for ${rows} memories`);
+      if (this.#index.size !== rows)
+        problems.push(`vector index: ${this.#index.size} vectors for ${rows} memories`);
+      for (const [rid] of db.selectArrays('SELECT rid FROM memories')) {
+        if (!this.#index.has(rid as number)) {
+          problems.push(`vector index: memory ${String(rid)} has no vector`);
+          break;
+        }
+      }
+      return problems;
+    });
+  }
+
+  /** Waits for calls in flight, saves, and closes. Idempotent; later calls fail with `CLOSED`. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await Promise.allSettled([...this.#pending]);
+      this.#closed = true;
+      try {
+        await this.#persist();
+      } finally {
+        this.#io.close();
+        await this.#embedder.dispose?.();
+      }
+    })();
+    return this.#closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+function dedupKey(session: string | null, hash: string): string {
+  return `${session ?? ''}\u0000${hash}`;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** Options loading the embedded default model from its package (Node). */
+export async function defaultEmbedderOptions(): Promise<TransformersEmbedderOptions> {
+  return { model: MODEL_ID, localModelPath: await modelRootPath() };
+}
+
+/** Opens an engine (see {@link EngineOptions}). */
+export function createEngine(options: EngineOptions): Promise<Engine> {
+  return Engine.open(options);
+}

@@ -1,0 +1,117 @@
+import { AnamnesisError } from '@anamnesis/ranking';
+import type { MemoryFilter, MetaValue } from './types.ts';
+
+/** Metadata keys, tags-free identifiers: the only caller text that names anything in SQL. */
+export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** A WHERE fragment over `m` (the memories table) built only from fixed SQL and `?` parameters. */
+export interface SqlFilter {
+  where: string;
+  params: (string | number | null)[];
+}
+
+/** Converts a time given as ms or Date to ms, rejecting anything else. */
+export function toMillis(value: unknown, what: string): number {
+  const ms = value instanceof Date ? value.getTime() : value;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+    throw new AnamnesisError('INVALID_INPUT', `${what} must be a finite time in ms or a Date`);
+  }
+  return ms;
+}
+
+function strings(value: unknown, what: string): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length === 0 || list.some((v) => typeof v !== 'string')) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      `${what} must be a string or a non-empty array of strings`,
+    );
+  }
+  return list as string[];
+}
+
+/** Validates a metadata value: JSON scalars only. */
+export function assertMetaValue(value: unknown, key: string): asserts value is MetaValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'number' && Number.isFinite(value)) return;
+  throw new AnamnesisError(
+    'INVALID_INPUT',
+    `meta.${key} must be a string, a finite number, a boolean or null`,
+  );
+}
+
+/** Validates a metadata key as an identifier. */
+export function assertMetaKey(key: string): void {
+  if (!IDENTIFIER.test(key)) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      `metadata key ${JSON.stringify(key)} is not an identifier`,
+    );
+  }
+}
+
+/**
+ * Builds the SQL condition of a filter. Every value is bound; metadata keys are validated as
+ * identifiers and also bound (as JSON paths), so no caller text is ever spliced into SQL.
+ */
+export function buildFilter(filter: MemoryFilter | undefined): SqlFilter {
+  const parts: string[] = [];
+  const params: (string | number | null)[] = [];
+  if (filter === undefined) return { where: '1', params };
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
+    throw new AnamnesisError('INVALID_INPUT', 'filter must be an object');
+  }
+  const known = new Set(['tags', 'kind', 'session', 'after', 'before', 'meta', 'ids']);
+  for (const key of Object.keys(filter)) {
+    if (!known.has(key))
+      throw new AnamnesisError('INVALID_INPUT', `unknown filter ${JSON.stringify(key)}`);
+  }
+  if (filter.tags !== undefined) {
+    for (const tag of strings(filter.tags, 'filter.tags')) {
+      parts.push('EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = ?)');
+      params.push(tag);
+    }
+  }
+  if (filter.kind !== undefined) {
+    const kinds = strings(filter.kind, 'filter.kind');
+    parts.push(`m.kind IN (${kinds.map(() => '?').join(',')})`);
+    params.push(...kinds);
+  }
+  if (filter.session !== undefined) {
+    const sessions = strings(filter.session, 'filter.session');
+    parts.push(`m.session IN (${sessions.map(() => '?').join(',')})`);
+    params.push(...sessions);
+  }
+  if (filter.ids !== undefined) {
+    parts.push('m.id IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(strings(filter.ids, 'filter.ids')));
+  }
+  if (filter.after !== undefined) {
+    parts.push('m.created_at >= ?');
+    params.push(toMillis(filter.after, 'filter.after'));
+  }
+  if (filter.before !== undefined) {
+    parts.push('m.created_at < ?');
+    params.push(toMillis(filter.before, 'filter.before'));
+  }
+  if (filter.meta !== undefined) {
+    if (filter.meta === null || typeof filter.meta !== 'object' || Array.isArray(filter.meta)) {
+      throw new AnamnesisError('INVALID_INPUT', 'filter.meta must be an object');
+    }
+    for (const [key, value] of Object.entries(filter.meta)) {
+      assertMetaKey(key);
+      assertMetaValue(value, key);
+      if (value === null) {
+        parts.push("json_type(m.meta, ?) = 'null'");
+        params.push(`$.${key}`);
+      } else if (typeof value === 'boolean') {
+        parts.push(`json_type(m.meta, ?) = ?`);
+        params.push(`$.${key}`, value ? 'true' : 'false');
+      } else {
+        parts.push('json_extract(m.meta, ?) = ?');
+        params.push(`$.${key}`, value);
+      }
+    }
+  }
+  return { where: parts.length ? parts.join(' AND ') : '1', params };
+}

@@ -1,0 +1,32 @@
+export { AnamnesisError, ERROR_CODES, isAnamnesisError, type ErrorCode } from '@anamnesis/ranking';
+export {
+  createEngine,
+  Engine,
+  type EngineOptions,
+  type RememberManyOptions,
+  type StorageKind,
+  type UsageEvent,
+} from './engine.ts';
+export {
+  createTransformersEmbedder,
+  type Embedder,
+  type ProgressEvent,
+  type TransformersEmbedderOptions,
+} from './embedder.ts';
+export type { ExportOptions, ImportOptions } from './jsonl.ts';
+export { DEFAULT_PROFILE, ENGINE_PROFILES, resolveProfile } from './profiles.ts';
+export { SCHEMA_VERSION } from './schema.ts';
+export { VectorIndex, unitVector, type VectorHit } from './vector-index.ts';
+export type {
+  EngineStats,
+  Explain,
+  ExtraList,
+  LinkInput,
+  Memory,
+  MemoryFilter,
+  MetaValue,
+  RecallOptions,
+  RecallResult,
+  RememberInput,
+  UpdateInput,
+} from './types.ts';

@@ -1,0 +1,282 @@
+import { AnamnesisError, assertInRange, norm, sha256Hex } from '@anamnesis/ranking';
+import type { Embedder, ProgressEvent } from './embedder.ts';
+import { ridsByIds, rowsByRid, toMemory } from './store.ts';
+import { transaction, type Database } from './sqlite.ts';
+import type { Memory } from './types.ts';
+import { validateRemember } from './validate.ts';
+import { unitVector, VectorIndex } from './vector-index.ts';
+
+/** Options of `export`. */
+export interface ExportOptions {
+  /** Include each memory's vector (base64 float32). Default false. */
+  vectors?: boolean;
+}
+
+/** Options of `import`. */
+export interface ImportOptions {
+  /** An id that already exists: `'error'` (`INVALID_INPUT`, nothing imported) or `'skip'`. Default `'error'`. */
+  onConflict?: 'error' | 'skip';
+  /** Progress while embedding. */
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+/** The first line of an export. */
+interface Header {
+  type: 'anamnesis';
+  version: 1;
+  model: string;
+  dims: number;
+  vectors: boolean;
+}
+
+/** One memory line of an export. */
+interface MemoryLine extends Memory {
+  type: 'memory';
+  links: { to: string; kind: string; weight: number }[];
+  usage: { event: string; at: number }[];
+  vector?: string;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+function fromBase64(text: string): Uint8Array {
+  const s = atob(text);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+/** Exports the store as JSON Lines; vectors are the stored bytes, so a round trip is byte-identical. */
+export function exportJsonl(db: Database, embedder: Embedder, options: ExportOptions): string {
+  const withVectors = options.vectors === true;
+  const header: Header = {
+    type: 'anamnesis',
+    version: 1,
+    model: embedder.id,
+    dims: embedder.dims,
+    vectors: withVectors,
+  };
+  const lines = [JSON.stringify(header)];
+  const links = new Map<number, MemoryLine['links']>();
+  for (const [src, to, kind, weight] of db.selectArrays(
+    'SELECT l.src, d.id, l.kind, l.weight FROM links l JOIN memories d ON d.rid = l.dst ORDER BY l.src, d.id, l.kind',
+  )) {
+    const list = links.get(src as number) ?? [];
+    list.push({ to: to as string, kind: kind as string, weight: weight as number });
+    links.set(src as number, list);
+  }
+  const usage = new Map<number, MemoryLine['usage']>();
+  for (const [rid, event, at] of db.selectArrays(
+    'SELECT rid, event, at FROM usage ORDER BY rid, at, rowid',
+  )) {
+    const list = usage.get(rid as number) ?? [];
+    list.push({ event: event as string, at: at as number });
+    usage.set(rid as number, list);
+  }
+  const rids = db.selectArrays('SELECT rid FROM memories ORDER BY rid').map((r) => r[0] as number);
+  for (let start = 0; start < rids.length; start += 1000) {
+    const chunk = rids.slice(start, start + 1000);
+    const rows = rowsByRid(db, chunk);
+    const blobs = new Map<number, Uint8Array>();
+    if (withVectors) {
+      for (const [rid, blob] of db.selectArrays(
+        'SELECT rid, vector FROM embeddings WHERE model = ? AND rid IN (SELECT value FROM json_each(?))',
+        [embedder.id, JSON.stringify(chunk)],
+      )) {
+        blobs.set(rid as number, blob as Uint8Array);
+      }
+    }
+    for (const rid of chunk) {
+      const row = rows.get(rid)!;
+      const line: MemoryLine = {
+        type: 'memory',
+        ...toMemory(row),
+        links: links.get(rid) ?? [],
+        usage: usage.get(rid) ?? [],
+      };
+      const blob = blobs.get(rid);
+      if (blob) line.vector = toBase64(blob);
+      lines.push(JSON.stringify(line));
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** What an import changed, for the engine to update its in-memory state. */
+export interface ImportResult {
+  added: number;
+  vectors: [number, Float32Array][];
+  dedupKeys: string[];
+}
+
+function parseLine(text: string, n: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AnamnesisError('INVALID_INPUT', `line ${n}: not JSON`, { details: { line: n } });
+  }
+}
+
+/**
+ * Imports JSON Lines in one transaction: every line is validated first; stored vectors are used
+ * when the header's model and dimension match the embedder, otherwise texts are embedded.
+ */
+export async function importJsonl(
+  db: Database,
+  embedder: Embedder,
+  jsonl: string,
+  options: ImportOptions,
+  now: number,
+): Promise<ImportResult> {
+  if (typeof jsonl !== 'string')
+    throw new AnamnesisError('INVALID_INPUT', 'import takes a JSON Lines string');
+  const onConflict = options.onConflict ?? 'error';
+  let header: Header | undefined;
+  const lines: MemoryLine[] = [];
+  jsonl.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    const value = parseLine(raw, i + 1) as { type?: string } | null;
+    if (value?.type === 'anamnesis') header = value as Header;
+    else if (value?.type === 'memory' || (value && typeof value === 'object' && 'text' in value))
+      lines.push(value as MemoryLine);
+    else
+      throw new AnamnesisError('INVALID_INPUT', `line ${i + 1}: expected a memory object`, {
+        details: { line: i + 1 },
+      });
+  });
+  const reuseVectors = header?.model === embedder.id && header.dims === embedder.dims;
+  const items = lines.map((l, i) => {
+    try {
+      const m = validateRemember({ ...l, links: [] }, now, Number.MAX_SAFE_INTEGER);
+      const updatedAt = l.updatedAt ?? m.createdAt;
+      const accessCount = l.accessCount ?? 0;
+      assertInRange(updatedAt, -8.64e15, 8.64e15, 'updatedAt');
+      if (!Number.isInteger(accessCount) || accessCount < 0)
+        throw new AnamnesisError('INVALID_INPUT', 'accessCount must be a non-negative integer');
+      const links = (l.links ?? []).map((x) => ({
+        to: String(x.to),
+        kind: String(x.kind ?? 'related'),
+        weight: Number(x.weight ?? 1),
+      }));
+      const usage = (l.usage ?? []).map((u) => {
+        if (
+          !['retrieved', 'selected', 'used', 'discarded'].includes(u.event) ||
+          !Number.isFinite(u.at)
+        ) {
+          throw new AnamnesisError('INVALID_INPUT', 'bad usage event');
+        }
+        return u;
+      });
+      let vector: Float32Array | undefined;
+      if (reuseVectors && typeof l.vector === 'string') {
+        const bytes = fromBase64(l.vector);
+        if (bytes.length !== embedder.dims * 4)
+          throw new AnamnesisError(
+            'DIMENSION_MISMATCH',
+            `vector has ${bytes.length / 4} dimensions`,
+          );
+        vector = new Float32Array(bytes.buffer, bytes.byteOffset, embedder.dims);
+        if (!vector.every(Number.isFinite))
+          throw new AnamnesisError('INVALID_INPUT', 'vector has non-finite values');
+        // Stored bytes are kept verbatim (a round trip stays byte-identical) unless not unit length.
+        if (Math.abs(norm(vector) - 1) > 1e-3) vector = unitVector(vector);
+      }
+      return { m, id: m.id ?? '', updatedAt, accessCount, links, usage, vector };
+    } catch (e) {
+      if (e instanceof AnamnesisError)
+        throw new AnamnesisError(e.code, `memory ${i + 1}: ${e.message}`, {
+          cause: e,
+          details: { index: i },
+        });
+      throw e;
+    }
+  });
+  if (items.some((x) => x.id === ''))
+    throw new AnamnesisError('INVALID_INPUT', 'every imported memory needs an id');
+  const existing = ridsByIds(
+    db,
+    items.map((x) => x.id),
+  );
+  if (existing.size > 0 && onConflict === 'error') {
+    throw new AnamnesisError('INVALID_INPUT', `id already exists: ${[...existing.keys()][0]}`);
+  }
+  const seen = new Set<string>();
+  const todo = items.filter((x) => {
+    if (existing.has(x.id) || seen.has(x.id)) return false;
+    seen.add(x.id);
+    return true;
+  });
+  const missing = todo.filter((x) => !x.vector);
+  for (let start = 0; start < missing.length; start += 256) {
+    const batch = missing.slice(start, start + 256);
+    const vectors = await embedder.embed(batch.map((x) => x.m.text));
+    batch.forEach((x, i) => (x.vector = vectors[i]!));
+    options.onProgress?.({
+      phase: 'import',
+      loaded: Math.min(start + 256, missing.length),
+      total: missing.length,
+    });
+  }
+  return transaction(db, 'importing', () => {
+    const result: ImportResult = { added: 0, vectors: [], dedupKeys: [] };
+    const rids = new Map<string, number>();
+    for (const x of todo) {
+      const { m } = x;
+      const hash = sha256Hex(m.text);
+      db.exec({
+        sql: 'INSERT INTO memories(id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
+        bind: [
+          x.id,
+          m.text,
+          m.kind,
+          m.session,
+          JSON.stringify(m.tags),
+          JSON.stringify(m.meta),
+          m.importance,
+          m.createdAt,
+          x.updatedAt,
+          x.accessCount,
+          m.memoryScore,
+          hash,
+        ],
+      });
+      const rid = Number(db.selectValue('SELECT last_insert_rowid()'));
+      rids.set(x.id, rid);
+      db.exec({
+        sql: 'INSERT INTO embeddings(rid, model, vector) VALUES (?,?,?)',
+        bind: [rid, embedder.id, VectorIndex.toBytes(x.vector!)],
+      });
+      for (const u of x.usage)
+        db.exec({
+          sql: 'INSERT INTO usage(rid, event, at) VALUES (?,?,?)',
+          bind: [rid, u.event, u.at],
+        });
+      result.vectors.push([rid, x.vector!]);
+      result.dedupKeys.push(`${m.session ?? ''}\u0000${hash}`);
+      result.added++;
+    }
+    const targets = ridsByIds(
+      db,
+      todo.flatMap((x) => x.links.map((l) => l.to)),
+    );
+    for (const x of todo) {
+      for (const l of x.links) {
+        const dst = targets.get(l.to);
+        if (dst === undefined)
+          throw new AnamnesisError('NOT_FOUND', `link target ${l.to}`, { details: { id: l.to } });
+        if (!Number.isFinite(l.weight) || l.weight <= 0)
+          throw new AnamnesisError('INVALID_INPUT', 'link weight must be > 0');
+        db.exec({
+          sql: 'INSERT OR REPLACE INTO links(src, dst, kind, weight) VALUES (?,?,?,?)',
+          bind: [rids.get(x.id)!, dst, l.kind, l.weight],
+        });
+      }
+    }
+    return result;
+  });
+}

@@ -1,0 +1,94 @@
+import { AnamnesisError } from '@anamnesis/ranking';
+import { transaction, type Database } from './sqlite.ts';
+
+/**
+ * Versioned migrations: migration i brings the store from version i to i + 1. A store newer than
+ * this code is refused rather than guessed at.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE memories (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    text TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    session TEXT,
+    tags TEXT NOT NULL,
+    meta TEXT NOT NULL,
+    importance REAL NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    access_count INTEGER NOT NULL DEFAULT 0,
+    memory_score REAL NOT NULL DEFAULT 0,
+    content_hash TEXT NOT NULL
+  );
+  CREATE INDEX memories_session ON memories(session, created_at);
+  CREATE INDEX memories_hash ON memories(content_hash);
+  CREATE INDEX memories_created ON memories(created_at);
+  CREATE VIRTUAL TABLE memories_fts USING fts5(
+    text, tags, content='memories', content_rowid='rid', tokenize='porter unicode61'
+  );
+  CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts(rowid, text, tags) VALUES (new.rid, new.text, new.tags);
+  END;
+  CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, text, tags) VALUES ('delete', old.rid, old.text, old.tags);
+  END;
+  CREATE TRIGGER memories_au AFTER UPDATE OF text, tags ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, text, tags) VALUES ('delete', old.rid, old.text, old.tags);
+    INSERT INTO memories_fts(rowid, text, tags) VALUES (new.rid, new.text, new.tags);
+  END;
+  CREATE TABLE embeddings (
+    rid INTEGER NOT NULL REFERENCES memories(rid) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (model, rid)
+  ) WITHOUT ROWID;
+  CREATE INDEX embeddings_rid ON embeddings(rid);
+  CREATE TABLE links (
+    src INTEGER NOT NULL REFERENCES memories(rid) ON DELETE CASCADE,
+    dst INTEGER NOT NULL REFERENCES memories(rid) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    weight REAL NOT NULL,
+    PRIMARY KEY (src, dst, kind)
+  ) WITHOUT ROWID;
+  CREATE INDEX links_dst ON links(dst);
+  CREATE TABLE usage (
+    rid INTEGER NOT NULL REFERENCES memories(rid) ON DELETE CASCADE,
+    event TEXT NOT NULL CHECK (event IN ('retrieved', 'selected', 'used', 'discarded')),
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX usage_rid ON usage(rid, event);
+  `,
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Applies pragmas for the backend and runs pending migrations in one transaction. */
+export function migrate(db: Database, backend: 'opfs' | 'memory' | 'file'): number {
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA temp_store = MEMORY');
+  if (backend === 'opfs') {
+    // opfs-sahpool has no shared memory, so no WAL: a truncated rollback journal keeps writes
+    // atomic when the worker is killed; 64 MB page cache as in seed 002.
+    db.exec('PRAGMA journal_mode = TRUNCATE');
+    db.exec('PRAGMA synchronous = NORMAL');
+    db.exec('PRAGMA cache_size = -65536');
+  }
+  const current = Number(db.selectValue('PRAGMA user_version') ?? 0);
+  if (current > SCHEMA_VERSION) {
+    throw new AnamnesisError(
+      'UNSUPPORTED',
+      `the store has schema version ${current}; this version of anamnesis reads up to ${SCHEMA_VERSION}`,
+    );
+  }
+  if (current < SCHEMA_VERSION) {
+    transaction(db, 'migrating the store', () => {
+      for (let v = current; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    });
+  }
+  return SCHEMA_VERSION;
+}

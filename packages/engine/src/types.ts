@@ -1,0 +1,173 @@
+import type { Contribution, LegHit, RecencyMode } from '@anamnesis/ranking';
+
+/** JSON-compatible metadata values (metadata equality filters compare these). */
+export type MetaValue = string | number | boolean | null;
+
+/** A memory as stored and returned by `get`. */
+export interface Memory {
+  /** Stable, time-ordered id. */
+  id: string;
+  text: string;
+  /** Free-form kind, e.g. `'note'`, `'turn'`, `'page'`. Default `'note'`. */
+  kind: string;
+  /** Session (conversation, document, tab…) the memory belongs to, or `null`. */
+  session: string | null;
+  tags: string[];
+  meta: Record<string, MetaValue>;
+  /** Importance in [0, 1]. */
+  importance: number;
+  /** Creation time, milliseconds since the epoch. */
+  createdAt: number;
+  /** Last update time, milliseconds since the epoch. */
+  updatedAt: number;
+  /** How often the memory was returned by `recall`. */
+  accessCount: number;
+  /** Stored quality score in [0, 1] (Memsense's memory_score). */
+  memoryScore: number;
+}
+
+/** A link to another memory, given with `remember` or `link`. */
+export interface LinkInput {
+  /** Target memory id. */
+  to: string;
+  /** Link kind. Default `'related'`. */
+  kind?: string;
+  /** Link weight in (0, ∞). Default 1. */
+  weight?: number;
+}
+
+/** Input of `remember` and of each item of `rememberMany`. */
+export interface RememberInput {
+  /** The text; non-empty, at most `maxTextLength` characters. */
+  text: string;
+  /** Importance in [0, 1]. Default 0.5. */
+  importance?: number;
+  /** Tags (non-empty strings). Default none. */
+  tags?: string[];
+  /** Metadata; keys must be identifiers (`[A-Za-z_][A-Za-z0-9_]*`). Default `{}`. */
+  meta?: Record<string, MetaValue>;
+  /** Kind. Default `'note'`. */
+  kind?: string;
+  /** Session. Default `null`. */
+  session?: string | null;
+  /** Creation time (ms since the epoch, or a Date). Default now. */
+  createdAt?: number | Date;
+  /** Caller-chosen id; must be unique. Default: a generated time-ordered id. */
+  id?: string;
+  /** Stored quality score in [0, 1]. Default 0. */
+  memoryScore?: number;
+  /** Links from this memory to existing ones (or to others in the same batch). */
+  links?: LinkInput[];
+  /** Store a duplicate even when the same text exists in the same session. Default false. */
+  allowDuplicate?: boolean;
+}
+
+/** Fields `update` may change. Changing `text` re-embeds the memory. */
+export type UpdateInput = Partial<
+  Pick<RememberInput, 'text' | 'importance' | 'tags' | 'meta' | 'kind' | 'session' | 'memoryScore'>
+>;
+
+/** Filters applied inside every leg of `recall` and by `forget`. All given conditions must hold. */
+export interface MemoryFilter {
+  /** The memory carries every one of these tags. */
+  tags?: string[];
+  /** Kind equals this (or one of these). */
+  kind?: string | string[];
+  /** Session equals this (or one of these). */
+  session?: string | string[];
+  /** Created at or after this time (ms since the epoch or Date). */
+  after?: number | Date;
+  /** Created strictly before this time (ms since the epoch or Date). */
+  before?: number | Date;
+  /** Metadata equality; keys must be identifiers. */
+  meta?: Record<string, MetaValue>;
+  /** Only these ids. */
+  ids?: string[];
+}
+
+/** A caller-supplied ranked list fused with the legs. */
+export interface ExtraList {
+  /** Leg label (an identifier). */
+  label: string;
+  /** Items best first; unknown ids are ignored. */
+  items: { id: string; score: number }[];
+  /** RRF weight of the list. Default: the profile's default weight. */
+  weight?: number;
+}
+
+/** Options of `recall`. */
+export interface RecallOptions {
+  /** Scoring profile name. Default `'default'`. */
+  profile?: string;
+  /** Number of results. Default 10 (ignored when `tokenBudget` is set). */
+  topK?: number;
+  /** Fill this many tokens greedily by value density instead of taking `topK`. */
+  tokenBudget?: number;
+  /** Filters applied inside every leg. */
+  filter?: MemoryFilter;
+  /** Drop results whose cosine similarity is below this. Default: the profile's floor. */
+  minSimilarity?: number;
+  /** Graph leg: start from these memory ids; default seeds are the top lexical and vector hits. */
+  graph?: { seeds?: string[]; maxHops?: number; undirected?: boolean };
+  /** Caller-supplied ranked lists fused with the legs. */
+  extraLists?: ExtraList[];
+  /** `'session'`: one result per session, scored session-first with bounded turn support. */
+  groupBy?: 'session';
+  /** Add up to n adjacent memories of the same session after each result. Default 0. */
+  neighbors?: number;
+  /**
+   * MMR diversity: `true` uses λ 0.5 (or the profile's λ), `false` turns it off, an object sets λ
+   * and the duplicate threshold. Default: the profile's setting.
+   */
+  mmr?: boolean | { lambda?: number; duplicateThreshold?: number };
+  /** Seed 004's recency mode for profiles with a recency factor. Default `'neutral'`. */
+  recencyMode?: RecencyMode;
+  /** Attach an `explain` object to each result. Default false. */
+  explain?: boolean;
+  /** Skip the result cache for this call. Default false. */
+  noCache?: boolean;
+}
+
+/** The explanation of one result: each leg's rank and raw score, each component's share. */
+export interface Explain {
+  profile: string;
+  /** Legs that found the memory. */
+  legs: LegHit[];
+  /** Contributions; their left-to-right sum is the result's `score`, exactly. */
+  contributions: Contribution[];
+  /** Session-first fields, when `groupBy: 'session'`. */
+  session?: { sessionScore: number; turnSupport: number; supportingTurnCount: number };
+  /** Rank chosen by MMR, when it ran. */
+  mmrRank?: number;
+  /** Id of the result this memory was added next to (neighbor expansion). */
+  neighborOf?: string;
+}
+
+/** One result of `recall`. */
+export interface RecallResult extends Memory {
+  /** The fused score the results are ranked by. */
+  score: number;
+  /** Raw cosine similarity between query and memory. */
+  similarity: number;
+  explain?: Explain;
+}
+
+/** What `stats` reports. */
+export interface EngineStats {
+  memories: number;
+  links: number;
+  usageEvents: number;
+  /** Database size in bytes. */
+  bytes: number;
+  backend: 'opfs' | 'memory' | 'file';
+  /** Why the backend is `memory` when OPFS was asked for, if it was. */
+  backendReason?: string;
+  model: { id: string; dims: number; device: string };
+  /** Texts truncated to the model's maximum length since open. */
+  truncated: number;
+  cache: { hits: number; misses: number; size: number };
+  /** Incremented by every write. */
+  generation: number;
+  /** Schema version of the store. */
+  schemaVersion: number;
+}

@@ -1,0 +1,148 @@
+import { AnamnesisError, assertInRange } from '@anamnesis/ranking';
+import { assertMetaKey, assertMetaValue, toMillis } from './filter.ts';
+import type { LinkInput, MetaValue, RememberInput, UpdateInput } from './types.ts';
+
+/** A validated, normalised memory ready to insert. */
+export interface NewMemory {
+  id: string | undefined;
+  text: string;
+  kind: string;
+  session: string | null;
+  tags: string[];
+  meta: Record<string, MetaValue>;
+  importance: number;
+  createdAt: number;
+  memoryScore: number;
+  links: Required<LinkInput>[];
+  allowDuplicate: boolean;
+}
+
+const MAX_TAGS = 256;
+const MAX_LABEL = 512;
+
+function label(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_LABEL) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      `${what} must be a non-empty string of at most ${MAX_LABEL} characters`,
+    );
+  }
+  return value;
+}
+
+/** Validates text: a string, not blank, at most `maxLength` characters. */
+export function validateText(text: unknown, maxLength: number): string {
+  if (typeof text !== 'string') throw new AnamnesisError('INVALID_INPUT', 'text must be a string');
+  if (text.trim().length === 0)
+    throw new AnamnesisError('INVALID_INPUT', 'text must not be empty or blank');
+  if (text.length > maxLength) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      `text has ${text.length} characters; the limit is ${maxLength}`,
+    );
+  }
+  return text;
+}
+
+export function validateTags(tags: unknown): string[] {
+  if (tags === undefined) return [];
+  if (!Array.isArray(tags) || tags.length > MAX_TAGS) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      `tags must be an array of at most ${MAX_TAGS} strings`,
+    );
+  }
+  return [...new Set(tags.map((t) => label(t, 'each tag')))];
+}
+
+export function validateMeta(meta: unknown): Record<string, MetaValue> {
+  if (meta === undefined) return {};
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
+    throw new AnamnesisError('INVALID_INPUT', 'meta must be a plain object');
+  }
+  const out: Record<string, MetaValue> = {};
+  for (const [key, value] of Object.entries(meta)) {
+    assertMetaKey(key);
+    assertMetaValue(value, key);
+    out[key] = value;
+  }
+  return out;
+}
+
+export function validateLinks(links: unknown): Required<LinkInput>[] {
+  if (links === undefined) return [];
+  if (!Array.isArray(links)) throw new AnamnesisError('INVALID_INPUT', 'links must be an array');
+  return links.map((l: LinkInput) => {
+    if (!l || typeof l !== 'object')
+      throw new AnamnesisError('INVALID_INPUT', 'each link must be an object');
+    const weight = l.weight ?? 1;
+    assertInRange(weight, Number.MIN_VALUE, Number.MAX_VALUE, 'link weight');
+    return {
+      to: label(l.to, 'link target'),
+      kind: label(l.kind ?? 'related', 'link kind'),
+      weight,
+    };
+  });
+}
+
+function session(value: unknown): string | null {
+  return value === undefined || value === null ? null : label(value, 'session');
+}
+
+/** Validates one `remember` input. */
+export function validateRemember(
+  input: RememberInput,
+  now: number,
+  maxTextLength: number,
+): NewMemory {
+  if (!input || typeof input !== 'object')
+    throw new AnamnesisError('INVALID_INPUT', 'a memory must be an object');
+  const importance = input.importance ?? 0.5;
+  assertInRange(importance, 0, 1, 'importance');
+  const memoryScore = input.memoryScore ?? 0;
+  assertInRange(memoryScore, 0, 1, 'memoryScore');
+  return {
+    id: input.id === undefined ? undefined : label(input.id, 'id'),
+    text: validateText(input.text, maxTextLength),
+    kind: input.kind === undefined ? 'note' : label(input.kind, 'kind'),
+    session: session(input.session),
+    tags: validateTags(input.tags),
+    meta: validateMeta(input.meta),
+    importance,
+    createdAt: input.createdAt === undefined ? now : toMillis(input.createdAt, 'createdAt'),
+    memoryScore,
+    links: validateLinks(input.links),
+    allowDuplicate: input.allowDuplicate === true,
+  };
+}
+
+/** Validates an `update` patch; only the fields present are returned. */
+export function validateUpdate(patch: UpdateInput, maxTextLength: number): Partial<NewMemory> {
+  if (!patch || typeof patch !== 'object')
+    throw new AnamnesisError('INVALID_INPUT', 'the update must be an object');
+  const known = new Set(['text', 'importance', 'tags', 'meta', 'kind', 'session', 'memoryScore']);
+  for (const key of Object.keys(patch)) {
+    if (!known.has(key))
+      throw new AnamnesisError('INVALID_INPUT', `cannot update ${JSON.stringify(key)}`);
+  }
+  const out: Partial<NewMemory> = {};
+  if (patch.text !== undefined) out.text = validateText(patch.text, maxTextLength);
+  if (patch.importance !== undefined) {
+    assertInRange(patch.importance, 0, 1, 'importance');
+    out.importance = patch.importance;
+  }
+  if (patch.memoryScore !== undefined) {
+    assertInRange(patch.memoryScore, 0, 1, 'memoryScore');
+    out.memoryScore = patch.memoryScore;
+  }
+  if (patch.tags !== undefined) out.tags = validateTags(patch.tags);
+  if (patch.meta !== undefined) out.meta = validateMeta(patch.meta);
+  if (patch.kind !== undefined) out.kind = label(patch.kind, 'kind');
+  if ('session' in patch) out.session = session(patch.session);
+  return out;
+}
+
+/** Validates a memory id argument. */
+export function validateId(id: unknown): string {
+  return label(id, 'id');
+}
