@@ -107,3 +107,36 @@ export {
   type ScoringProfile,
 } from './profiles.ts';
 export { fuse, type CandidateFeatures, type LegHit, type ScoredCandidate } from './fuse.ts';
+export { ArcCache, type ArcSnapshot, type ArcStats } from './arc-cache.ts';
+export {
+  BLOOM_HEADER_BYTES,
+  BloomFilter,
+  MAX_BLOOM_HASH_COUNT,
+  MAX_BLOOM_SIZE_BITS,
+  bloomPositions,
+  optimalHashCount,
+  optimalSize,
+} from './bloom-filter.ts';
+export { md5 } from './md5.ts';
+export { sha1 } from './sha1.ts';
+export { sha256, sha256Hex } from './sha256.ts';
+export { utf8Encode } from './utf8.ts';
+export {
+  DEFAULT_MAX_FEATURES,
+  DEFAULT_MIN_DF,
+  TfidfIndex,
+  isStale,
+  smoothedIdf,
+  sparseCosine,
+  sparseDot,
+  tokenize,
+  tokenizerConfigHash,
+  type SparseVector,
+  type TfidfDocument,
+  type TfidfHit,
+  type TfidfIndexJSON,
+  type TfidfOptions,
+  type TfidfSearchOptions,
+} from './tfidf.ts';
+export { sequenceRatio } from './sequence-ratio.ts';
+export { compress, countTokens, type CompressOptions, type CompressResult } from './compress.ts';
