@@ -10,6 +10,8 @@ export interface Embedder {
   readonly device: string;
   /** Texts truncated to the model's maximum length so far. */
   readonly truncated: number;
+  /** How the device was chosen (set by {@link createTransformersEmbedder}). */
+  readonly selection?: DeviceSelection;
   /** Embeds texts; returns one unit-length (or zero) vector per text, in order. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /** Releases the model. */
@@ -28,6 +30,28 @@ export interface ProgressEvent {
   file?: string;
 }
 
+/** A device an embedder can run on. */
+export type EmbedderDevice = 'auto' | 'webgpu' | 'wasm' | 'cpu';
+
+/** How {@link createTransformersEmbedder} chose its device. */
+export interface DeviceSelection {
+  /** The device that was asked for. */
+  requested: EmbedderDevice;
+  /** The device in use (same as `Embedder.device`). */
+  device: 'webgpu' | 'wasm' | 'cpu';
+  /**
+   * Why: `'requested'` (an explicit device), `'node'` (`auto` in Node), `'no-webgpu'` (`auto`
+   * without a WebGPU adapter), `'webgpu-failed'` (`auto`: the WebGPU session could not be created;
+   * wasm was loaded first, so it stays usable in this worker), `'webgpu-faster'` or
+   * `'wasm-faster'` (`auto`: both loaded, the warm-up chose).
+   */
+  reason: 'requested' | 'node' | 'no-webgpu' | 'webgpu-failed' | 'webgpu-faster' | 'wasm-faster';
+  /** `auto` with both devices loaded: best milliseconds per warm-up batch (64 short texts) on each. */
+  warmupMs?: { wasm: number; webgpu: number };
+  /** `'webgpu-failed'`: the WebGPU error message. Later WebGPU sessions in this worker will fail too. */
+  webgpuError?: string;
+}
+
 /** Options of {@link createTransformersEmbedder}. */
 export interface TransformersEmbedderOptions {
   /** Model id, e.g. `'Xenova/all-MiniLM-L6-v2'` or the default model's id. */
@@ -44,12 +68,30 @@ export interface TransformersEmbedderOptions {
   remoteHost?: string;
   /** Path template under `remoteHost`. Default transformers.js's `'{model}/resolve/{revision}/'`. */
   remotePathTemplate?: string;
-  /** `'auto'` (browser: WebGPU when present and faster, else wasm; Node: cpu), or a device. Default `'auto'`. */
-  device?: 'auto' | 'webgpu' | 'wasm' | 'cpu';
+  /**
+   * `'auto'`, or a device. Default `'auto'`: in Node `'cpu'`; in a browser `'wasm'` unless
+   * `navigator.gpu.requestAdapter()` gives an adapter, in which case both are loaded (wasm first),
+   * a short warm-up times each, and the faster one is kept (see `Embedder.selection`).
+   *
+   * An explicit `'webgpu'` throws `UNSUPPORTED` without an adapter, and `UNSUPPORTED` with
+   * `details.freshWorker === true` and `details.fallback === 'wasm'` when the WebGPU session cannot
+   * be created: such a failure poisons later WebGPU sessions of the same worker, so the host should
+   * start a fresh worker with `'wasm'` (or `'auto'`).
+   */
+  device?: EmbedderDevice;
   /** ONNX weights variant (`'fp32'`, `'q8'`…). Default: the model's default. */
   dtype?: string;
-  /** Folder or URL serving ONNX Runtime's wasm files (browser). Default: transformers.js's CDN is never used; set this. */
-  wasmPaths?: string;
+  /**
+   * Where ONNX Runtime's wasm files are served (browser): a folder URL ending in `/` holding
+   * `ort-wasm-simd-threaded.asyncify.{mjs,wasm}` of the onnxruntime-web version transformers.js
+   * depends on, or both file URLs. Default: none, and then transformers.js would use a CDN: set it.
+   */
+  wasmPaths?: string | { mjs: string; wasm: string };
+  /**
+   * ONNX Runtime intra-op threads (Node: `intraOpNumThreads`; browser: wasm threads, which also
+   * need cross-origin isolation). Default: the runtime's default.
+   */
+  threads?: number;
   /** Texts per model call. Default 64. */
   batchSize?: number;
   /** Progress of model loading. */
@@ -65,12 +107,19 @@ interface Extractor {
   tokenizer: { model_max_length?: number; encode(text: string): number[] };
   dispose(): Promise<void>;
 }
+type Device = DeviceSelection['device'];
+
+const EMBED = { pooling: 'mean', normalize: true } as const;
 
 function isNode(): boolean {
   return typeof process !== 'undefined' && !!process.versions?.node;
 }
 
-/** Chooses `'webgpu'` only when an adapter exists (a failed session would poison the worker). */
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** True when `navigator.gpu.requestAdapter()` gives an adapter (checked before any WebGPU session). */
 async function hasWebGpu(): Promise<boolean> {
   const nav = (globalThis as { navigator?: { gpu?: { requestAdapter(): Promise<unknown> } } })
     .navigator;
@@ -83,9 +132,120 @@ async function hasWebGpu(): Promise<boolean> {
   }
 }
 
+/** Files a load asked for (`initiate`) and got (`done`), from transformers.js progress events. */
+interface FileLog {
+  started: string[];
+  done: Set<string>;
+}
+
+/** Messages of ONNX Runtime that blame the model bytes rather than the execution provider. */
+const MODEL_FORMAT_ERROR = /protobuf|pars(e|ing)|invalid (model|onnx)|load model|model_path|magic/i;
+/** Messages that say a file is not there. */
+const MISSING_FILE_ERROR = /not found|could not locate|404|ENOENT|no such file/i;
+
+/** Reads a model file back (after a failure) to tell which JSON file is corrupt. */
+async function readModelText(root: string, model: string, file: string): Promise<string> {
+  const rel = `${model}/${file}`;
+  if (isNode() && !/^(https?|blob):/i.test(root)) {
+    const [{ readFile }, { join }] = await Promise.all([
+      import('node:fs/promises'),
+      import('node:path'),
+    ]);
+    return readFile(join(root, rel), 'utf8');
+  }
+  const base = (globalThis as { location?: { href: string } }).location?.href;
+  const url = new URL(root.endsWith('/') ? root : `${root}/`, base);
+  const response = await fetch(new URL(rel, url));
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.text();
+}
+
+/**
+ * Turns a load failure into a typed error naming the file at fault: the file named in the
+ * message, else the JSON file that does not parse, else a file that never finished loading, else
+ * the ONNX file (the session could not be created). A WebGPU session failure that does not blame
+ * the model bytes becomes `UNSUPPORTED` with a fresh-worker hint.
+ */
+async function loadError(
+  cause: unknown,
+  log: FileLog,
+  options: TransformersEmbedderOptions,
+  device: Device,
+): Promise<AnamnesisError> {
+  const message = messageOf(cause);
+  const model = options.model;
+  let file = log.started.find((f) => message.includes(`${model}/${f}`) || message.includes(f));
+  let reason: 'missing' | 'corrupt' | 'session' = 'corrupt';
+  if (file) {
+    reason = MISSING_FILE_ERROR.test(message) ? 'missing' : 'corrupt';
+  } else if (cause instanceof SyntaxError && options.localModelPath !== undefined) {
+    for (const f of log.started.filter((name) => name.endsWith('.json'))) {
+      try {
+        JSON.parse(await readModelText(options.localModelPath, model, f));
+      } catch {
+        file = f;
+        break;
+      }
+    }
+  }
+  if (!file) file = log.started.find((f) => !log.done.has(f));
+  if (!file) {
+    file = log.started.find((f) => f.endsWith('.onnx'));
+    if (file) reason = MODEL_FORMAT_ERROR.test(message) ? 'corrupt' : 'session';
+  }
+  if (reason === 'session' && device === 'webgpu') {
+    return new AnamnesisError(
+      'UNSUPPORTED',
+      `WebGPU could not create a session for ${model} (${message}); WebGPU sessions in this ` +
+        `worker will keep failing: start a fresh worker with device 'wasm'`,
+      { cause, details: { model, device, file, fallback: 'wasm', freshWorker: true } },
+    );
+  }
+  const what =
+    reason === 'missing'
+      ? 'file is missing'
+      : reason === 'session'
+        ? 'model could not be run'
+        : 'file is corrupt or unreadable';
+  return new AnamnesisError(
+    'MODEL_LOAD_FAILED',
+    `${model}: ${file ?? 'unknown file'}: ${what} (${message})`,
+    { cause, details: { model, file, reason, device } },
+  );
+}
+
+/** 64 short texts for the device warm-up (fixed, so timings compare across runs). */
+function warmupTexts(): string[] {
+  const words = (
+    'the meeting moved to friday morning because the client asked for more time to review ' +
+    'our notes about travel plans dinner recipes music lessons and the new project budget'
+  ).split(' ');
+  return Array.from({ length: 64 }, (_, i) => {
+    const n = 6 + (i % 9);
+    return Array.from({ length: n }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ');
+  });
+}
+
+/** Best of three timed runs (after one untimed) of the warm-up batch, in milliseconds. */
+async function timeWarmup(extractor: Extractor): Promise<number> {
+  const texts = warmupTexts();
+  await extractor(texts, EMBED);
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const start = performance.now();
+    await extractor(texts, EMBED);
+    best = Math.min(best, performance.now() - start);
+  }
+  return Math.round(best * 1000) / 1000;
+}
+
 /**
  * An embedder running a feature-extraction model through transformers.js: onnxruntime-node in
  * Node, onnxruntime-web (WebGPU or wasm) in a browser worker. Mean pooling, unit length.
+ *
+ * Errors: `INVALID_INPUT` (options), `MODEL_LOAD_FAILED` with `details.file` naming the missing
+ * or corrupt file, `UNSUPPORTED` for an explicit `'webgpu'` that cannot run here (see
+ * {@link TransformersEmbedderOptions.device}).
  */
 export async function createTransformersEmbedder(
   options: TransformersEmbedderOptions,
@@ -96,6 +256,16 @@ export async function createTransformersEmbedder(
   const batchSize = options.batchSize ?? 64;
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new AnamnesisError('INVALID_INPUT', 'batchSize must be a positive integer');
+  }
+  const requested: EmbedderDevice = options.device ?? 'auto';
+  if (!['auto', 'webgpu', 'wasm', 'cpu'].includes(requested)) {
+    throw new AnamnesisError('INVALID_INPUT', `unknown device ${String(requested)}`);
+  }
+  if (
+    options.threads !== undefined &&
+    (!Number.isInteger(options.threads) || options.threads < 1)
+  ) {
+    throw new AnamnesisError('INVALID_INPUT', 'threads must be a positive integer');
   }
   let tf: TransformersModule;
   try {
@@ -112,53 +282,134 @@ export async function createTransformersEmbedder(
   if (options.remoteHost !== undefined) env.remoteHost = options.remoteHost;
   if (options.remotePathTemplate !== undefined) env.remotePathTemplate = options.remotePathTemplate;
   const onnxWasm = env.backends?.onnx?.wasm as
-    { wasmPaths?: string; numThreads?: number } | undefined;
-  if (options.wasmPaths !== undefined && onnxWasm) onnxWasm.wasmPaths = options.wasmPaths;
-
-  let device: string = options.device ?? 'auto';
-  if (device === 'auto') device = isNode() ? 'cpu' : (await hasWebGpu()) ? 'webgpu' : 'wasm';
-  else if (device === 'webgpu' && !(await hasWebGpu())) {
-    throw new AnamnesisError('UNSUPPORTED', 'WebGPU has no adapter here');
+    { wasmPaths?: string | { mjs: string; wasm: string }; numThreads?: number } | undefined;
+  if (options.wasmPaths !== undefined && onnxWasm) {
+    onnxWasm.wasmPaths =
+      typeof options.wasmPaths === 'string' ? options.wasmPaths : { ...options.wasmPaths };
   }
+  if (options.threads !== undefined && onnxWasm) onnxWasm.numThreads = options.threads;
+
+  const load = async (device: Device): Promise<Extractor> => {
+    const log: FileLog = { started: [], done: new Set() };
+    try {
+      return (await tf.pipeline('feature-extraction', options.model, {
+        device,
+        ...(options.dtype ? { dtype: options.dtype as 'fp32' } : {}),
+        ...(device === 'cpu' && options.threads !== undefined
+          ? { session_options: { intraOpNumThreads: options.threads, interOpNumThreads: 1 } }
+          : {}),
+        progress_callback: (p: {
+          status?: string;
+          file?: string;
+          loaded?: number;
+          total?: number;
+        }) => {
+          if (p.status === 'initiate' && p.file) log.started.push(p.file);
+          else if (p.status === 'done' && p.file) log.done.add(p.file);
+          else if (p.status === 'progress') {
+            options.onProgress?.({
+              phase: 'model',
+              loaded: p.loaded ?? 0,
+              total: p.total ?? 0,
+              file: p.file,
+            });
+          }
+        },
+      })) as unknown as Extractor;
+    } catch (cause) {
+      throw await loadError(cause, log, options, device);
+    }
+  };
 
   let extractor: Extractor;
-  try {
-    extractor = (await tf.pipeline('feature-extraction', options.model, {
-      device: device as 'cpu',
-      ...(options.dtype ? { dtype: options.dtype as 'fp32' } : {}),
-      progress_callback: (p: {
-        status?: string;
-        file?: string;
-        loaded?: number;
-        total?: number;
-      }) => {
-        if (p.status === 'progress') {
-          options.onProgress?.({
-            phase: 'model',
-            loaded: p.loaded ?? 0,
-            total: p.total ?? 0,
-            file: p.file,
-          });
+  let selection: DeviceSelection;
+  if (requested === 'cpu' || (requested === 'auto' && isNode())) {
+    extractor = await load('cpu');
+    selection = { requested, device: 'cpu', reason: requested === 'auto' ? 'node' : 'requested' };
+  } else if (requested === 'wasm') {
+    extractor = await load('wasm');
+    selection = { requested, device: 'wasm', reason: 'requested' };
+  } else if (requested === 'webgpu') {
+    if (!(await hasWebGpu())) {
+      throw new AnamnesisError('UNSUPPORTED', 'WebGPU has no adapter here', {
+        details: { device: 'webgpu', fallback: 'wasm', freshWorker: false },
+      });
+    }
+    extractor = await load('webgpu');
+    selection = { requested, device: 'webgpu', reason: 'requested' };
+  } else {
+    // auto in a browser: wasm first, so a WebGPU failure (which poisons later WebGPU sessions of
+    // this worker) leaves a working model behind, and missing files fail before WebGPU is touched.
+    const wasm = await load('wasm');
+    if (!(await hasWebGpu())) {
+      extractor = wasm;
+      selection = { requested, device: 'wasm', reason: 'no-webgpu' };
+    } else {
+      let gpu: Extractor | undefined;
+      let webgpuError: string | undefined;
+      try {
+        gpu = await load('webgpu');
+      } catch (e) {
+        webgpuError = messageOf(e);
+      }
+      if (!gpu) {
+        extractor = wasm;
+        selection = { requested, device: 'wasm', reason: 'webgpu-failed', webgpuError };
+      } else {
+        let gpuMs = Infinity;
+        try {
+          gpuMs = await timeWarmup(gpu);
+        } catch (e) {
+          webgpuError = messageOf(e);
         }
-      },
-    })) as unknown as Extractor;
-  } catch (cause) {
-    const message = cause instanceof Error ? cause.message : String(cause);
-    throw new AnamnesisError('MODEL_LOAD_FAILED', `${options.model}: ${message}`, {
-      cause,
-      details: { model: options.model },
-    });
+        const wasmMs = await timeWarmup(wasm);
+        const useGpu = gpuMs < wasmMs;
+        extractor = useGpu ? gpu : wasm;
+        await (useGpu ? wasm : gpu).dispose().catch(() => undefined);
+        selection =
+          webgpuError !== undefined
+            ? { requested, device: 'wasm', reason: 'webgpu-failed', webgpuError }
+            : {
+                requested,
+                device: useGpu ? 'webgpu' : 'wasm',
+                reason: useGpu ? 'webgpu-faster' : 'wasm-faster',
+                warmupMs: { wasm: wasmMs, webgpu: gpuMs },
+              };
+      }
+    }
   }
 
   const maxTokens = extractor.tokenizer.model_max_length ?? 512;
   let truncated = 0;
-  const probe = await extractor(['probe'], { pooling: 'mean', normalize: true });
-  const dims = probe.dims[probe.dims.length - 1]!;
+  let dims: number;
+  try {
+    const probe = await extractor(['probe'], EMBED);
+    dims = probe.dims[probe.dims.length - 1]!;
+  } catch (cause) {
+    await extractor.dispose().catch(() => undefined);
+    if (selection.device === 'webgpu') {
+      throw new AnamnesisError(
+        'UNSUPPORTED',
+        `${options.model} does not run on WebGPU here (${messageOf(cause)}): start a fresh ` +
+          `worker with device 'wasm'`,
+        {
+          cause,
+          details: { model: options.model, device: 'webgpu', fallback: 'wasm', freshWorker: true },
+        },
+      );
+    }
+    throw new AnamnesisError(
+      'MODEL_LOAD_FAILED',
+      `${options.model}: the model does not run on ${selection.device} (${messageOf(cause)})`,
+      { cause, details: { model: options.model, device: selection.device } },
+    );
+  }
 
   return {
     id: options.model,
     dims,
-    device,
+    device: selection.device,
+    selection,
     get truncated() {
       return truncated;
     },
@@ -173,7 +424,7 @@ export async function createTransformersEmbedder(
           if (t.length > maxTokens - 2 && extractor.tokenizer.encode(t).length > maxTokens)
             truncated++;
         }
-        const result = await extractor(batch, { pooling: 'mean', normalize: true });
+        const result = await extractor(batch, EMBED);
         for (let i = 0; i < batch.length; i++) {
           const v = result.data.slice(i * dims, (i + 1) * dims);
           // A text of unknown words pools to zero; normalising it gives NaN: keep zeros.

@@ -185,6 +185,8 @@ async function openDatabase(options: EngineOptions): Promise<Internals> {
 export class Engine {
   readonly #io: Internals;
   readonly #embedder: Embedder;
+  /** True when the engine created the embedder (and so disposes it on close). */
+  #ownsEmbedder = false;
   readonly #now: () => number;
   readonly #maxText: number;
   readonly #index: VectorIndex;
@@ -196,6 +198,8 @@ export class Engine {
   #closing: Promise<void> | undefined;
   readonly #pending = new Set<Promise<unknown>>();
   #dirty = false;
+  readonly #retrieved: { ids: string[]; at: number }[] = [];
+  #retrievedTimer: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(
     io: Internals,
@@ -234,6 +238,7 @@ export class Engine {
         throw mapSqliteError(e, 'opening the store');
       }
       const engine = new Engine(io, embedder, options, version);
+      engine.#ownsEmbedder = embedder !== spec;
       await engine.#load(options.onModelMismatch ?? 'error', options.onProgress);
       return engine;
     } catch (e) {
@@ -666,25 +671,35 @@ export class Engine {
 
   /** Records `retrieved` events after the answer is returned; no generation bump (ranking input only). */
   #recordRetrieved(ids: string[]): void {
-    setTimeout(() => {
-      if (this.#closed) return;
-      const at = this.#now();
-      try {
-        transaction(this.#io.db, 'recording retrievals', () => {
-          this.#io.db.exec({
+    this.#retrieved.push({ ids, at: this.#now() });
+    this.#retrievedTimer ??= setTimeout(() => this.#flushRetrieved(), 0);
+  }
+
+  /** Writes queued `retrieved` events and access counts in one transaction (best effort). */
+  #flushRetrieved(): void {
+    if (this.#retrievedTimer !== undefined) clearTimeout(this.#retrievedTimer);
+    this.#retrievedTimer = undefined;
+    const queue = this.#retrieved.splice(0);
+    if (queue.length === 0 || this.#closed) return;
+    const { db } = this.#io;
+    try {
+      transaction(db, 'recording retrievals', () => {
+        for (const { ids, at } of queue) {
+          const json = JSON.stringify(ids);
+          db.exec({
             sql: "INSERT INTO usage(rid, event, at) SELECT rid, 'retrieved', ? FROM memories WHERE id IN (SELECT value FROM json_each(?))",
-            bind: [at, JSON.stringify(ids)],
+            bind: [at, json],
           });
-          this.#io.db.exec({
+          db.exec({
             sql: 'UPDATE memories SET access_count = access_count + 1 WHERE id IN (SELECT value FROM json_each(?))',
-            bind: [JSON.stringify(ids)],
+            bind: [json],
           });
-        });
-        this.#dirty = true;
-      } catch {
-        // best effort: a full disk must not fail reads
-      }
-    }, 0);
+        }
+      });
+      this.#dirty = true;
+    } catch {
+      // best effort: a full disk must not fail reads
+    }
   }
 
   /** Exports every memory as JSON Lines (deterministic order and key order). */
@@ -765,12 +780,13 @@ export class Engine {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await Promise.allSettled([...this.#pending]);
+      this.#flushRetrieved();
       this.#closed = true;
       try {
         await this.#persist();
       } finally {
         this.#io.close();
-        await this.#embedder.dispose?.();
+        if (this.#ownsEmbedder) await this.#embedder.dispose?.();
       }
     })();
     return this.#closing;

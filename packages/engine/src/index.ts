@@ -1,6 +1,7 @@
 export { AnamnesisError, ERROR_CODES, isAnamnesisError, type ErrorCode } from '@anamnesis/ranking';
 export {
   createEngine,
+  defaultEmbedderOptions,
   Engine,
   type EngineOptions,
   type RememberManyOptions,
@@ -9,7 +10,9 @@ export {
 } from './engine.ts';
 export {
   createTransformersEmbedder,
+  type DeviceSelection,
   type Embedder,
+  type EmbedderDevice,
   type ProgressEvent,
   type TransformersEmbedderOptions,
 } from './embedder.ts';

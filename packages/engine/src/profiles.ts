@@ -1,18 +1,19 @@
-import { getProfile, PROFILES, type ScoringProfile } from '@anamnesis/ranking';
+import { AnamnesisError, getProfile, PROFILES, type ScoringProfile } from '@anamnesis/ranking';
 
 /**
- * The `default` profile: RRF (k = 60) over the lexical, vector and graph legs, with the stored
- * signals (importance, usage) as light extra legs, no recency multiplier. Chosen on LoCoMo dev data
- * with `bench:locomo` (see the README for the numbers).
+ * The `default` profile: weighted RRF with Memsense's k = 15 over the lexical (weight 1), vector
+ * (0.7) and graph (0.3) legs, no recency multiplier, no MMR. Chosen from a small grid (k ∈ {10, 30,
+ * 60}, vector/lexical weight ratios 0.5–1.4, MMR on/off; `apps/bench/src/tune-default.ts`) on
+ * LoCoMo dev data: a sharper k and a lexical leg weighted above the static model's vectors win.
  */
 export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   name: 'default',
-  description: 'anamnesis: weighted RRF over fts, vector and graph legs, tuned on LoCoMo dev data',
+  description: 'anamnesis: RRF k = 15, fts 1 / vector 0.7 / graph 0.3, tuned on LoCoMo dev data',
   legs: ['fts', 'vector', 'graph'],
   fusion: {
     kind: 'rrf',
-    k: 60,
-    weights: { fts: 1, vector: 1, graph: 0.3 },
+    k: 15,
+    weights: { fts: 1, vector: 0.7, graph: 0.3 },
     defaultWeight: 1,
     absent: 'skip',
     memoryScoreWeight: 0,
@@ -30,7 +31,54 @@ export const ENGINE_PROFILES: Readonly<Record<string, ScoringProfile>> = Object.
   default: DEFAULT_PROFILE,
 });
 
-/** Looks a profile up by name (`INVALID_INPUT` for an unknown one). */
-export function resolveProfile(name: string): ScoringProfile {
-  return getProfile(name, { default: DEFAULT_PROFILE });
+const LEGS = new Set(['fts', 'vector', 'graph', 'importance', 'recency', 'usage']);
+
+function finite(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/**
+ * Looks a profile up by name, or checks a custom profile object; `INVALID_INPUT` for an unknown
+ * name or a malformed object.
+ */
+export function resolveProfile(profile: string | ScoringProfile): ScoringProfile {
+  if (typeof profile === 'string') return getProfile(profile, { default: DEFAULT_PROFILE });
+  const bad = (why: string) => new AnamnesisError('INVALID_INPUT', `custom profile: ${why}`);
+  if (!profile || typeof profile !== 'object') throw bad('must be a name or an object');
+  if (typeof profile.name !== 'string') throw bad('needs a name');
+  if (!Array.isArray(profile.legs) || profile.legs.some((l) => !LEGS.has(l)))
+    throw bad('legs must be known leg names');
+  const f = profile.fusion;
+  if (f?.kind === 'rrf') {
+    if (!finite(f.k) || f.k < 0 || !finite(f.defaultWeight) || !finite(f.memoryScoreWeight))
+      throw bad('bad rrf parameters');
+    if (f.absent !== 'skip' && f.absent !== 'penalty')
+      throw bad("absent must be 'skip' or 'penalty'");
+    if (Object.values(f.weights ?? {}).some((w) => !finite(w))) throw bad('weights must be finite');
+  } else if (f?.kind === 'linear') {
+    if (Object.values(f.weights ?? {}).some((w) => !finite(w))) throw bad('weights must be finite');
+  } else {
+    throw bad("fusion.kind must be 'rrf' or 'linear'");
+  }
+  const r = profile.recency;
+  if (
+    !r ||
+    !['none', 'multiplier', 'factor'].includes(r.kind) ||
+    (r.kind !== 'none' && (!finite(r.halfLifeHours) || r.halfLifeHours <= 0))
+  ) {
+    throw bad('bad recency');
+  }
+  if (!finite(profile.minSimilarity)) throw bad('minSimilarity must be finite');
+  if (
+    profile.mmr !== null &&
+    (!profile.mmr || !finite(profile.mmr.lambda) || !finite(profile.mmr.tagWeight))
+  )
+    throw bad('bad mmr');
+  if (
+    profile.pool !== 'memsense' &&
+    (!profile.pool || !finite(profile.pool.perLegFactor) || !finite(profile.pool.minPerLeg))
+  ) {
+    throw bad('bad pool');
+  }
+  return profile;
 }

@@ -1,4 +1,4 @@
-import type { Contribution, LegHit, RecencyMode } from '@anamnesis/ranking';
+import type { Contribution, LegHit, RecencyMode, ScoringProfile } from '@anamnesis/ranking';
 
 /** JSON-compatible metadata values (metadata equality filters compare these). */
 export type MetaValue = string | number | boolean | null;
@@ -97,8 +97,8 @@ export interface ExtraList {
 
 /** Options of `recall`. */
 export interface RecallOptions {
-  /** Scoring profile name. Default `'default'`. */
-  profile?: string;
+  /** Scoring profile: a name (`'default'`, `'mnemosyne'`…) or a custom profile object. Default `'default'`. */
+  profile?: string | ScoringProfile;
   /** Number of results. Default 10 (ignored when `tokenBudget` is set). */
   topK?: number;
   /** Fill this many tokens greedily by value density instead of taking `topK`. */

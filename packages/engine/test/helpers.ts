@@ -5,20 +5,9 @@ import { defaultEmbedderOptions } from '../src/engine.ts';
 
 let shared: Promise<Embedder> | undefined;
 
-/** The real default model, loaded once per test file and shared by its engines. */
+/** The real default model, loaded once per test file; engines do not dispose an embedder they were given. */
 export function defaultEmbedder(): Promise<Embedder> {
-  shared ??= defaultEmbedderOptions()
-    .then(createTransformersEmbedder)
-    .then((e) => ({
-      id: e.id,
-      dims: e.dims,
-      device: e.device,
-      get truncated() {
-        return e.truncated;
-      },
-      embed: (texts: readonly string[]) => e.embed(texts),
-      // engines close their embedder; the shared one stays open for the file
-    }));
+  shared ??= defaultEmbedderOptions().then(createTransformersEmbedder);
   return shared;
 }
 

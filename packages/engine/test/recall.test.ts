@@ -4,7 +4,7 @@ import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
 
 let engine: Engine;
 const DAY = 86_400_000;
-let clock = Date.UTC(2026, 5, 1);
+const clock = Date.UTC(2026, 5, 1);
 
 beforeAll(async () => {
   engine = await createEngine({

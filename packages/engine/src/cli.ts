@@ -1,0 +1,93 @@
+/**
+ * The `anamnesis` command: try the engine without a browser, on a file-backed store.
+ *
+ *   anamnesis ingest [--db FILE] FILE...      JSON Lines (one memory per line) or text files
+ *   anamnesis recall [--db FILE] [--profile NAME] [--top N] QUERY
+ *   anamnesis stats  [--db FILE]
+ *   anamnesis export [--db FILE] [--vectors]
+ */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AnamnesisError } from '@anamnesis/ranking';
+import { createEngine } from './engine.ts';
+import type { RememberInput } from './types.ts';
+
+const USAGE = `usage:
+  anamnesis ingest [--db FILE] FILE...                JSON Lines or text files
+  anamnesis recall [--db FILE] [--profile NAME] [--top N] QUERY
+  anamnesis stats  [--db FILE]
+  anamnesis export [--db FILE] [--vectors]
+The store defaults to ./anamnesis.db.`;
+
+/** Runs the CLI with `argv` (without node and script); returns the exit code. */
+export async function main(
+  argv: string[],
+  out: (line: string) => void = console.log,
+): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      db: { type: 'string', default: 'anamnesis.db' },
+      profile: { type: 'string', default: 'default' },
+      top: { type: 'string', default: '5' },
+      vectors: { type: 'boolean', default: false },
+    },
+  });
+  if (!command || !['ingest', 'recall', 'stats', 'export'].includes(command)) {
+    out(USAGE);
+    return command ? 2 : 0;
+  }
+  const engine = await createEngine({ storage: 'file', path: values.db! });
+  try {
+    if (command === 'ingest') {
+      let added = 0;
+      for (const file of positionals) {
+        const text = await readFile(file, 'utf8');
+        if (file.endsWith('.jsonl') || file.endsWith('.ndjson')) {
+          const items = text
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .map((l, i) => {
+              try {
+                return JSON.parse(l) as RememberInput;
+              } catch {
+                throw new AnamnesisError('INVALID_INPUT', `${file}:${i + 1}: not JSON`);
+              }
+            });
+          added += (await engine.rememberMany(items)).length;
+        } else {
+          await engine.remember({ text, kind: 'file', meta: { source: basename(file) } });
+          added++;
+        }
+      }
+      out(`ingested ${added} memories into ${values.db}`);
+    } else if (command === 'recall') {
+      const query = positionals.join(' ');
+      const results = await engine.recall(query, {
+        profile: values.profile!,
+        topK: Number(values.top),
+        explain: true,
+      });
+      results.forEach((r, i) => {
+        out(
+          `${i + 1}. [${r.score.toFixed(4)} | cos ${r.similarity.toFixed(3)}] ${r.id}  ${r.text.replace(/\s+/g, ' ').slice(0, 100)}`,
+        );
+        for (const l of r.explain!.legs)
+          out(`     leg ${l.leg.padEnd(10)} rank ${l.rank}  raw ${l.score.toFixed(4)}`);
+        for (const c of r.explain!.contributions)
+          out(`     + ${c.component.padEnd(14)} ${c.contribution.toFixed(5)}`);
+      });
+      if (results.length === 0) out('no results');
+    } else if (command === 'stats') {
+      out(JSON.stringify(await engine.stats(), null, 2));
+    } else {
+      out((await engine.export({ vectors: values.vectors! })).trimEnd());
+    }
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}

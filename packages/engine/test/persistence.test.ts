@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine, type Embedder } from '../src/index.ts';
+import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'anamnesis-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The default model under another id: what a store built with a different model looks like. */
+async function renamed(id: string): Promise<Embedder> {
+  const base = await defaultEmbedder();
+  return { id, dims: base.dims, device: base.device, truncated: 0, embed: (t) => base.embed(t) };
+}
+
+describe('file-backed store (Node)', () => {
+  it('keeps memories, links, usage and vectors between runs', async () => {
+    const path = join(dir, 'notes.db');
+    const a = await createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+    await a.rememberMany(NOTES);
+    await a.link('cat', 'dog');
+    await a.markUsed('cat', 'used');
+    const before = await a.recall('kitten', { explain: true });
+    await a.close();
+
+    const b = await createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+    const s = await b.stats();
+    expect(s).toMatchObject({ backend: 'file', memories: NOTES.length, links: 1 });
+    expect(s.usageEvents).toBeGreaterThanOrEqual(1);
+    const after = await b.recall('kitten', { explain: true });
+    expect(after.map((r) => [r.id, r.score])).toEqual(before.map((r) => [r.id, r.score]));
+    expect(await b.verify()).toEqual([]);
+    await b.close();
+  });
+
+  it('detects a corrupt store file at open', async () => {
+    const path = join(dir, 'corrupt.db');
+    writeFileSync(path, Buffer.from('SQLite format 3\u0000' + 'garbage'.repeat(200)));
+    await rejectsWith(
+      createEngine({ storage: 'file', path, embedder: await defaultEmbedder() }),
+      'STORE_CORRUPT',
+    );
+  });
+
+  it('refuses a store built with another model, and re-embeds when asked', async () => {
+    const path = join(dir, 'model.db');
+    const a = await createEngine({ storage: 'file', path, embedder: await renamed('other/model') });
+    await a.rememberMany(NOTES);
+    await a.close();
+    const err = await rejectsWith(
+      createEngine({ storage: 'file', path, embedder: await defaultEmbedder() }),
+      'MODEL_MISMATCH',
+    );
+    expect(err.message).toContain('other/model');
+    const progress: number[] = [];
+    const b = await createEngine({
+      storage: 'file',
+      path,
+      embedder: await defaultEmbedder(),
+      onModelMismatch: 'reembed',
+      onProgress: (e) => progress.push(e.loaded),
+    });
+    expect(progress.at(-1)).toBe(NOTES.length);
+    expect((await b.stats()).model.id).toBe('anamnesis/glove-100d-sif');
+    expect(await b.verify()).toEqual([]);
+    expect((await b.recall('tax deadline', { topK: 1 }))[0]!.id).toBe('tax');
+    await b.close();
+  });
+});
+
+describe('JSON Lines export and import', () => {
+  it('round trips losslessly: export → import → export is byte-identical, with or without vectors', async () => {
+    const a = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
+    await a.rememberMany(
+      NOTES.map((n, i) => ({
+        ...n,
+        meta: { n: i, ok: i % 2 === 0, none: null },
+        importance: i / 7,
+      })),
+    );
+    await a.link('cat', 'dog', { kind: 'similar', weight: 0.5 });
+    await a.markUsed('bread', 'selected');
+    for (const vectors of [false, true]) {
+      const first = await a.export({ vectors });
+      const b = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
+      expect(await b.import(first)).toBe(NOTES.length);
+      const second = await b.export({ vectors });
+      expect(second).toBe(first);
+      expect(await b.verify()).toEqual([]);
+      expect((await b.recall('kitten', { topK: 1 }))[0]!.id).toBe('cat');
+      await b.close();
+    }
+    await a.close();
+  });
+
+  it('imports atomically and reports bad lines with their number', async () => {
+    const a = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
+    const good = JSON.stringify({ id: 'g', text: 'a good memory' });
+    await rejectsWith(a.import(`${good}\n{not json}\n`), 'INVALID_INPUT');
+    await rejectsWith(
+      a.import(`${good}\n${JSON.stringify({ id: 'b', text: '' })}\n`),
+      'INVALID_INPUT',
+    );
+    await rejectsWith(
+      a.import(`${JSON.stringify({ id: 'l', text: 'linked', links: [{ to: 'missing' }] })}\n`),
+      'NOT_FOUND',
+    );
+    expect((await a.stats()).memories).toBe(0);
+    expect(await a.import(good)).toBe(1);
+    await rejectsWith(a.import(good), 'INVALID_INPUT');
+    expect(await a.import(good, { onConflict: 'skip' })).toBe(0);
+    await a.close();
+  });
+});
