@@ -104,7 +104,8 @@ interface Extractor {
     texts: string[],
     options: { pooling: 'mean'; normalize: boolean },
   ): Promise<{ data: Float32Array; dims: number[] }>;
-  tokenizer: { model_max_length?: number; encode(text: string): number[] };
+  /** Null when transformers.js found no tokenizer files. */
+  tokenizer: { model_max_length?: number; encode(text: string): number[] } | null;
   dispose(): Promise<void>;
 }
 type Device = DeviceSelection['device'];
@@ -132,6 +133,23 @@ async function hasWebGpu(): Promise<boolean> {
   }
 }
 
+/**
+ * The local model root as transformers.js needs it. transformers.js 4.3.1 treats an absolute
+ * `http(s):` local root as remote when it checks which files exist, and then silently loads no
+ * tokenizer; a path on the page's origin (`/models/`) works. So a same-origin URL becomes its path,
+ * and another origin is refused (serve such models through `remoteHost`).
+ */
+function localRoot(root: string): string {
+  if (!/^https?:/i.test(root)) return root;
+  const here = (globalThis as { location?: { origin: string } }).location?.origin;
+  const url = new URL(root);
+  if (here !== undefined && url.origin === here) return url.pathname;
+  throw new AnamnesisError(
+    'INVALID_INPUT',
+    `localModelPath ${root} is on another origin: use remoteHost for models served elsewhere`,
+  );
+}
+
 /** Files a load asked for (`initiate`) and got (`done`), from transformers.js progress events. */
 interface FileLog {
   started: string[];
@@ -147,10 +165,13 @@ const MISSING_FILE_ERROR = /not found|could not locate|404|ENOENT|no such file/i
 async function readModelText(root: string, model: string, file: string): Promise<string> {
   const rel = `${model}/${file}`;
   if (isNode() && !/^(https?|blob):/i.test(root)) {
-    const [{ readFile }, { join }] = await Promise.all([
-      import('node:fs/promises'),
-      import('node:path'),
-    ]);
+    // Specifiers in variables: bundlers leave Node-only imports of this Node-only branch alone.
+    const fsName = 'node:fs/promises';
+    const pathName = 'node:path';
+    const [{ readFile }, { join }] = (await Promise.all([
+      import(/* @vite-ignore */ fsName),
+      import(/* @vite-ignore */ pathName),
+    ])) as [typeof import('node:fs/promises'), typeof import('node:path')];
     return readFile(join(root, rel), 'utf8');
   }
   const base = (globalThis as { location?: { href: string } }).location?.href;
@@ -170,18 +191,32 @@ async function loadError(
   cause: unknown,
   log: FileLog,
   options: TransformersEmbedderOptions,
+  localModelPath: string | undefined,
   device: Device,
 ): Promise<AnamnesisError> {
   const message = messageOf(cause);
   const model = options.model;
-  let file = log.started.find((f) => message.includes(`${model}/${f}`) || message.includes(f));
+  // transformers.js names the path it failed on ("…/<model>/<file>"); not every file it reads
+  // (config.json while it lists a pipeline's files) shows up in the progress events.
+  const named = [...message.matchAll(/"([^"]+)"/g)]
+    .map((m) => m[1]!)
+    .find((quoted) => quoted.includes(`${model}/`));
+  let file =
+    named?.slice(named.indexOf(`${model}/`) + model.length + 1) ??
+    log.started.find((f) => message.includes(`${model}/${f}`) || message.includes(f));
   let reason: 'missing' | 'corrupt' | 'session' = 'corrupt';
   if (file) {
     reason = MISSING_FILE_ERROR.test(message) ? 'missing' : 'corrupt';
-  } else if (cause instanceof SyntaxError && options.localModelPath !== undefined) {
-    for (const f of log.started.filter((name) => name.endsWith('.json'))) {
+  } else if (cause instanceof SyntaxError && localModelPath !== undefined) {
+    const jsonFiles = new Set([
+      'config.json',
+      ...log.started.filter((name) => name.endsWith('.json')),
+      'tokenizer_config.json',
+      'tokenizer.json',
+    ]);
+    for (const f of jsonFiles) {
       try {
-        JSON.parse(await readModelText(options.localModelPath, model, f));
+        JSON.parse(await readModelText(localModelPath, model, f));
       } catch {
         file = f;
         break;
@@ -276,8 +311,10 @@ export async function createTransformersEmbedder(
     });
   }
   const { env } = tf;
-  env.allowLocalModels = options.localModelPath !== undefined;
-  if (options.localModelPath !== undefined) env.localModelPath = options.localModelPath;
+  const localModelPath =
+    options.localModelPath === undefined ? undefined : localRoot(options.localModelPath);
+  env.allowLocalModels = localModelPath !== undefined;
+  if (localModelPath !== undefined) env.localModelPath = localModelPath;
   env.allowRemoteModels = options.remoteHost !== undefined;
   if (options.remoteHost !== undefined) env.remoteHost = options.remoteHost;
   if (options.remotePathTemplate !== undefined) env.remotePathTemplate = options.remotePathTemplate;
@@ -317,7 +354,7 @@ export async function createTransformersEmbedder(
         },
       })) as unknown as Extractor;
     } catch (cause) {
-      throw await loadError(cause, log, options, device);
+      throw await loadError(cause, log, options, localModelPath, device);
     }
   };
 
@@ -379,7 +416,18 @@ export async function createTransformersEmbedder(
     }
   }
 
-  const maxTokens = extractor.tokenizer.model_max_length ?? 512;
+  if (!extractor.tokenizer) {
+    // transformers.js loads a tokenizer only when tokenizer_config.json exists.
+    await extractor.dispose().catch(() => undefined);
+    const file = 'tokenizer_config.json';
+    throw new AnamnesisError(
+      'MODEL_LOAD_FAILED',
+      `${options.model}: ${file}: file is missing (no tokenizer was loaded)`,
+      { details: { model: options.model, file, reason: 'missing', device: selection.device } },
+    );
+  }
+  const tokenizer = extractor.tokenizer;
+  const maxTokens = tokenizer.model_max_length ?? 512;
   let truncated = 0;
   let dims: number;
   try {
@@ -421,8 +469,7 @@ export async function createTransformersEmbedder(
           if (typeof t !== 'string')
             throw new AnamnesisError('INVALID_INPUT', 'texts must be strings');
           // A token spans at least one character, so only long texts can exceed the limit.
-          if (t.length > maxTokens - 2 && extractor.tokenizer.encode(t).length > maxTokens)
-            truncated++;
+          if (t.length > maxTokens - 2 && tokenizer.encode(t).length > maxTokens) truncated++;
         }
         const result = await extractor(batch, EMBED);
         for (let i = 0; i < batch.length; i++) {

@@ -198,6 +198,8 @@ export class Engine {
   #closing: Promise<void> | undefined;
   readonly #pending = new Set<Promise<unknown>>();
   #dirty = false;
+  /** Whether the meta table holds a Bloom snapshot matching the rows. */
+  #bloomSnapshot = false;
   readonly #retrieved: { ids: string[]; at: number }[] = [];
   #retrievedTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -231,9 +233,9 @@ export class Engine {
       let version: number;
       try {
         version = migrate(io.db, io.backend);
-        const check = io.db.selectValue('PRAGMA quick_check');
-        if (check !== 'ok')
-          throw new AnamnesisError('STORE_CORRUPT', `quick_check: ${String(check)}`);
+        // Reading the schema and counting rows touches the file's structure; a full integrity
+        // check is O(size) and runs on demand in verify().
+        io.db.selectValue('SELECT count(*) FROM memories');
       } catch (e) {
         throw mapSqliteError(e, 'opening the store');
       }
@@ -277,19 +279,18 @@ export class Engine {
     try {
       stmt.bind([model]);
       const pStmt = stmt.pointer!;
+      let heap = wasm.heap8u();
       while (stmt.step()) {
         const rid = capi.sqlite3_column_int(pStmt, 0);
-        const p = capi.sqlite3_column_blob(pStmt, 1);
+        const p = Number(capi.sqlite3_column_blob(pStmt, 1));
         const n = capi.sqlite3_column_bytes(pStmt, 1);
-        this.#index.appendRaw(rid, wasm.heap8u().subarray(Number(p), Number(p) + n));
+        if (heap.buffer !== wasm.heap8u().buffer) heap = wasm.heap8u();
+        this.#index.appendRaw(rid, heap.subarray(p, p + n));
       }
     } finally {
       stmt.finalize();
     }
-    this.#bloom = new BloomFilter(Math.max(100_000, count * 2), 0.001);
-    for (const [session, hash] of db.selectArrays('SELECT session, content_hash FROM memories')) {
-      this.#bloom.add(dedupKey(session as string | null, hash as string));
-    }
+    this.#loadBloom(count);
     if (this.#index.size < count) await this.#reembedMissing(onProgress);
     transaction(db, 'recording the model', () => {
       db.exec({
@@ -299,6 +300,51 @@ export class Engine {
       db.exec({ sql: 'DELETE FROM embeddings WHERE model <> ?', bind: [model] });
     });
     await this.#persist();
+  }
+
+  /**
+   * The dedup Bloom filter: the snapshot saved at the last clean close when there is one (seed
+   * 002's byte format), else rebuilt from the content hashes. The first write after open deletes
+   * the snapshot in its own transaction, so a snapshot on disk always matches the rows.
+   */
+  #loadBloom(count: number): void {
+    const { db } = this.#io;
+    const saved = db.selectValue("SELECT value FROM meta WHERE key = 'bloom'") as
+      Uint8Array | string | undefined;
+    if (saved instanceof Uint8Array) {
+      try {
+        this.#bloom = BloomFilter.fromBytes(saved);
+        this.#bloomSnapshot = true;
+        return;
+      } catch {
+        // an unreadable snapshot is rebuilt below
+      }
+    }
+    this.#bloom = new BloomFilter(Math.max(100_000, count * 2), 0.001);
+    for (const [session, hash] of db.selectArrays('SELECT session, content_hash FROM memories')) {
+      this.#bloom.add(dedupKey(session as string | null, hash as string));
+    }
+  }
+
+  /** Inside a write transaction that adds content hashes: drops the now stale Bloom snapshot. */
+  #dropBloomSnapshot(): void {
+    if (!this.#bloomSnapshot) return;
+    this.#io.db.exec("DELETE FROM meta WHERE key = 'bloom'");
+    this.#bloomSnapshot = false;
+  }
+
+  /** Saves the Bloom filter so the next open need not rebuild it. */
+  #saveBloom(): void {
+    if (this.#bloomSnapshot) return;
+    const bytes = this.#bloom.toBytes();
+    transaction(this.#io.db, 'saving the dedup filter', () => {
+      this.#io.db.exec({
+        sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('bloom', ?)",
+        bind: [bytes],
+      });
+    });
+    this.#bloomSnapshot = true;
+    this.#dirty = true;
   }
 
   /**
@@ -323,7 +369,10 @@ export class Engine {
       if (rows.length === 0) break;
       const vectors = await this.#embedder.embed(rows.map((r) => r[1] as string));
       transaction(db, 're-embedding', () => {
-        rows.forEach((r, i) => this.#writeVector(r[0] as number, vectors[i]!));
+        this.#writeVectors(
+          rows.map((r) => r[0] as number),
+          vectors,
+        );
       });
       rows.forEach((r, i) => this.#index.set(r[0] as number, vectors[i]!));
       done += rows.length;
@@ -331,12 +380,20 @@ export class Engine {
     }
   }
 
-  #writeVector(rid: number, vector: Float32Array): void {
-    const unit = unitVector(vector);
-    this.#io.db.exec({
-      sql: 'INSERT OR REPLACE INTO embeddings(rid, model, vector) VALUES (?, ?, ?)',
-      bind: [rid, this.#embedder.id, VectorIndex.toBytes(unit)],
-    });
+  /** Writes unit-length vectors for rows, with one prepared statement (inside a transaction). */
+  #writeVectors(rids: readonly number[], vectors: readonly Float32Array[]): void {
+    const stmt = this.#io.db.prepare(
+      'INSERT OR REPLACE INTO embeddings(rid, model, vector) VALUES (?, ?, ?)',
+    );
+    try {
+      rids.forEach((rid, i) => {
+        stmt
+          .bind([rid, this.#embedder.id, VectorIndex.toBytes(unitVector(vectors[i]!))])
+          .stepReset();
+      });
+    } finally {
+      stmt.finalize();
+    }
   }
 
   /** Runs a public call: refused once closing, tracked so `close` waits for it. */
@@ -381,6 +438,7 @@ export class Engine {
     vectors: readonly Float32Array[],
   ): number[] {
     const { db } = this.#io;
+    this.#dropBloomSnapshot();
     const now = this.#now();
     const rids: number[] = [];
     const stmt = db.prepare(
@@ -402,13 +460,12 @@ export class Engine {
           m.hash,
         ]);
         stmt.stepReset();
-        stmt.clearBindings();
-        rids.push(Number(db.selectValue('SELECT last_insert_rowid()')));
+        rids.push(Number(this.#io.sqlite3.capi.sqlite3_last_insert_rowid(db)));
       }
     } finally {
       stmt.finalize();
     }
-    items.forEach((_, i) => this.#writeVector(rids[i]!, vectors[i]!));
+    this.#writeVectors(rids, vectors);
     const targets = ridsByIds(
       db,
       items.flatMap((m) => m.links.map((l) => l.to)),
@@ -536,6 +593,7 @@ export class Engine {
       const after = transaction(db, 'updating', () => {
         const row = rowById(db, key);
         if (!row) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
+        if (fields.text !== undefined || fields.session !== undefined) this.#dropBloomSnapshot();
         const next = { ...row, ...fields };
         db.exec({
           sql: 'UPDATE memories SET text=?, kind=?, session=?, tags=?, meta=?, importance=?, memory_score=?, content_hash=?, updated_at=? WHERE rid=?',
@@ -552,7 +610,7 @@ export class Engine {
             row.rid,
           ],
         });
-        if (vector) this.#writeVector(row.rid, vector);
+        if (vector) this.#writeVectors([row.rid], [vector]);
         return rowById(db, key)!;
       });
       if (vector) this.#index.set(after.rid, vector);
@@ -710,7 +768,14 @@ export class Engine {
   /** Imports JSON Lines atomically; returns how many memories were added. */
   import(jsonl: string, options: ImportOptions = {}): Promise<number> {
     return this.#run(async () => {
-      const result = await importJsonl(this.#io.db, this.#embedder, jsonl, options, this.#now());
+      const result = await importJsonl(
+        this.#io.db,
+        this.#embedder,
+        jsonl,
+        options,
+        this.#now(),
+        () => this.#dropBloomSnapshot(),
+      );
       for (const [rid, vector] of result.vectors) this.#index.set(rid, vector);
       for (const key of result.dedupKeys) this.#bloom.add(key);
       if (result.added > 0) {
@@ -782,6 +847,11 @@ export class Engine {
       await Promise.allSettled([...this.#pending]);
       this.#flushRetrieved();
       this.#closed = true;
+      try {
+        this.#saveBloom();
+      } catch {
+        // a full disk: the filter is rebuilt at the next open
+      }
       try {
         await this.#persist();
       } finally {

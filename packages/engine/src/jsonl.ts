@@ -132,6 +132,7 @@ export async function importJsonl(
   jsonl: string,
   options: ImportOptions,
   now: number,
+  beforeWrite: () => void = () => undefined,
 ): Promise<ImportResult> {
   if (typeof jsonl !== 'string')
     throw new AnamnesisError('INVALID_INPUT', 'import takes a JSON Lines string');
@@ -223,6 +224,7 @@ export async function importJsonl(
     });
   }
   return transaction(db, 'importing', () => {
+    beforeWrite();
     const result: ImportResult = { added: 0, vectors: [], dedupKeys: [] };
     const rids = new Map<string, number>();
     for (const x of todo) {

@@ -284,9 +284,10 @@ export async function recall(
   const candidateRids = [...new Set(lists.flatMap((l) => l.items.map((i) => Number(i.id))))];
   const rows = rowsByRid(ctx.db, candidateRids);
   const features = new Map<string, CandidateFeatures>();
+  const similarity = ctx.index.similarities([...rows.keys()], queryVector);
   for (const [rid, row] of rows) {
     features.set(String(rid), {
-      similarity: ctx.index.similarity(rid, queryVector),
+      similarity: similarity.get(rid)!,
       importance: row.importance,
       ageHours: Math.max(0, (ctx.now - row.createdAt) / HOUR),
       accessCount: row.accessCount,
@@ -431,7 +432,7 @@ export async function recall(
         results.push({
           ...toMemory(n),
           score: c.score,
-          similarity: ctx.index.similarity(n.rid, queryVector),
+          similarity: ctx.index.similarities([n.rid], queryVector).get(n.rid)!,
           ...(options.explain
             ? {
                 explain: {

@@ -1,11 +1,14 @@
 import { AnamnesisError, assertVector } from '@anamnesis/ranking';
+import { VECTOR_SCAN_WASM } from './vector-scan-module.ts';
 
 /** A unit-length float32 copy of `v` (a zero vector stays zero), computed as the index stores rows. */
 export function unitVector(v: ArrayLike<number>): Float32Array {
   let n = 0;
   for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
   const inv = n > 0 ? 1 / Math.sqrt(n) : 0;
-  return Float32Array.from(v, (x) => x * inv);
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i]! * inv;
+  return out;
 }
 
 /** A hit of {@link VectorIndex.search}: the memory's row id and its cosine with the query. */
@@ -14,24 +17,114 @@ export interface VectorHit {
   score: number;
 }
 
+type Scan = (rows: number, query: number, out: number, n: number, stride: number) => void;
+
+/** The SIMD kernel, or `undefined` where WebAssembly SIMD is unavailable. */
+function loadKernel(): { memory: WebAssembly.Memory; scan: Scan } | undefined {
+  try {
+    const bytes = Uint8Array.from(atob(VECTOR_SCAN_WASM), (c) => c.charCodeAt(0));
+    if (!WebAssembly.validate(bytes)) return undefined;
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
+    const exports = instance.exports as { memory: WebAssembly.Memory; scan: Scan };
+    return { memory: exports.memory, scan: exports.scan };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same kernel in plain JavaScript (float32 accumulation in four lanes, like the SIMD one). */
+function jsScan(heap: () => Float32Array): Scan {
+  return (rows, query, out, n, stride) => {
+    const f = heap();
+    const lanes = new Float32Array(4);
+    let p = rows >> 2;
+    const q = query >> 2;
+    const o = out >> 2;
+    for (let r = 0; r < n; r++, p += stride) {
+      lanes.fill(0);
+      for (let i = 0; i < stride; i += 4) {
+        lanes[0] = lanes[0]! + f[p + i]! * f[q + i]!;
+        lanes[1] = lanes[1]! + f[p + i + 1]! * f[q + i + 1]!;
+        lanes[2] = lanes[2]! + f[p + i + 2]! * f[q + i + 2]!;
+        lanes[3] = lanes[3]! + f[p + i + 3]! * f[q + i + 3]!;
+      }
+      f[o + r] = Math.fround(
+        Math.fround(lanes[0]! + lanes[1]!) + Math.fround(lanes[2]! + lanes[3]!),
+      );
+    }
+  };
+}
+
 /**
- * Exact cosine search over an in-memory matrix of unit-length float32 rows, one per memory.
- * Rows are kept contiguous (a removed row is filled by the last one), so a query is one linear scan
- * with a bounded min-heap for the top k.
+ * Exact cosine search over an in-memory matrix of unit-length float32 rows, one per memory. Rows
+ * are contiguous (a removed row is filled by the last one) in WebAssembly memory and scanned by a
+ * SIMD kernel (a JavaScript kernel with the same arithmetic where SIMD is missing); the top k is
+ * kept in a bounded heap.
  */
 export class VectorIndex {
   readonly dims: number;
-  #data: Float32Array;
-  #rids: Int32Array;
+  /** Row length in floats, a multiple of 4. */
+  readonly #stride: number;
+  readonly #memory: WebAssembly.Memory | undefined;
+  #buffer: ArrayBuffer;
+  #heap: Float32Array;
+  #bytesView: Uint8Array;
+  readonly #scan: Scan;
+  #capacity = 0;
+  #rids = new Int32Array(0);
   #rowOf = new Map<number, number>();
   #count = 0;
+  /** Whether the SIMD kernel is in use. */
+  readonly simd: boolean;
 
   constructor(dims: number, initialCapacity = 1024) {
     if (!Number.isInteger(dims) || dims < 1)
       throw new AnamnesisError('INVALID_INPUT', 'dims must be a positive integer');
     this.dims = dims;
-    this.#data = new Float32Array(dims * initialCapacity);
-    this.#rids = new Int32Array(initialCapacity);
+    this.#stride = Math.ceil(dims / 4) * 4;
+    const kernel = loadKernel();
+    this.simd = kernel !== undefined;
+    this.#memory = kernel?.memory;
+    this.#buffer = kernel ? kernel.memory.buffer : new ArrayBuffer(0);
+    this.#heap = new Float32Array(this.#buffer);
+    this.#bytesView = new Uint8Array(this.#buffer);
+    this.#scan = kernel ? kernel.scan : jsScan(() => this.#heap);
+    this.#grow(initialCapacity);
+  }
+
+  /** Byte offsets: the query, then `capacity` scores, then the rows. */
+  get #queryOff(): number {
+    return 0;
+  }
+  get #outOff(): number {
+    return this.#stride * 4;
+  }
+  #rowsOff(capacity = this.#capacity): number {
+    return this.#outOff + Math.ceil(capacity / 4) * 16;
+  }
+
+  #grow(capacity: number): void {
+    const oldRows = this.#rowsOff();
+    const need = this.#rowsOff(capacity) + capacity * this.#stride * 4;
+    if (this.#memory) {
+      const have = this.#memory.buffer.byteLength;
+      if (need > have) this.#memory.grow(Math.ceil((need - have) / 65536));
+      this.#buffer = this.#memory.buffer;
+      this.#heap = new Float32Array(this.#buffer);
+      this.#bytesView = new Uint8Array(this.#buffer);
+    } else if (need > this.#buffer.byteLength) {
+      const next = new Float32Array(Math.ceil(need / 4));
+      next.set(this.#heap);
+      this.#heap = next;
+      this.#buffer = next.buffer;
+      this.#bytesView = new Uint8Array(this.#buffer);
+    }
+    const rowsFloats = this.#count * this.#stride;
+    this.#heap.copyWithin(this.#rowsOff(capacity) >> 2, oldRows >> 2, (oldRows >> 2) + rowsFloats);
+    const rids = new Int32Array(capacity);
+    rids.set(this.#rids.subarray(0, this.#count));
+    this.#rids = rids;
+    this.#capacity = capacity;
   }
 
   /** Number of vectors held. */
@@ -39,43 +132,41 @@ export class VectorIndex {
     return this.#count;
   }
 
-  /** Bytes used by the matrix buffers. */
+  /** Bytes reserved for the matrix. */
   get bytes(): number {
-    return this.#data.byteLength + this.#rids.byteLength;
+    return this.#buffer.byteLength + this.#rids.byteLength;
   }
 
   has(rid: number): boolean {
     return this.#rowOf.has(rid);
   }
 
-  #ensure(capacity: number): void {
-    if (capacity * this.dims <= this.#data.length) return;
-    let cap = this.#rids.length;
-    while (cap < capacity) cap *= 2;
-    const data = new Float32Array(cap * this.dims);
-    data.set(this.#data.subarray(0, this.#count * this.dims));
-    const rids = new Int32Array(cap);
-    rids.set(this.#rids.subarray(0, this.#count));
-    this.#data = data;
-    this.#rids = rids;
+  #rowFor(rid: number): number {
+    let row = this.#rowOf.get(rid);
+    if (row === undefined) {
+      if (this.#count === this.#capacity) this.#grow(this.#capacity * 2);
+      row = this.#count++;
+      this.#rowOf.set(rid, row);
+      this.#rids[row] = rid;
+    }
+    return row;
+  }
+
+  #rowFloat(row: number): number {
+    return (this.#rowsOff() >> 2) + row * this.#stride;
   }
 
   /** Adds or replaces the vector of `rid`, normalised to unit length. */
   set(rid: number, vector: ArrayLike<number>): void {
     assertVector(vector, 'vector', this.dims);
-    let row = this.#rowOf.get(rid);
-    if (row === undefined) {
-      this.#ensure(this.#count + 1);
-      row = this.#count++;
-      this.#rowOf.set(rid, row);
-      this.#rids[row] = rid;
-    }
-    this.#data.set(unitVector(vector), row * this.dims);
+    const at = this.#rowFloat(this.#rowFor(rid));
+    this.#heap.set(unitVector(vector), at);
+    this.#heap.fill(0, at + this.dims, at + this.#stride);
   }
 
   /**
-   * Appends rows in bulk from raw little-endian float32 bytes (as stored in SQLite), already unit
-   * length. Used at open: no per-row validation beyond the byte length.
+   * Adds a row from raw little-endian float32 bytes (as stored in SQLite), already unit length.
+   * Used at open: no per-row validation beyond the byte length.
    */
   appendRaw(rid: number, bytes: Uint8Array): void {
     if (bytes.byteLength !== this.dims * 4) {
@@ -85,11 +176,9 @@ export class VectorIndex {
       );
     }
     if (this.#rowOf.has(rid)) return;
-    this.#ensure(this.#count + 1);
-    const row = this.#count++;
-    this.#rowOf.set(rid, row);
-    this.#rids[row] = rid;
-    new Uint8Array(this.#data.buffer, row * this.dims * 4, this.dims * 4).set(bytes);
+    const at = this.#rowFloat(this.#rowFor(rid));
+    this.#bytesView.set(bytes, at * 4);
+    if (this.#stride !== this.dims) this.#heap.fill(0, at + this.dims, at + this.#stride);
   }
 
   /** Removes the vector of `rid` (no-op if absent). */
@@ -99,7 +188,8 @@ export class VectorIndex {
     const last = this.#count - 1;
     if (row !== last) {
       const lastRid = this.#rids[last]!;
-      this.#data.copyWithin(row * this.dims, last * this.dims, (last + 1) * this.dims);
+      const from = this.#rowFloat(last);
+      this.#heap.copyWithin(this.#rowFloat(row), from, from + this.#stride);
       this.#rids[row] = lastRid;
       this.#rowOf.set(lastRid, row);
     }
@@ -107,16 +197,12 @@ export class VectorIndex {
     this.#count = last;
   }
 
-  clear(): void {
-    this.#rowOf.clear();
-    this.#count = 0;
-  }
-
   /** A copy of the stored (unit) vector of `rid`, or undefined. */
   get(rid: number): Float32Array | undefined {
     const row = this.#rowOf.get(rid);
     if (row === undefined) return undefined;
-    return this.#data.slice(row * this.dims, (row + 1) * this.dims);
+    const at = this.#rowFloat(row);
+    return this.#heap.slice(at, at + this.dims);
   }
 
   /** The stored vector as raw bytes, for persistence. */
@@ -124,30 +210,32 @@ export class VectorIndex {
     return new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
   }
 
-  /** Cosine of `rid` with a unit query (0 when `rid` has no vector). */
-  similarity(rid: number, query: Float32Array): number {
-    const row = this.#rowOf.get(rid);
-    return row === undefined ? 0 : this.#dot(row, query);
+  #setQuery(query: Float32Array): void {
+    if (query.length !== this.dims) {
+      throw new AnamnesisError(
+        'DIMENSION_MISMATCH',
+        `query has ${query.length} dimensions, expected ${this.dims}`,
+      );
+    }
+    this.#heap.set(query, this.#queryOff >> 2);
+    this.#heap.fill(0, (this.#queryOff >> 2) + this.dims, (this.#queryOff >> 2) + this.#stride);
   }
 
-  /** Dot product of a row with a query, four lanes at a time. */
-  #dot(row: number, query: Float32Array): number {
-    const data = this.#data;
-    const dims = this.dims;
-    const off = row * dims;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let i = 0;
-    for (; i + 3 < dims; i += 4) {
-      s0 += data[off + i]! * query[i]!;
-      s1 += data[off + i + 1]! * query[i + 1]!;
-      s2 += data[off + i + 2]! * query[i + 2]!;
-      s3 += data[off + i + 3]! * query[i + 3]!;
+  /** Cosines of the given rids with a unit query (0 for a rid without a vector), by the same kernel as search. */
+  similarities(rids: readonly number[], query: Float32Array): Map<number, number> {
+    this.#setQuery(query);
+    const out = new Map<number, number>();
+    const outAt = this.#outOff;
+    for (const rid of rids) {
+      const row = this.#rowOf.get(rid);
+      if (row === undefined) {
+        out.set(rid, 0);
+        continue;
+      }
+      this.#scan(this.#rowFloat(row) * 4, this.#queryOff, outAt, 1, this.#stride);
+      out.set(rid, this.#heap[outAt >> 2]!);
     }
-    for (; i < dims; i++) s0 += data[off + i]! * query[i]!;
-    return s0 + s1 + s2 + s3;
+    return out;
   }
 
   /**
@@ -155,13 +243,10 @@ export class VectorIndex {
    * given only those rids are considered.
    */
   search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): VectorHit[] {
-    if (query.length !== this.dims) {
-      throw new AnamnesisError(
-        'DIMENSION_MISMATCH',
-        `query has ${query.length} dimensions, expected ${this.dims}`,
-      );
-    }
+    this.#setQuery(query);
     if (k <= 0 || this.#count === 0) return [];
+    this.#scan(this.#rowsOff(), this.#queryOff, this.#outOff, this.#count, this.#stride);
+    const scores = this.#heap.subarray(this.#outOff >> 2, (this.#outOff >> 2) + this.#count);
     const rids = this.#rids;
     // Bounded min-heap of (score, rid) on parallel arrays.
     const hs = new Float64Array(k);
@@ -176,22 +261,11 @@ export class VectorIndex {
       hr[i] = hr[j]!;
       hr[j] = r;
     };
-    const down = (i: number) => {
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < size && worse(l, m)) m = l;
-        if (r < size && worse(r, m)) m = r;
-        if (m === i) return;
-        swap(i, m);
-        i = m;
-      }
-    };
     for (let row = 0; row < this.#count; row++) {
+      const s = scores[row]!;
+      if (size === k && s < hs[0]!) continue;
       const rid = rids[row]!;
       if (allowed && !allowed.has(rid)) continue;
-      const s = this.#dot(row, query);
       if (size < k) {
         hs[size] = s;
         hr[size] = rid;
@@ -202,10 +276,19 @@ export class VectorIndex {
           swap(c, p);
           c = p;
         }
-      } else if (s > hs[0]! || (s === hs[0] && rid < hr[0]!)) {
+      } else if (s > hs[0]! || rid < hr[0]!) {
         hs[0] = s;
         hr[0] = rid;
-        down(0);
+        for (let i = 0; ;) {
+          const l = 2 * i + 1;
+          const r = l + 1;
+          let m = i;
+          if (l < size && worse(l, m)) m = l;
+          if (r < size && worse(r, m)) m = r;
+          if (m === i) break;
+          swap(i, m);
+          i = m;
+        }
       }
     }
     const out: VectorHit[] = [];

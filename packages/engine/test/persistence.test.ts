@@ -34,6 +34,22 @@ describe('file-backed store (Node)', () => {
     await b.close();
   });
 
+  it('dedups across reopen, after a clean close and after a crash (no close)', async () => {
+    const path = join(dir, 'dedup.db');
+    const a = await createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+    const x = await a.remember({ text: 'remember the milk' });
+    await a.close(); // saves the Bloom snapshot
+    const b = await createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+    expect(await b.remember({ text: 'remember the milk' })).toBe(x);
+    const y = await b.remember({ text: 'and the eggs' }); // drops the snapshot in its transaction
+    // b is never closed: a crash. The next open must not trust a stale filter.
+    const c = await createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+    expect(await c.remember({ text: 'and the eggs' })).toBe(y);
+    expect(await c.remember({ text: 'remember the milk' })).toBe(x);
+    expect((await c.stats()).memories).toBe(2);
+    await c.close();
+  });
+
   it('detects a corrupt store file at open', async () => {
     const path = join(dir, 'corrupt.db');
     writeFileSync(path, Buffer.from('SQLite format 3\u0000' + 'garbage'.repeat(200)));
