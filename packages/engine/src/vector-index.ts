@@ -32,7 +32,10 @@ function loadKernel(): { memory: WebAssembly.Memory; scan: Scan } | undefined {
   }
 }
 
-/** The same kernel in plain JavaScript (float32 accumulation in four lanes, like the SIMD one). */
+/**
+ * The same kernel in plain JavaScript: float32 products and sums in four lanes, rounded exactly as
+ * the SIMD instructions round (an f32 operation computed in f64 and rounded once is exact).
+ */
 function jsScan(heap: () => Float32Array): Scan {
   return (rows, query, out, n, stride) => {
     const f = heap();
@@ -43,10 +46,10 @@ function jsScan(heap: () => Float32Array): Scan {
     for (let r = 0; r < n; r++, p += stride) {
       lanes.fill(0);
       for (let i = 0; i < stride; i += 4) {
-        lanes[0] = lanes[0]! + f[p + i]! * f[q + i]!;
-        lanes[1] = lanes[1]! + f[p + i + 1]! * f[q + i + 1]!;
-        lanes[2] = lanes[2]! + f[p + i + 2]! * f[q + i + 2]!;
-        lanes[3] = lanes[3]! + f[p + i + 3]! * f[q + i + 3]!;
+        lanes[0] = lanes[0]! + Math.fround(f[p + i]! * f[q + i]!);
+        lanes[1] = lanes[1]! + Math.fround(f[p + i + 1]! * f[q + i + 1]!);
+        lanes[2] = lanes[2]! + Math.fround(f[p + i + 2]! * f[q + i + 2]!);
+        lanes[3] = lanes[3]! + Math.fround(f[p + i + 3]! * f[q + i + 3]!);
       }
       f[o + r] = Math.fround(
         Math.fround(lanes[0]! + lanes[1]!) + Math.fround(lanes[2]! + lanes[3]!),
@@ -77,12 +80,17 @@ export class VectorIndex {
   /** Whether the SIMD kernel is in use. */
   readonly simd: boolean;
 
-  constructor(dims: number, initialCapacity = 1024) {
+  /**
+   * @param dims vector dimension
+   * @param initialCapacity rows reserved before the first growth; default 1024
+   * @param options `simd: false` forces the JavaScript kernel (default: SIMD when available)
+   */
+  constructor(dims: number, initialCapacity = 1024, options: { simd?: boolean } = {}) {
     if (!Number.isInteger(dims) || dims < 1)
       throw new AnamnesisError('INVALID_INPUT', 'dims must be a positive integer');
     this.dims = dims;
     this.#stride = Math.ceil(dims / 4) * 4;
-    const kernel = loadKernel();
+    const kernel = options.simd === false ? undefined : loadKernel();
     this.simd = kernel !== undefined;
     this.#memory = kernel?.memory;
     this.#buffer = kernel ? kernel.memory.buffer : new ArrayBuffer(0);
