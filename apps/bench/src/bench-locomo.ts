@@ -11,6 +11,7 @@ import {
 } from '@anamnesis/engine';
 import { BASELINES } from './baselines.ts';
 import { loadLocomo, runLocomo, type Ranker, type Report } from './locomo.ts';
+import { runOrama } from './orama.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -35,7 +36,10 @@ const rankers: Record<string, Ranker> = {
   ...BASELINES,
 };
 const t0 = performance.now();
-const reports = await runLocomo(conversations, rankers, { embedder, k });
+const reports = {
+  ...(await runLocomo(conversations, rankers, { embedder, k })),
+  ...(await runOrama(conversations, embedder, k)),
+};
 const seconds = (performance.now() - t0) / 1000;
 
 const fmt = (x: number) => x.toFixed(3);
@@ -64,7 +68,12 @@ if (values.json) {
         ]),
       ),
       profiles: Object.fromEntries(names.map((n) => [n, metrics(reports[n]!)])),
-      baselines: Object.fromEntries(Object.keys(BASELINES).map((n) => [n, metrics(reports[n]!)])),
+      baselines: Object.fromEntries(
+        [...Object.keys(BASELINES), 'orama-hybrid', 'orama-fulltext', 'orama-vector'].map((n) => [
+          n,
+          metrics(reports[n as keyof typeof reports]!),
+        ]),
+      ),
     }),
   );
 }
