@@ -36,7 +36,7 @@ const rankers: Record<string, Ranker> = {
   ...BASELINES,
 };
 const t0 = performance.now();
-const reports = {
+const reports: Record<string, Report> = {
   ...(await runLocomo(conversations, rankers, { embedder, k })),
   ...(await runOrama(conversations, embedder, k)),
 };
@@ -71,7 +71,7 @@ if (values.json) {
       baselines: Object.fromEntries(
         [...Object.keys(BASELINES), 'orama-hybrid', 'orama-fulltext', 'orama-vector'].map((n) => [
           n,
-          metrics(reports[n as keyof typeof reports]!),
+          metrics(reports[n]!),
         ]),
       ),
     }),
