@@ -1,3 +1,4 @@
+import { meanPoolNormalize } from './pooling.ts';
 import { AnamnesisError } from '@anamnesis/ranking';
 
 /** Turns texts into dense vectors. Every adapter implements this one interface. */
@@ -41,7 +42,7 @@ export interface DeviceSelection {
   device: 'webgpu' | 'wasm' | 'cpu';
   /**
    * Why: `'requested'` (an explicit device), `'node'` (`auto` in Node), `'no-webgpu'` (`auto`
-   * without a WebGPU adapter), `'webgpu-failed'` (`auto`: the WebGPU session could not be created;
+   * without a WebGPU adapter, or with a wasm-only ONNX Runtime build), `'webgpu-failed'` (`auto`: the WebGPU session could not be created;
    * wasm was loaded first, so it stays usable in this worker), `'webgpu-faster'` or
    * `'wasm-faster'` (`auto`: both loaded, the warm-up chose).
    */
@@ -82,9 +83,13 @@ export interface TransformersEmbedderOptions {
   /** ONNX weights variant (`'fp32'`, `'q8'`…). Default: the model's default. */
   dtype?: string;
   /**
-   * Where ONNX Runtime's wasm files are served (browser): a folder URL ending in `/` holding
-   * `ort-wasm-simd-threaded.asyncify.{mjs,wasm}` of the onnxruntime-web version transformers.js
-   * depends on, or both file URLs. Default: none, and then transformers.js would use a CDN: set it.
+   * Where ONNX Runtime's wasm files are served (browser), from the exact onnxruntime-web version
+   * that transformers.js depends on. Either a folder URL ending in `/` holding
+   * `ort-wasm-simd-threaded.asyncify.{mjs,wasm}` (wasm and WebGPU, 27 MB), or the two file URLs
+   * `{ mjs, wasm }`: of that build, or of the plain build `ort-wasm-simd-threaded.{mjs,wasm}`
+   * (wasm only, 14 MB, about half the start-up time; with it `'auto'` never tries WebGPU and
+   * `'webgpu'` throws `UNSUPPORTED`). Default: none, and then transformers.js would use a CDN:
+   * set it.
    */
   wasmPaths?: string | { mjs: string; wasm: string };
   /**
@@ -105,8 +110,19 @@ interface Extractor {
     options: { pooling: 'mean'; normalize: boolean },
   ): Promise<{ data: Float32Array; dims: number[] }>;
   /** Null when transformers.js found no tokenizer files. */
-  tokenizer: { model_max_length?: number; encode(text: string): number[] } | null;
+  tokenizer: Tokenizer | null;
+  /** The model itself: token ids (and mask) in, hidden states out. */
+  model: (inputs: Record<string, unknown>) => Promise<Record<string, Tensor | undefined>>;
   dispose(): Promise<void>;
+}
+interface Tensor {
+  data: Float32Array | BigInt64Array;
+  dims: number[];
+}
+interface Tokenizer {
+  model_max_length?: number;
+  encode(text: string): number[];
+  (texts: string[], options: { padding: boolean; truncation: boolean }): Record<string, Tensor>;
 }
 type Device = DeviceSelection['device'];
 
@@ -118,6 +134,15 @@ function isNode(): boolean {
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * True unless `wasmPaths` names a wasm-only ONNX Runtime build (the plain
+ * `ort-wasm-simd-threaded.mjs`): WebGPU needs the asyncify (or JSEP/JSPI) build.
+ */
+function runtimeHasWebGpu(wasmPaths: TransformersEmbedderOptions['wasmPaths']): boolean {
+  if (wasmPaths === undefined || typeof wasmPaths === 'string') return true;
+  return /\.(asyncify|jsep|jspi)\.mjs(\?|#|$)/.test(wasmPaths.mjs);
 }
 
 /** True when `navigator.gpu.requestAdapter()` gives an adapter (checked before any WebGPU session). */
@@ -206,7 +231,8 @@ async function loadError(
     log.started.find((f) => message.includes(`${model}/${f}`) || message.includes(f));
   let reason: 'missing' | 'corrupt' | 'session' = 'corrupt';
   if (file) {
-    reason = MISSING_FILE_ERROR.test(message) ? 'missing' : 'corrupt';
+    if (MISSING_FILE_ERROR.test(message)) reason = 'missing';
+    else if (file.endsWith('.onnx') && !MODEL_FORMAT_ERROR.test(message)) reason = 'session';
   } else if (cause instanceof SyntaxError && localModelPath !== undefined) {
     const jsonFiles = new Set([
       'config.json',
@@ -367,6 +393,13 @@ export async function createTransformersEmbedder(
     extractor = await load('wasm');
     selection = { requested, device: 'wasm', reason: 'requested' };
   } else if (requested === 'webgpu') {
+    if (!runtimeHasWebGpu(options.wasmPaths)) {
+      throw new AnamnesisError(
+        'UNSUPPORTED',
+        'wasmPaths names a wasm-only ONNX Runtime build: WebGPU needs ort-wasm-simd-threaded.asyncify',
+        { details: { device: 'webgpu', fallback: 'wasm', freshWorker: false } },
+      );
+    }
     if (!(await hasWebGpu())) {
       throw new AnamnesisError('UNSUPPORTED', 'WebGPU has no adapter here', {
         details: { device: 'webgpu', fallback: 'wasm', freshWorker: false },
@@ -378,7 +411,7 @@ export async function createTransformersEmbedder(
     // auto in a browser: wasm first, so a WebGPU failure (which poisons later WebGPU sessions of
     // this worker) leaves a working model behind, and missing files fail before WebGPU is touched.
     const wasm = await load('wasm');
-    if (!(await hasWebGpu())) {
+    if (!runtimeHasWebGpu(options.wasmPaths) || !(await hasWebGpu())) {
       extractor = wasm;
       selection = { requested, device: 'wasm', reason: 'no-webgpu' };
     } else {
@@ -462,22 +495,31 @@ export async function createTransformersEmbedder(
       return truncated;
     },
     async embed(texts) {
-      const out: Float32Array[] = [];
-      for (let start = 0; start < texts.length; start += batchSize) {
-        const batch = texts.slice(start, start + batchSize);
-        for (const t of batch) {
-          if (typeof t !== 'string')
-            throw new AnamnesisError('INVALID_INPUT', 'texts must be strings');
-          // A token spans at least one character, so only long texts can exceed the limit.
-          if (t.length > maxTokens - 2 && tokenizer.encode(t).length > maxTokens) truncated++;
+      for (const t of texts) {
+        if (typeof t !== 'string')
+          throw new AnamnesisError('INVALID_INPUT', 'texts must be strings');
+        // A token spans at least one character, so only long texts can exceed the limit.
+        if (t.length > maxTokens - 2 && tokenizer.encode(t).length > maxTokens) truncated++;
+      }
+      // Batches of similar length waste little on padding; results go back in input order.
+      const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
+      const out: Float32Array[] = new Array(texts.length);
+      for (let start = 0; start < order.length; start += batchSize) {
+        const idx = order.slice(start, start + batchSize);
+        const inputs = tokenizer(
+          idx.map((i) => texts[i]!),
+          { padding: true, truncation: true },
+        );
+        const hidden = (await extractor.model(inputs)).last_hidden_state;
+        const mask = inputs.attention_mask;
+        if (!hidden || !(hidden.data instanceof Float32Array) || !mask) {
+          throw new AnamnesisError(
+            'MODEL_LOAD_FAILED',
+            `${options.model} has no float last_hidden_state output`,
+          );
         }
-        const result = await extractor(batch, EMBED);
-        for (let i = 0; i < batch.length; i++) {
-          const v = result.data.slice(i * dims, (i + 1) * dims);
-          // A text of unknown words pools to zero; normalising it gives NaN: keep zeros.
-          if (!v.every(Number.isFinite)) v.fill(0);
-          out.push(v);
-        }
+        const [b, seq, d] = hidden.dims as [number, number, number];
+        meanPoolNormalize(hidden.data, mask.data, b, seq, d).forEach((v, j) => (out[idx[j]!] = v));
       }
       return out;
     },

@@ -1,0 +1,57 @@
+/**
+ * Browser tests of anamnesis: the system Chromium (`/usr/bin/chromium`, never a downloaded
+ * browser), headless, with WebGPU on SwiftShader. The test app (`harness/`) is built and served
+ * by `vite preview`; every test fails on a request to any other origin (see `fixtures.ts`).
+ */
+import { fileURLToPath } from 'node:url';
+
+import { defineConfig } from '@playwright/test';
+
+// One port per run, shared with the web server and test workers through the environment, so
+// that runs side by side on one machine never share (or fight over) a server.
+process.env.HARNESS_PORT ??= String(20_000 + (process.pid % 20_000));
+const { HARNESS_PORT } = await import('./harness/port.ts');
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Chromium flags: WebGPU (SwiftShader adapter headless) and no background traffic. */
+export const CHROMIUM_ARGS = [
+  // Without it, navigator.gpu.requestAdapter() is null headless on Linux; with it, Chromium
+  // gives a SwiftShader adapter (no other flag needed).
+  '--enable-unsafe-webgpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--no-sandbox',
+  '--disable-dev-shm-usage',
+];
+
+export const BASE_URL = `http://127.0.0.1:${HARNESS_PORT}`;
+
+export default defineConfig({
+  testDir: './tests',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: [['list'], ['json', { outputFile: `${repoRoot}test-results/playwright.json` }]],
+  use: {
+    baseURL: BASE_URL,
+    browserName: 'chromium',
+    headless: true,
+    serviceWorkers: 'block',
+    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    trace: 'off',
+  },
+  webServer: {
+    command: 'pnpm run harness:serve',
+    cwd: fileURLToPath(new URL('.', import.meta.url)),
+    url: `${BASE_URL}/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
