@@ -140,10 +140,16 @@ async function openDatabase(options: EngineOptions): Promise<Internals> {
   let reason: string | undefined;
   if (storage === 'opfs' || (storage === 'auto' && inWorker)) {
     try {
+      // One pool (VFS and OPFS folder) per store: opfs-sahpool holds every file of its folder
+      // exclusively, so stores of different names can be owned by different tabs. A failed
+      // install (another worker still holds the files, e.g. during an owner hand-over) must
+      // neither delete the folder (the default on failure) nor stay cached: a retry re-opens.
       const pool = await sqlite3.installOpfsSAHPoolVfs({
-        name: 'anamnesis-sahpool',
-        directory: '.anamnesis',
-      });
+        name: `anamnesis-sahpool-${name}`,
+        directory: `.anamnesis/${name}`,
+        preserveOnInitFailure: true,
+        forceReinitIfPreviouslyFailed: true,
+      } as Parameters<Sqlite3['installOpfsSAHPoolVfs']>[0]);
       const db = new pool.OpfsSAHPoolDb(`/${name}.sqlite3`);
       return {
         sqlite3,

@@ -146,11 +146,18 @@ function ftsLeg(
 ): RankedList {
   const match = prepareFtsQuery(query);
   if (match === '') return { leg: 'fts', items: [] };
-  const rows = ctx.db.selectArrays(
-    `SELECT m.rid, bm25(memories_fts, 1.0, 0.5) AS s FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
-     WHERE memories_fts MATCH ? AND ${where} ORDER BY s LIMIT ?`,
-    [match, ...params, limit],
-  );
+  // Without a filter the FTS table answers alone (no join with the rows: measurably faster).
+  const rows =
+    where === '1'
+      ? ctx.db.selectArrays(
+          'SELECT rowid, bm25(memories_fts, 1.0, 0.5) AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s LIMIT ?',
+          [match, limit],
+        )
+      : ctx.db.selectArrays(
+          `SELECT m.rid, bm25(memories_fts, 1.0, 0.5) AS s FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
+           WHERE memories_fts MATCH ? AND ${where} ORDER BY s LIMIT ?`,
+          [match, ...params, limit],
+        );
   // BM25 as a positive magnitude: higher is better.
   return { leg: 'fts', items: rows.map((r) => ({ id: String(r[0]), score: -(r[1] as number) })) };
 }
