@@ -26,7 +26,7 @@ import {
   type Database,
   type Sqlite3,
 } from './sqlite.ts';
-import { rowById, ridsByIds, toMemory } from './store.ts';
+import { MEMORY_COLUMNS, rowById, ridsByIds, toMemory, toMemoryRow } from './store.ts';
 import type {
   EngineStats,
   LinkInput,
@@ -82,6 +82,18 @@ export interface EngineOptions {
 export interface RememberManyOptions {
   /** Called after each embedded batch with items done and total. */
   onProgress?: (event: ProgressEvent) => void;
+}
+
+/** Options of `list`. */
+export interface ListOptions {
+  /** Only memories matching this filter. */
+  filter?: MemoryFilter;
+  /** Newest first by `'updated'` (default) or `'created'` time. */
+  order?: 'updated' | 'created';
+  /** Page size, 1–10,000. Default 100. */
+  limit?: number;
+  /** Memories to skip. Default 0. */
+  offset?: number;
 }
 
 /** Options of `markUsed`. */
@@ -574,6 +586,35 @@ export class Engine {
     this.#bump();
     await this.#persist();
     return ids;
+  }
+
+  /**
+   * Memories matching a filter, newest first (by `order`), paged: what an app needs to show a list
+   * of notes without a query.
+   */
+  list(options: ListOptions = {}): Promise<Memory[]> {
+    return this.#run(async () => {
+      if (!options || typeof options !== 'object')
+        throw new AnamnesisError('INVALID_INPUT', 'options must be an object');
+      const limit = options.limit ?? 100;
+      const offset = options.offset ?? 0;
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
+        throw new AnamnesisError('INVALID_INPUT', 'limit must be an integer in [1, 10000]');
+      }
+      if (!Number.isInteger(offset) || offset < 0)
+        throw new AnamnesisError('INVALID_INPUT', 'offset must be a non-negative integer');
+      const order = options.order ?? 'updated';
+      if (order !== 'updated' && order !== 'created')
+        throw new AnamnesisError('INVALID_INPUT', "order must be 'updated' or 'created'");
+      const column = order === 'updated' ? 'm.updated_at' : 'm.created_at';
+      const { where, params } = buildFilter(options.filter);
+      return this.#io.db
+        .selectArrays(
+          `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${where} ORDER BY ${column} DESC, m.rid DESC LIMIT ? OFFSET ?`,
+          [...params, limit, offset],
+        )
+        .map((r) => toMemory(toMemoryRow(r)));
+    });
   }
 
   /** The memory with this id, or `null`. */

@@ -4,6 +4,7 @@ export {
   defaultEmbedderOptions,
   Engine,
   type EngineOptions,
+  type ListOptions,
   type RememberManyOptions,
   type StorageKind,
   type UsageEvent,

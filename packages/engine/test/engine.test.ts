@@ -183,3 +183,24 @@ describe('engine: stats and lifecycle', () => {
     await rejectsWith(e.stats(), 'CLOSED');
   });
 });
+
+describe('engine: list', () => {
+  it('lists memories newest first, filtered and paged', async () => {
+    const e = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
+    await e.rememberMany([
+      { id: 'a', text: 'first', createdAt: 1000, kind: 'note' },
+      { id: 'b', text: 'second', createdAt: 2000, kind: 'note' },
+      { id: 'c', text: 'third', createdAt: 3000, kind: 'page' },
+    ]);
+    expect((await e.list({ order: 'created' })).map((m) => m.id)).toEqual(['c', 'b', 'a']);
+    expect((await e.list({ order: 'created', filter: { kind: 'note' } })).map((m) => m.id)).toEqual(
+      ['b', 'a'],
+    );
+    expect((await e.list({ order: 'created', limit: 1, offset: 1 })).map((m) => m.id)).toEqual([
+      'b',
+    ]);
+    await rejectsWith(e.list({ limit: 0 }), 'INVALID_INPUT');
+    await rejectsWith(e.list({ order: 'random' as never }), 'INVALID_INPUT');
+    await e.close();
+  });
+});
