@@ -722,6 +722,32 @@ export class Engine {
     });
   }
 
+  /** Removes links from one memory to another (of one kind, or all kinds); returns how many. */
+  unlink(from: string, to: string, kind?: string): Promise<number> {
+    return this.#run(async () => {
+      const src = validateId(from);
+      const dst = validateId(to);
+      if (kind !== undefined && (typeof kind !== 'string' || kind.length === 0)) {
+        throw new AnamnesisError('INVALID_INPUT', 'kind must be a non-empty string');
+      }
+      const { db } = this.#io;
+      const removed = transaction(db, 'unlinking', () => {
+        const rids = ridsByIds(db, [src, dst]);
+        if (!rids.has(src) || !rids.has(dst)) return 0;
+        db.exec({
+          sql: 'DELETE FROM links WHERE src = ? AND dst = ? AND (?3 IS NULL OR kind = ?3)',
+          bind: [rids.get(src)!, rids.get(dst)!, kind ?? null],
+        });
+        return db.changes();
+      });
+      if (removed > 0) {
+        this.#bump();
+        await this.#persist();
+      }
+      return removed;
+    });
+  }
+
   /** Records that a memory was selected or used (these raise its usage score; `discarded` is stored only). */
   markUsed(id: string, event: UsageEvent = 'used'): Promise<void> {
     return this.#run(async () => {

@@ -204,3 +204,21 @@ describe('engine: list', () => {
     await e.close();
   });
 });
+
+describe('engine: unlink', () => {
+  it('removes links of one kind or all kinds', async () => {
+    const e = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
+    await e.rememberMany([
+      { id: 'a', text: 'note a' },
+      { id: 'b', text: 'note b' },
+    ]);
+    await e.link('a', 'b', { kind: 'wikilink' });
+    await e.link('a', 'b', { kind: 'related' });
+    expect(await e.unlink('a', 'b', 'wikilink')).toBe(1);
+    expect((await e.stats()).links).toBe(1);
+    expect(await e.unlink('a', 'b')).toBe(1);
+    expect(await e.unlink('a', 'ghost')).toBe(0);
+    expect((await e.stats()).links).toBe(0);
+    await e.close();
+  });
+});
