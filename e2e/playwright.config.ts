@@ -1,7 +1,8 @@
 /**
  * Browser tests of anamnesis: the system Chromium (`/usr/bin/chromium`, never a downloaded
- * browser), headless, with WebGPU on SwiftShader. The test app (`harness/`) is built and served
- * by `vite preview`; every test fails on a request to any other origin (see `fixtures.ts`).
+ * browser), headless, with WebGPU on SwiftShader. The test app (`harness/`) and the example app
+ * (`apps/example`) are built and served by `vite preview`, each on its own per-run port; every
+ * test fails on a request to any other origin (see `fixtures.ts`).
  */
 import { fileURLToPath } from 'node:url';
 
@@ -10,7 +11,11 @@ import { defineConfig } from '@playwright/test';
 // One port per run, shared with the web server and test workers through the environment, so
 // that runs side by side on one machine never share (or fight over) a server.
 process.env.HARNESS_PORT ??= String(20_000 + (process.pid % 20_000));
-const { HARNESS_PORT } = await import('./harness/port.ts');
+// The example app (apps/example) on the next port.
+process.env.EXAMPLE_PORT ??= String(Number(process.env.HARNESS_PORT) + 1);
+// The notes app (apps/notes) on the one after.
+process.env.NOTES_PORT ??= String(Number(process.env.HARNESS_PORT) + 2);
+const { HARNESS_PORT, EXAMPLE_PORT, NOTES_PORT } = await import('./harness/port.ts');
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -27,6 +32,10 @@ export const CHROMIUM_ARGS = [
 ];
 
 export const BASE_URL = `http://127.0.0.1:${HARNESS_PORT}`;
+/** The example app's origin (tests of it set `baseURL` to this). */
+export const EXAMPLE_URL = `http://127.0.0.1:${EXAMPLE_PORT}`;
+/** The notes app. */
+export const NOTES_URL = `http://127.0.0.1:${NOTES_PORT}`;
 
 export default defineConfig({
   testDir: './tests',
@@ -45,13 +54,36 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
     trace: 'off',
   },
-  webServer: {
-    command: 'pnpm run harness:serve',
-    cwd: fileURLToPath(new URL('.', import.meta.url)),
-    url: `${BASE_URL}/`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      command: 'pnpm run harness:serve',
+      cwd: fileURLToPath(new URL('.', import.meta.url)),
+      url: `${BASE_URL}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // The example app, built and served exactly as a user would (its own Vite config).
+      command: 'pnpm run serve',
+      cwd: fileURLToPath(new URL('../apps/example/', import.meta.url)),
+      url: `${EXAMPLE_URL}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // The notes app, built and served as `pnpm start` does.
+      command: 'pnpm run start',
+      cwd: fileURLToPath(new URL('../apps/notes/', import.meta.url)),
+      url: `${NOTES_URL}/`,
+      env: { PORT: String(NOTES_PORT) },
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
 });

@@ -70,9 +70,10 @@ function shortTexts(n: number): string[] {
 /** Builds the test app and serves it on a free port (never a stale server of another run). */
 async function startHarness(): Promise<{ server: PreviewServer; url: string }> {
   const configFile = fileURLToPath(new URL('../harness/vite.config.ts', import.meta.url));
-  await build({ configFile, logLevel: 'error' });
+  await build({ configFile, configLoader: 'runner', logLevel: 'error' });
   const server = await preview({
     configFile,
+    configLoader: 'runner',
     logLevel: 'error',
     preview: { port: 0, strictPort: false },
   });

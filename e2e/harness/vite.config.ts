@@ -1,15 +1,18 @@
 import { fileURLToPath } from 'node:url';
 
+import { anamnesis } from '@anamnesis/client/vite';
 import { defineConfig } from 'vite';
 
-import { localFiles } from './local-files.ts';
+import { brokenModels } from './local-files.ts';
 import { HARNESS_PORT } from './port.ts';
 
+const root = fileURLToPath(new URL('.', import.meta.url));
+
 export default defineConfig({
-  root: fileURLToPath(new URL('.', import.meta.url)),
+  root,
   // 'mpa': no index.html fallback for unknown paths (they are 404s).
   appType: 'mpa',
-  plugins: [localFiles()],
+  plugins: [anamnesis(), brokenModels()],
   worker: { format: 'es' },
   build: {
     outDir: 'dist',
@@ -17,6 +20,10 @@ export default defineConfig({
     target: 'es2022',
     reportCompressedSize: false,
     chunkSizeWarningLimit: 4096,
+    rolldownOptions: {
+      // index.html: the embedder harness; client.html: @anamnesis/client (openMemory) for tests.
+      input: { index: `${root}index.html`, client: `${root}client.html` },
+    },
   },
   server: { port: HARNESS_PORT, strictPort: true, host: '127.0.0.1' },
   preview: { port: HARNESS_PORT, strictPort: true, host: '127.0.0.1' },

@@ -109,6 +109,8 @@ interface Internals {
 }
 
 const DEFAULT_MAX_TEXT = 4 * 1024 * 1024;
+/** Quiet time after which queued `retrieved` events are written, in ms. */
+const RETRIEVED_FLUSH_MS = 1000;
 
 async function openDatabase(options: EngineOptions): Promise<Internals> {
   const sqlite3 = await loadSqlite();
@@ -414,9 +416,14 @@ export class Engine {
     }
   }
 
-  /** Runs a public call: refused once closing, tracked so `close` waits for it. */
-  #run<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a public call: refused once closing, tracked so `close` waits for it. Queued `retrieved`
+   * events are written first (so every call sees them), except by `recall`, which writes them
+   * only before computing a result that is not cached: a cached recall stays a pure read.
+   */
+  #run<T>(fn: () => Promise<T>, flushRetrieved = true): Promise<T> {
     if (this.#closed || this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
+    if (flushRetrieved && this.#retrieved.length > 0) this.#flushRetrieved();
     const p = fn();
     this.#pending.add(p);
     const done = () => this.#pending.delete(p);
@@ -787,6 +794,7 @@ export class Engine {
         ? undefined
         : `${this.#generation}\u0000${normalized}\u0000${JSON.stringify(options)}`;
       const cached = key === undefined ? undefined : this.#cache.get(key);
+      if (!cached && this.#retrieved.length > 0) this.#flushRetrieved();
       const results =
         cached ??
         (await runRecall(
@@ -797,13 +805,20 @@ export class Engine {
       if (key !== undefined && !cached) this.#cache.set(key, deepFreeze(results));
       if (results.length > 0) this.#recordRetrieved(results.map((r) => r.id));
       return results as RecallResult[];
-    });
+    }, false);
   }
 
-  /** Records `retrieved` events after the answer is returned; no generation bump (ranking input only). */
+  /**
+   * Queues `retrieved` events; no generation bump (ranking input only). They are written by the
+   * next other call, or after {@link RETRIEVED_FLUSH_MS} of quiet, or at close: one write
+   * transaction per recall would cost a synced OPFS commit (tens of ms) after every cached hit.
+   */
   #recordRetrieved(ids: string[]): void {
     this.#retrieved.push({ ids, at: this.#now() });
-    this.#retrievedTimer ??= setTimeout(() => this.#flushRetrieved(), 0);
+    if (this.#retrievedTimer === undefined) {
+      this.#retrievedTimer = setTimeout(() => this.#flushRetrieved(), RETRIEVED_FLUSH_MS);
+      (this.#retrievedTimer as { unref?: () => void }).unref?.(); // never keeps Node alive
+    }
   }
 
   /** Writes queued `retrieved` events and access counts in one transaction (best effort). */

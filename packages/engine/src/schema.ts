@@ -76,6 +76,9 @@ export function migrate(db: Database, backend: 'opfs' | 'memory' | 'file'): numb
     db.exec('PRAGMA journal_mode = TRUNCATE');
     db.exec('PRAGMA synchronous = NORMAL');
     db.exec('PRAGMA cache_size = -65536');
+    // The pool holds its files exclusively anyway; without this every read transaction
+    // re-validates the page cache against the file (about 2 ms per call instead of 0.3).
+    db.exec('PRAGMA locking_mode = EXCLUSIVE');
   }
   const current = Number(db.selectValue('PRAGMA user_version') ?? 0);
   if (current > SCHEMA_VERSION) {

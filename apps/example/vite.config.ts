@@ -1,0 +1,13 @@
+import { anamnesis } from '@anamnesis/client/vite';
+import { defineConfig } from 'vite';
+
+/** Port of the dev server and of `vite preview`; `EXAMPLE_PORT` overrides it (the browser tests do). */
+const port = Number(process.env.EXAMPLE_PORT ?? 5174);
+
+export default defineConfig({
+  // Serves and emits the model and ONNX Runtime files; keeps sqlite3.wasm loadable.
+  plugins: [anamnesis()],
+  build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
+  server: { port, strictPort: true, host: '127.0.0.1' },
+  preview: { port, strictPort: true, host: '127.0.0.1' },
+});

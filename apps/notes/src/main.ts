@@ -1,0 +1,438 @@
+import './styles.css';
+import { openMemory, loadSettings, saveSettings } from '@anamnesis/client';
+import type { ProgressEvent } from '@anamnesis/engine';
+import { bytes, h } from './dom.ts';
+import { explainView } from './explain.ts';
+import { titleFromFile } from './notes.ts';
+import { SAMPLE_NOTES } from './sample.ts';
+import { snippet } from './snippet.ts';
+import { NotesStore, type NoteHit } from './store.ts';
+
+const PROFILES = ['default', 'mnemosyne', 'memsense', 'mnestic', 'mnemexa'] as const;
+
+const app = document.getElementById('app')!;
+
+/** Why the model runs where it does, for people. */
+const DEVICE_REASONS: Record<string, string> = {
+  requested: 'chosen by the app (a static model gains nothing on a GPU)',
+  'no-webgpu': 'no WebGPU adapter in this browser',
+  'webgpu-failed': 'WebGPU failed to start; fell back to wasm',
+  'webgpu-faster': 'WebGPU was faster in a warm-up',
+  'wasm-faster': 'wasm was faster than WebGPU in a warm-up',
+};
+
+/* ---------- layout ---------- */
+
+const searchInput = h('input', {
+  id: 'search',
+  type: 'search',
+  placeholder: 'Search by words or meaning…',
+  autocomplete: 'off',
+  spellcheck: false,
+});
+const profileSelect = h(
+  'select',
+  { id: 'profile', 'aria-label': 'Profile' },
+  ...PROFILES.map((p) => h('option', { value: p }, p)),
+);
+const resultsList = h('ol', { id: 'results', class: 'results', 'aria-label': 'Results' });
+const notesList = h('ul', { id: 'notes', class: 'notes', 'aria-label': 'Notes' });
+const emptyState = h('div', { class: 'empty' });
+const timing = h('span', { class: 'timing', 'aria-live': 'polite' });
+
+const titleInput = h('input', { id: 'title', type: 'text', placeholder: 'Untitled' });
+const bodyInput = h('textarea', {
+  id: 'body',
+  rows: 16,
+  placeholder: 'Write… link other notes with [[Title]]',
+});
+const tagsInput = h('input', { id: 'tags', type: 'text', placeholder: 'tags, comma separated' });
+const saveButton = h('button', { type: 'button', class: 'primary' }, 'Save');
+const deleteButton = h('button', { type: 'button', class: 'danger' }, 'Delete');
+const editorStatus = h('span', { class: 'status', 'aria-live': 'polite' });
+const editor = h(
+  'section',
+  { class: 'editor', 'aria-label': 'Editor' },
+  h('label', { for: 'title' }, 'Title'),
+  titleInput,
+  h('label', { for: 'body' }, 'Body'),
+  bodyInput,
+  h('label', { for: 'tags' }, 'Tags'),
+  tagsInput,
+  h('div', { class: 'actions' }, saveButton, deleteButton, editorStatus),
+);
+
+const progress = h('progress', {
+  id: 'progress',
+  max: 1,
+  value: 0,
+  hidden: true,
+  'aria-label': 'Progress',
+});
+const progressLabel = h('span', { class: 'progress-label' });
+const modelPanel = h('dl', { class: 'kv', 'aria-label': 'Model' });
+const storagePanel = h('dl', { class: 'kv', 'aria-label': 'Storage' });
+const persistButton = h('button', { type: 'button' }, 'Keep my notes (ask for persistent storage)');
+const importInput = h('input', {
+  id: 'import',
+  type: 'file',
+  multiple: true,
+  accept: '.md,.markdown,.txt,.jsonl,.ndjson',
+  hidden: true,
+});
+const folderInput = h('input', { id: 'import-folder', type: 'file', multiple: true, hidden: true });
+folderInput.setAttribute('webkitdirectory', '');
+const exportButton = h('button', { type: 'button' }, 'Export (JSON Lines)');
+
+app.replaceChildren(
+  h(
+    'header',
+    { class: 'top' },
+    h('h1', {}, h('span', { class: 'logo' }, 'a'), ' anamnesis notes'),
+    h('span', { class: 'tagline' }, 'private, on this device, search by meaning'),
+    h(
+      'button',
+      { type: 'button', class: 'primary', id: 'new-note', onclick: () => openEditor() },
+      'New note',
+    ),
+  ),
+  h(
+    'main',
+    { class: 'layout' },
+    h(
+      'aside',
+      { class: 'sidebar' },
+      h(
+        'div',
+        { class: 'search-row' },
+        h('label', { for: 'search', class: 'visually-hidden' }, 'Search'),
+        searchInput,
+      ),
+      h(
+        'div',
+        { class: 'search-meta' },
+        h('label', { for: 'profile' }, 'Ranking '),
+        profileSelect,
+        timing,
+      ),
+      resultsList,
+      emptyState,
+      notesList,
+    ),
+    editor,
+  ),
+  h(
+    'footer',
+    { class: 'panels' },
+    h('section', { class: 'panel' }, h('h2', {}, 'Model'), modelPanel),
+    h('section', { class: 'panel' }, h('h2', {}, 'Storage'), storagePanel, persistButton),
+    h(
+      'section',
+      { class: 'panel' },
+      h('h2', {}, 'Import and export'),
+      h(
+        'div',
+        { class: 'row' },
+        h('button', { type: 'button', onclick: () => importInput.click() }, 'Import files'),
+        h('button', { type: 'button', onclick: () => folderInput.click() }, 'Import a folder'),
+        exportButton,
+      ),
+      importInput,
+      folderInput,
+      h('div', { class: 'row' }, progress, progressLabel),
+    ),
+  ),
+);
+
+/* ---------- state ---------- */
+
+let store: NotesStore;
+let memory: Awaited<ReturnType<typeof openMemory>>;
+let current: string | undefined;
+let searchSeq = 0;
+
+function showProgress(event: ProgressEvent | undefined, label = ''): void {
+  if (!event || (event.total > 0 && event.loaded >= event.total)) {
+    progress.hidden = true;
+    progressLabel.textContent = label;
+    return;
+  }
+  progress.hidden = false;
+  progress.max = event.total || 1;
+  progress.value = event.loaded;
+  progressLabel.textContent = `${label || event.phase} ${event.loaded}${event.total ? ` / ${event.total}` : ''}`;
+}
+
+/* ---------- notes list and editor ---------- */
+
+function renderNotes(): void {
+  const notes = store.all();
+  notesList.replaceChildren(
+    ...notes.map((n) =>
+      h(
+        'li',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            class: n.id === current ? 'note-link active' : 'note-link',
+            onclick: () => openEditor(n.id),
+          },
+          h('span', { class: 'note-title' }, n.title || 'Untitled'),
+          h('span', { class: 'note-tags' }, n.tags.map((t) => `#${t}`).join(' ')),
+        ),
+      ),
+    ),
+  );
+  emptyState.replaceChildren();
+  if (notes.length === 0) {
+    emptyState.append(
+      h('p', {}, 'No notes yet. Write one, import a folder, or try the sample.'),
+      h('button', { type: 'button', class: 'primary', onclick: loadSample }, 'Load sample notes'),
+    );
+  }
+  notesList.hidden = searchInput.value.trim() !== '';
+}
+
+function openEditor(id?: string): void {
+  current = id;
+  const note = id ? store.get(id) : undefined;
+  titleInput.value = note?.title ?? '';
+  bodyInput.value = note?.body ?? '';
+  tagsInput.value = note?.tags.join(', ') ?? '';
+  deleteButton.disabled = !note;
+  editorStatus.textContent = note
+    ? `edited ${new Date(note.updatedAt).toLocaleString()}`
+    : 'new note';
+  renderNotes();
+  titleInput.focus();
+}
+
+async function save(): Promise<void> {
+  const title = titleInput.value.trim() || 'Untitled';
+  const tags = tagsInput.value
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (!bodyInput.value.trim() && !titleInput.value.trim()) {
+    editorStatus.textContent = 'write something first';
+    return;
+  }
+  saveButton.disabled = true;
+  try {
+    current = await store.save({
+      ...(current ? { id: current } : {}),
+      title,
+      body: bodyInput.value,
+      tags,
+    });
+    editorStatus.textContent = 'saved';
+    deleteButton.disabled = false;
+    renderNotes();
+    await runSearch();
+    await refreshStats();
+  } catch (e) {
+    editorStatus.textContent = `not saved: ${(e as Error).message}`;
+  } finally {
+    saveButton.disabled = false;
+  }
+}
+
+async function remove(): Promise<void> {
+  if (!current) return;
+  await store.delete(current);
+  openEditor();
+  await runSearch();
+  await refreshStats();
+}
+
+saveButton.addEventListener('click', () => void save());
+deleteButton.addEventListener('click', () => void remove());
+bodyInput.addEventListener('keydown', (e) => {
+  if ((e.ctrlKey || e.metaKey) && e.key === 's') {
+    e.preventDefault();
+    void save();
+  }
+});
+
+/* ---------- search as you type ---------- */
+
+function resultItem(hit: NoteHit, query: string): HTMLElement {
+  const note = store.get(hit.noteId)!;
+  const details = h(
+    'details',
+    { class: 'why' },
+    h('summary', {}, 'Why this result?'),
+    explainView(hit),
+  );
+  return h(
+    'li',
+    { class: 'result', 'data-note': hit.noteId },
+    h(
+      'button',
+      { type: 'button', class: 'result-open', onclick: () => void openResult(hit.noteId) },
+      h('span', { class: 'result-title' }, note.title || 'Untitled'),
+      h('span', { class: 'result-score' }, hit.score.toFixed(3)),
+    ),
+    h(
+      'p',
+      { class: 'snippet' },
+      ...snippet(hit.text.slice(note.title.length), query).map((s) =>
+        s.match ? h('mark', {}, s.text) : s.text,
+      ),
+    ),
+    details,
+  );
+}
+
+async function openResult(noteId: string): Promise<void> {
+  openEditor(noteId);
+  await store.opened(noteId);
+}
+
+async function runSearch(): Promise<void> {
+  const query = searchInput.value;
+  const seq = ++searchSeq;
+  notesList.hidden = query.trim() !== '';
+  if (query.trim() === '') {
+    resultsList.replaceChildren();
+    resultsList.dataset.query = '';
+    timing.textContent = '';
+    renderNotes();
+    return;
+  }
+  const start = performance.now();
+  const hits = await store.search(query, profileSelect.value);
+  if (seq !== searchSeq) return; // a newer keystroke won
+  resultsList.replaceChildren(...hits.map((hit) => resultItem(hit, query)));
+  resultsList.dataset.query = query;
+  if (hits.length === 0) resultsList.append(h('li', { class: 'no-results' }, 'Nothing found.'));
+  requestAnimationFrame(() => {
+    timing.textContent = `${hits.length} in ${(performance.now() - start).toFixed(1)} ms`;
+    document.body.dataset.searchPainted = String(seq);
+  });
+}
+
+searchInput.addEventListener('input', () => void runSearch());
+profileSelect.addEventListener('change', () => {
+  void saveSettings({ profile: profileSelect.value }, { name: 'notes' });
+  void runSearch();
+});
+
+/* ---------- sample, import, export ---------- */
+
+async function loadSample(): Promise<void> {
+  showProgress({ phase: 'import', loaded: 0, total: SAMPLE_NOTES.length }, 'sample');
+  for (const [i, n] of SAMPLE_NOTES.entries()) {
+    await store.save(n);
+    showProgress({ phase: 'import', loaded: i + 1, total: SAMPLE_NOTES.length }, 'sample');
+  }
+  renderNotes();
+  await refreshStats();
+}
+
+async function importFiles(files: FileList | null): Promise<void> {
+  if (!files || files.length === 0) return;
+  const list = [...files];
+  let done = 0;
+  for (const file of list) {
+    const text = await file.text();
+    if (/\.(jsonl|ndjson)$/i.test(file.name)) {
+      await memory.import(text, {
+        onConflict: 'skip',
+        onProgress: (e) => showProgress(e, file.name),
+      });
+    } else if (/\.(md|markdown|txt)$/i.test(file.name) && text.trim()) {
+      await store.save({
+        title: titleFromFile(file.webkitRelativePath || file.name),
+        body: text,
+        tags: ['imported'],
+      });
+    }
+    showProgress({ phase: 'import', loaded: ++done, total: list.length }, 'import');
+  }
+  await store.load();
+  renderNotes();
+  await refreshStats();
+}
+
+importInput.addEventListener('change', () => void importFiles(importInput.files));
+folderInput.addEventListener('change', () => void importFiles(folderInput.files));
+exportButton.addEventListener('click', async () => {
+  const text = await memory.export();
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
+  h('a', {
+    href: url,
+    download: `anamnesis-notes-${new Date().toISOString().slice(0, 10)}.jsonl`,
+  }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+});
+
+/* ---------- model and storage panels ---------- */
+
+function kv(panel: HTMLElement, rows: [string, string][]): void {
+  panel.replaceChildren(...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+}
+
+async function refreshStats(): Promise<void> {
+  const s = await memory.stats();
+  const reason = memory.info?.selection?.reason;
+  const why = reason ? (DEVICE_REASONS[reason] ?? reason) : undefined;
+  kv(modelPanel, [
+    ['model', s.model.id],
+    ['device', s.model.device === 'webgpu' ? 'WebGPU' : s.model.device],
+    ['why', why ?? '—'],
+    ['dimensions', String(s.model.dims)],
+  ]);
+  kv(storagePanel, [
+    [
+      'backend',
+      s.backend === 'opfs'
+        ? 'OPFS (on disk)'
+        : `in memory${s.backendReason ? `: ${s.backendReason}` : ''}`,
+    ],
+    ['notes', String(store.size)],
+    ['store size', bytes(s.bytes)],
+    ['origin usage', `${bytes(s.usage)} of ${bytes(s.quota)}`],
+    [
+      'persisted',
+      s.persisted === null ? 'unknown' : s.persisted ? 'yes' : 'no: the browser may evict it',
+    ],
+  ]);
+  persistButton.hidden = s.persisted === true;
+}
+
+persistButton.addEventListener('click', async () => {
+  await navigator.storage?.persist?.();
+  await refreshStats();
+});
+
+/* ---------- start ---------- */
+
+async function start(): Promise<void> {
+  const settings = await loadSettings({ name: 'notes' });
+  if (settings.profile && (PROFILES as readonly string[]).includes(settings.profile))
+    profileSelect.value = settings.profile;
+  showProgress({ phase: 'model', loaded: 0, total: 0 }, 'loading the model');
+  memory = await openMemory({ name: 'notes', onProgress: (e) => showProgress(e) });
+  store = new NotesStore(memory);
+  await store.load();
+  showProgress(undefined);
+  renderNotes();
+  openEditor(store.all()[0]?.id);
+  await refreshStats();
+  app.setAttribute('aria-busy', 'false');
+  document.body.dataset.ready = 'true';
+}
+
+start().catch((e: unknown) => {
+  app.setAttribute('aria-busy', 'false');
+  app.prepend(
+    h('p', { class: 'fatal', role: 'alert' }, `anamnesis could not start: ${(e as Error).message}`),
+  );
+});
+
+if ('serviceWorker' in navigator && import.meta.env.PROD) {
+  void navigator.serviceWorker.register('/sw.js', { scope: '/' });
+}

@@ -1,0 +1,126 @@
+/**
+ * Notes as memories. A note is one memory (kind `note`, its title in `meta.title`); a long body is
+ * split into extra memories (kind `chunk`, `meta.note` naming the note) so each piece is embedded
+ * within the model's length, and search results are folded back to their note.
+ */
+
+/** A note as the app shows it. */
+export interface Note {
+  id: string;
+  title: string;
+  body: string;
+  tags: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The subset of a memory the app reads back. */
+export interface NoteMemory {
+  id: string;
+  text: string;
+  kind: string;
+  tags: string[];
+  meta: Record<string, string | number | boolean | null>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Characters per chunk: about 250 words, well inside the default model's 512 tokens. */
+export const CHUNK_CHARS = 1500;
+
+/** Splits a body into chunks at paragraph, then sentence, then word boundaries. */
+export function chunkBody(body: string, size = CHUNK_CHARS): string[] {
+  if (body.length <= size) return [body];
+  const chunks: string[] = [];
+  let rest = body;
+  while (rest.length > size) {
+    const window = rest.slice(0, size);
+    const cut = Math.max(
+      window.lastIndexOf('\n\n'),
+      window.lastIndexOf('. '),
+      window.lastIndexOf(' '),
+    );
+    const at = cut > size / 2 ? cut + 1 : size;
+    chunks.push(rest.slice(0, at).trim());
+    rest = rest.slice(at);
+  }
+  if (rest.trim()) chunks.push(rest.trim());
+  return chunks.filter((c) => c.length > 0);
+}
+
+/** The text embedded and indexed for a note's first memory: title, then the first chunk. */
+export function noteText(title: string, firstChunk: string): string {
+  return firstChunk ? `${title}\n\n${firstChunk}` : title;
+}
+
+/** `[[Title]]` references in a body, distinct, in order. */
+export function wikiLinks(body: string): string[] {
+  const out = new Set<string>();
+  for (const m of body.matchAll(/\[\[([^[\]\n]{1,200})\]\]/g)) out.add(m[1]!.trim());
+  return [...out].filter((t) => t.length > 0);
+}
+
+/** The memories that store a note: the note itself and its extra chunks. */
+export function noteMemories(note: { title: string; body: string; tags: string[] }): {
+  head: { text: string; kind: 'note'; tags: string[]; meta: { title: string; chunks: number } };
+  chunks: { text: string; index: number }[];
+} {
+  const [first = '', ...rest] = chunkBody(note.body);
+  return {
+    head: {
+      text: noteText(note.title, first),
+      kind: 'note',
+      tags: note.tags,
+      meta: { title: note.title, chunks: rest.length },
+    },
+    chunks: rest.map((text, i) => ({ text: `${note.title}\n\n${text}`, index: i + 1 })),
+  };
+}
+
+/** Id of the memory holding chunk `index` (≥ 1) of a note. */
+export function chunkId(noteId: string, index: number): string {
+  return `${noteId}~${index}`;
+}
+
+/** The note a memory belongs to. */
+export function noteIdOf(memory: Pick<NoteMemory, 'id' | 'kind' | 'meta'>): string {
+  return memory.kind === 'chunk' && typeof memory.meta.note === 'string'
+    ? memory.meta.note
+    : memory.id;
+}
+
+/** Rebuilds a note from its head memory (the body without the title line). */
+export function toNote(head: NoteMemory, extraChunks: readonly string[] = []): Note {
+  const title = typeof head.meta.title === 'string' ? head.meta.title : head.text.split('\n')[0]!;
+  const first = head.text.startsWith(title)
+    ? head.text.slice(title.length).replace(/^\n\n/, '')
+    : head.text;
+  return {
+    id: head.id,
+    title,
+    body: [first, ...extraChunks.map((c) => c.slice(title.length).replace(/^\n\n/, ''))]
+      .filter(Boolean)
+      .join('\n\n'),
+    tags: head.tags,
+    createdAt: head.createdAt,
+    updatedAt: head.updatedAt,
+  };
+}
+
+/** Keeps the best-scored result per note, in score order. */
+export function foldByNote<T extends Pick<NoteMemory, 'id' | 'kind' | 'meta'> & { score: number }>(
+  results: readonly T[],
+): (T & { noteId: string })[] {
+  const best = new Map<string, T & { noteId: string }>();
+  for (const r of results) {
+    const noteId = noteIdOf(r);
+    const seen = best.get(noteId);
+    if (!seen || r.score > seen.score) best.set(noteId, { ...r, noteId });
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score);
+}
+
+/** A title from a file name: no folder, no extension. */
+export function titleFromFile(name: string): string {
+  return (name.split('/').pop() ?? name).replace(/\.(md|markdown|txt)$/i, '');
+}

@@ -1,0 +1,173 @@
+import type { Engine, RecallResult } from '@anamnesis/engine';
+import {
+  chunkId,
+  foldByNote,
+  noteMemories,
+  toNote,
+  wikiLinks,
+  type Note,
+  type NoteMemory,
+} from './notes.ts';
+
+/** The memory API the notes app uses: the engine's own methods, as the client forwards them. */
+export type MemoryApi = Pick<
+  Engine,
+  | 'remember'
+  | 'rememberMany'
+  | 'update'
+  | 'forget'
+  | 'list'
+  | 'link'
+  | 'unlink'
+  | 'markUsed'
+  | 'recall'
+  | 'export'
+  | 'import'
+  | 'stats'
+>;
+
+/** Results always shown, however weak. */
+const MIN_SHOWN = 3;
+/** Cosine from which a meaning-only match is shown (the default model's related texts score above). */
+const MEANING_FLOOR = 0.3;
+
+/** A search hit folded to its note. */
+export type NoteHit = RecallResult & { noteId: string };
+
+/** Notes on top of a memory store: every note's memories share the note id as their session. */
+export class NotesStore {
+  readonly #memory: MemoryApi;
+  readonly #notes = new Map<string, Note>();
+
+  constructor(memory: MemoryApi) {
+    this.#memory = memory;
+  }
+
+  /** Loads every note (heads and chunks) into the in-page index. */
+  async load(): Promise<void> {
+    this.#notes.clear();
+    const heads = await this.#all('note');
+    const chunks = await this.#all('chunk');
+    const byNote = new Map<string, NoteMemory[]>();
+    for (const c of chunks) {
+      const id = String(c.meta.note);
+      byNote.set(id, [...(byNote.get(id) ?? []), c]);
+    }
+    for (const h of heads) {
+      const extra = (byNote.get(h.id) ?? []).sort(
+        (a, b) => Number(a.meta.chunk) - Number(b.meta.chunk),
+      );
+      this.#notes.set(
+        h.id,
+        toNote(
+          h,
+          extra.map((c) => c.text),
+        ),
+      );
+    }
+  }
+
+  async #all(kind: string): Promise<NoteMemory[]> {
+    const out: NoteMemory[] = [];
+    for (let offset = 0; ; offset += 1000) {
+      const page = await this.#memory.list({ filter: { kind }, limit: 1000, offset });
+      out.push(...page);
+      if (page.length < 1000) return out;
+    }
+  }
+
+  /** Notes, most recently updated first. */
+  all(): Note[] {
+    return [...this.#notes.values()].sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  get(id: string): Note | undefined {
+    return this.#notes.get(id);
+  }
+
+  get size(): number {
+    return this.#notes.size;
+  }
+
+  /** Saves a new or edited note: its memories, its chunks and its `[[links]]`. Returns its id. */
+  async save(draft: { id?: string; title: string; body: string; tags: string[] }): Promise<string> {
+    const { head, chunks } = noteMemories(draft);
+    const before = draft.id ? this.#notes.get(draft.id) : undefined;
+    let id: string;
+    if (before) {
+      id = before.id;
+      await this.#memory.update(id, { text: head.text, tags: head.tags, meta: head.meta });
+      await this.#memory.forget({ session: id, kind: 'chunk' });
+    } else {
+      id = await this.#memory.remember({ ...head, allowDuplicate: true });
+      await this.#memory.update(id, { session: id });
+    }
+    if (chunks.length > 0) {
+      await this.#memory.rememberMany(
+        chunks.map((c) => ({
+          id: chunkId(id, c.index),
+          text: c.text,
+          kind: 'chunk',
+          session: id,
+          tags: head.tags,
+          meta: { note: id, chunk: c.index },
+          allowDuplicate: true,
+        })),
+      );
+    }
+    await this.#syncLinks(id, before?.body ?? '', draft.body);
+    await this.load();
+    return id;
+  }
+
+  async #syncLinks(id: string, oldBody: string, newBody: string): Promise<void> {
+    const byTitle = new Map(this.all().map((n) => [n.title.toLowerCase(), n.id]));
+    const target = (t: string) => byTitle.get(t.toLowerCase());
+    const oldTargets = new Set(
+      wikiLinks(oldBody)
+        .map(target)
+        .filter((x): x is string => !!x),
+    );
+    const newTargets = new Set(
+      wikiLinks(newBody)
+        .map(target)
+        .filter((x): x is string => !!x && x !== id),
+    );
+    for (const t of oldTargets)
+      if (!newTargets.has(t)) await this.#memory.unlink(id, t, 'wikilink');
+    for (const t of newTargets)
+      if (!oldTargets.has(t)) await this.#memory.link(id, t, { kind: 'wikilink' });
+  }
+
+  /** Deletes a note and all its memories (their links go with them). */
+  async delete(id: string): Promise<void> {
+    await this.#memory.forget({ session: id });
+    await this.#memory.forget([id]);
+    this.#notes.delete(id);
+  }
+
+  /** Searches by a profile; results are folded to notes, best first, with their explanation. */
+  async search(query: string, profile: string): Promise<NoteHit[]> {
+    const results = await this.#memory.recall(query, { profile, topK: 30, explain: true });
+    let folded = foldByNote(results);
+    // A note another tab wrote: refresh the in-page index once.
+    if (folded.some((r) => !this.#notes.has(r.noteId))) await this.load();
+    folded = folded.filter((r) => this.#notes.has(r.noteId));
+    const hits = folded as NoteHit[];
+    // Every note is some distance from any query: beyond the best few, show only notes that
+    // matched words or links, or are close in meaning.
+    return hits
+      .filter(
+        (r, i) =>
+          i < MIN_SHOWN ||
+          r.similarity >= MEANING_FLOOR ||
+          r.explain!.legs.some((l) => l.leg !== 'vector'),
+      )
+      .slice(0, 20);
+  }
+
+  /** Records that the user opened a note from the results. */
+  async opened(id: string): Promise<void> {
+    await this.#memory.markUsed(id, 'selected');
+  }
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  chunkBody,
+  foldByNote,
+  noteIdOf,
+  noteMemories,
+  titleFromFile,
+  toNote,
+  wikiLinks,
+} from '../src/notes.ts';
+import { snippet } from '../src/snippet.ts';
+
+describe('notes as memories', () => {
+  it('chunks long bodies at boundaries and round-trips a note', () => {
+    const body = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} about gardening.`).join(
+      ' ',
+    );
+    const chunks = chunkBody(body, 500);
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(chunks.every((c) => c.length <= 500)).toBe(true);
+    expect(chunks.join(' ').replace(/\s+/g, ' ')).toBe(body);
+    const { head, chunks: extra } = noteMemories({ title: 'Garden', body, tags: ['home'] });
+    expect(head.meta).toEqual({ title: 'Garden', chunks: extra.length });
+    const note = toNote(
+      {
+        id: 'n1',
+        text: head.text,
+        kind: 'note',
+        tags: ['home'],
+        meta: head.meta,
+        createdAt: 1,
+        updatedAt: 2,
+      },
+      extra.map((c) => c.text),
+    );
+    expect(note.title).toBe('Garden');
+    expect(note.body.replace(/\s+/g, ' ')).toBe(body);
+  });
+
+  it('finds [[links]] and folds chunk results back to their note', () => {
+    expect(wikiLinks('see [[Tax]] and [[ Garden plan ]] and [[Tax]] but not [[]]')).toEqual([
+      'Tax',
+      'Garden plan',
+    ]);
+    const folded = foldByNote([
+      { id: 'n1~2', kind: 'chunk', meta: { note: 'n1' }, score: 0.9 },
+      { id: 'n1', kind: 'note', meta: {}, score: 0.5 },
+      { id: 'n2', kind: 'note', meta: {}, score: 0.7 },
+    ]);
+    expect(folded.map((r) => [r.noteId, r.score])).toEqual([
+      ['n1', 0.9],
+      ['n2', 0.7],
+    ]);
+    expect(noteIdOf({ id: 'x', kind: 'note', meta: {} })).toBe('x');
+    expect(titleFromFile('folder/My Note.md')).toBe('My Note');
+  });
+
+  it('highlights query words in a snippet as segments (no HTML)', () => {
+    const s = snippet(
+      'Intro text. The <b>kitten</b> Luna sleeps on the sofa all day.',
+      'kitten sofa',
+    );
+    expect(s.filter((x) => x.match).map((x) => x.text)).toEqual(['kitten', 'sofa']);
+    expect(s.map((x) => x.text).join('')).toContain('<b>kitten</b>');
+  });
+});

@@ -1,0 +1,387 @@
+/**
+ * `@anamnesis/client` in Chromium: the engine in a dedicated worker behind Comlink, on OPFS, one
+ * owner tab per store. Every test starts from an empty OPFS and fails on any request to another
+ * origin (see `fixtures.ts`).
+ */
+import { expect, test } from '../fixtures.ts';
+import { EXAMPLE_URL } from '../playwright.config.ts';
+import { ok, openClientPage } from './client.ts';
+import { PROBES } from './probes.ts';
+
+const NOTES = [
+  { id: 'cat', text: 'I adopted a kitten named Luna and she sleeps on the sofa', tags: ['pets'] },
+  { id: 'tax', text: 'the quarterly tax filing deadline is in april, send receipts' },
+  { id: 'trip', text: 'we hiked along the mountain trail and camped by a lake' },
+];
+
+test('remember → recall in the worker on OPFS; stats say opfs, persisted, usage and quota', async ({
+  page,
+}) => {
+  const c = await openClientPage(page);
+  const info = ok(await c.open('a', { name: 'basic', persist: true }));
+  expect(info).toMatchObject({ role: 'owner', backend: 'opfs', device: 'wasm' });
+  expect(ok(await c.call('a', 'rememberMany', [NOTES]))).toEqual(['cat', 'tax', 'trip']);
+  const hits = ok(await c.call('a', 'recall', ['my cat', { explain: true }])) as {
+    id: string;
+  }[];
+  expect(hits[0]!.id).toBe('cat');
+  const stats = ok(await c.call('a', 'stats', [])) as Record<string, unknown>;
+  expect(stats).toMatchObject({ memories: 3, backend: 'opfs' });
+  expect(typeof stats.persisted).toBe('boolean');
+  expect(stats.usage).toBeGreaterThan(0);
+  expect(stats.quota).toBeGreaterThan(0);
+});
+
+test('error codes and details cross the boundary; CLOSED after close and after `await using`', async ({
+  page,
+}) => {
+  const c = await openClientPage(page);
+  const bad = await c.open('bad', { name: 'no spaces allowed' });
+  expect(bad).toMatchObject({
+    ok: false,
+    error: { code: 'INVALID_INPUT', isAnamnesisError: true },
+  });
+
+  ok(await c.open('a', { name: 'errors' }));
+  const empty = await c.call('a', 'remember', [{ text: '' }]);
+  expect(empty).toMatchObject({
+    ok: false,
+    error: { name: 'AnamnesisError', code: 'INVALID_INPUT', isAnamnesisError: true },
+  });
+  const item = await c.call('a', 'rememberMany', [[{ text: 'fine' }, { text: '   ' }]]);
+  expect(item).toMatchObject({
+    ok: false,
+    error: { code: 'INVALID_INPUT', details: { index: 1 } },
+  });
+  const missing = await c.call('a', 'update', ['nope', { importance: 1 }]);
+  expect(missing).toMatchObject({
+    ok: false,
+    error: { code: 'NOT_FOUND', details: { id: 'nope' } },
+  });
+  expect(ok(await c.call('a', 'stats', []))).toMatchObject({ memories: 0 }); // the batch was atomic
+
+  ok(await c.close('a'));
+  ok(await c.close('a')); // idempotent
+  expect(await c.call('a', 'recall', ['anything'])).toMatchObject({
+    ok: false,
+    error: { code: 'CLOSED', isAnamnesisError: true },
+  });
+  // `await using` closes at the end of the block: the store was written, then closed.
+  expect(await c.disposeThenCall({ name: 'disposed' })).toMatchObject({
+    ok: false,
+    error: { code: 'CLOSED' },
+  });
+  ok(await c.open('b', { name: 'disposed' }));
+  expect(ok(await c.call('b', 'stats', []))).toMatchObject({ memories: 1 });
+});
+
+test('a reload keeps memories, links and usage; UI settings live in idb-keyval', async ({
+  page,
+}) => {
+  let c = await openClientPage(page);
+  ok(await c.open('a', { name: 'reload' }));
+  ok(await c.call('a', 'rememberMany', [NOTES]));
+  ok(await c.call('a', 'link', ['cat', 'trip', { kind: 'related' }]));
+  ok(await c.call('a', 'markUsed', ['tax', 'used']));
+  const before = ok(await c.call('a', 'recall', ['kitten sofa', { topK: 3 }]));
+  expect(await c.saveSettings({ device: 'wasm', profile: 'memsense' }, 'reload')).toEqual({
+    device: 'wasm',
+    profile: 'memsense',
+  });
+
+  await page.reload();
+  c = await openClientPage(page, { clear: false });
+  ok(await c.open('a', { name: 'reload' }));
+  expect(ok(await c.call('a', 'stats', []))).toMatchObject({
+    memories: 3,
+    links: 1,
+    backend: 'opfs',
+  });
+  expect(ok(await c.call('a', 'get', ['cat']))).toMatchObject({ text: NOTES[0]!.text });
+  expect(ok(await c.call('a', 'recall', ['kitten sofa', { topK: 3 }]))).toEqual(
+    expect.arrayContaining(
+      (before as { id: string }[]).map((r) => expect.objectContaining({ id: r.id })),
+    ),
+  );
+  expect(ok(await c.call('a', 'verify', []))).toEqual([]);
+  expect(await c.loadSettings('reload')).toEqual({ device: 'wasm', profile: 'memsense' });
+  expect(await c.saveSettings({ profile: undefined }, 'reload')).toEqual({ device: 'wasm' });
+  await c.clearSettings('reload');
+  expect(await c.loadSettings('reload')).toEqual({});
+});
+
+const QUERIES = [
+  'my pet cat',
+  'paying taxes and money',
+  'holiday travel by plane',
+  'cooking dinner',
+  'work meeting',
+  'music practice',
+];
+
+test('the same probe set recalls the same top results on wasm and on WebGPU; a failed WebGPU session falls back to wasm in a fresh worker', async ({
+  page,
+}) => {
+  const c = await openClientPage(page);
+  const items = PROBES.map((text, i) => ({ id: `p${i}`, text }));
+  const tops: Record<string, string[][]> = {};
+  for (const device of ['wasm', 'webgpu'] as const) {
+    const info = ok(await c.open(device, { name: `probes-${device}`, device }));
+    expect(info.device).toBe(device);
+    ok(await c.call(device, 'rememberMany', [items]));
+    tops[device] = [];
+    for (const q of QUERIES) {
+      const hits = ok(await c.call(device, 'recall', [q, { topK: 5 }])) as { id: string }[];
+      tops[device]!.push(hits.map((h) => h.id));
+    }
+    ok(await c.close(device));
+  }
+  expect(tops.webgpu).toEqual(tops.wasm);
+  expect(tops.wasm![0]).toContain('p0');
+
+  const fallback = ok(
+    await c.open('fallback', { name: 'fallback', device: 'webgpu', simulateWebGpuFailure: true }),
+  );
+  expect(fallback.device).toBe('wasm');
+  expect(fallback.fellBackFrom?.code).toBe('UNSUPPORTED');
+  ok(await c.call('fallback', 'remember', [{ text: 'still works on wasm' }]));
+});
+
+test('two tabs on one store: one owner, writes from either are visible to both; closing the owner hands over', async ({
+  page,
+  context,
+}) => {
+  const a = await openClientPage(page);
+  expect(ok(await a.open('m', { name: 'tabs' })).role).toBe('owner');
+  const pageB = await context.newPage();
+  const b = await openClientPage(pageB, { clear: false });
+  const infoB = ok(await b.open('m', { name: 'tabs' }));
+  expect(infoB).toMatchObject({ role: 'follower', backend: 'opfs', device: 'wasm' });
+
+  ok(await a.call('m', 'remember', [NOTES[0]]));
+  ok(await b.call('m', 'remember', [NOTES[1]]));
+  // progress events reach a follower too
+  const many = ok(await b.rememberManyWithProgress('m', [NOTES[2]!]));
+  expect(many.ids).toEqual(['trip']);
+  expect(many.events.length).toBeGreaterThan(0);
+  for (const c of [a, b]) {
+    expect(ok(await c.call('m', 'stats', []))).toMatchObject({ memories: 3, backend: 'opfs' });
+    expect(ok(await c.call('m', 'get', ['tax']))).toMatchObject({ text: NOTES[1]!.text });
+  }
+  expect(ok(await b.call('m', 'recall', ['kitten', { topK: 2 }]))).toEqual(
+    ok(await a.call('m', 'recall', ['kitten', { topK: 2 }])),
+  );
+  const error = await b.call('m', 'remember', [{ text: '' }]);
+  expect(error).toMatchObject({
+    ok: false,
+    error: { code: 'INVALID_INPUT', isAnamnesisError: true },
+  });
+
+  await page.close(); // the owner tab goes: no goodbye
+  await expect.poll(() => b.role('m'), { timeout: 15_000 }).toBe('owner');
+  expect(ok(await b.call('m', 'stats', []))).toMatchObject({ memories: 3, backend: 'opfs' });
+  ok(await b.call('m', 'remember', [{ text: 'written by the new owner' }]));
+  expect(ok(await b.call('m', 'verify', []))).toEqual([]);
+});
+
+test('calls in flight during a hand-over: reads are retried, writes resolve or say OWNER_CHANGED, a batch is all or none', async ({
+  page,
+  context,
+}) => {
+  const a = await openClientPage(page);
+  ok(await a.open('m', { name: 'handover' }));
+  ok(await a.call('m', 'rememberMany', [NOTES]));
+  const pageB = await context.newPage();
+  const b = await openClientPage(pageB, { clear: false });
+  ok(await b.open('m', { name: 'handover' }));
+  const pageC = await context.newPage();
+  const c = await openClientPage(pageC, { clear: false });
+  ok(await c.open('m', { name: 'handover' }));
+
+  // A graceful close (close()): every call in flight completes, on the old owner or the next.
+  const batch = Array.from({ length: 3000 }, (_, i) => ({
+    text: `graceful note ${i} ${PROBES[i % 30]}`,
+  }));
+  const write = await b.start('m', 'rememberMany', [batch]);
+  const read = await c.start('m', 'recall', ['Luna']);
+  ok(await a.close('m'));
+  expect(ok(await b.settle(write))).toHaveLength(3000);
+  expect((ok(await c.settle(read)) as { id: string }[])[0]!.id).toBe('cat');
+  await expect
+    .poll(async () => [await b.role('m'), await c.role('m')].sort())
+    .toEqual(['follower', 'owner']);
+  const owner = (await b.role('m')) === 'owner' ? { c: b, page: pageB } : { c, page: pageC };
+  const follower = owner.c === b ? c : b;
+  expect(ok(await follower.call('m', 'stats', []))).toMatchObject({ memories: 3003 });
+
+  // The owner tab vanishes with a batch and a read in flight from the follower.
+  const batch2 = Array.from({ length: 3000 }, (_, i) => ({
+    text: `abrupt note ${i} ${PROBES[i % 30]}`,
+  }));
+  const write2 = await follower.start('m', 'rememberMany', [batch2]);
+  const read2 = await follower.start('m', 'recall', ['Luna']);
+  await owner.page.close();
+  const written = await follower.settle(write2);
+  if (!written.ok) expect(written.error.code).toBe('OWNER_CHANGED');
+  expect((ok(await follower.settle(read2)) as { id: string }[])[0]!.id).toBe('cat');
+  expect(await follower.role('m')).toBe('owner');
+  const { memories } = ok(await follower.call('m', 'stats', [])) as { memories: number };
+  expect([3003, 6003]).toContain(memories);
+  if (written.ok) expect(memories).toBe(6003);
+  expect(ok(await follower.call('m', 'verify', []))).toEqual([]);
+  const info = ok(await follower.info('m'));
+  test.info().annotations.push({
+    type: 'hand-over',
+    description: `abrupt: the batch in flight ${written.ok ? 'was applied' : 'said OWNER_CHANGED'}; the new owner retried opening ${info.lockRetries} times`,
+  });
+});
+
+test('a worker killed in the middle of rememberMany leaves all or none of the batch; its calls time out', async ({
+  page,
+  context,
+}) => {
+  const batch = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ text: `crash note ${i} ${PROBES[i % 30]}` }));
+  const counts: number[] = [];
+  // 1. The test hook: terminate the worker while the batch is being embedded. Chromium stops a
+  //    busy worker at its next task or forcibly 2 s later: mid-batch here on this machine.
+  let c = await openClientPage(page);
+  ok(await c.open('m', { name: 'crash', timeoutMs: 1000 }));
+  ok(await c.call('m', 'rememberMany', [NOTES]));
+  const big = batch(12_000);
+  const crashed = await c.crashDuringRememberMany('m', big, 'embedding', 'terminate');
+  expect(crashed).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+  ok(await c.close('m')); // bounded too: the worker does not answer
+  await page.reload();
+  c = await openClientPage(page, { clear: false });
+  ok(await c.open('m', { name: 'crash' }));
+  counts.push((ok(await c.call('m', 'stats', [])) as { memories: number }).memories);
+  expect(ok(await c.call('m', 'verify', []))).toEqual([]);
+  ok(await c.close('m'));
+  expect([3, 3 + big.length]).toContain(counts[0]);
+
+  // 2. A real crash while the batch's transaction is being written: the renderer process (page
+  //    and worker) dies at the last progress event; a new tab reopens the store.
+  const cdp = await context.newCDPSession(page);
+  await page.exposeFunction('crashPoint', () => cdp.send('Page.crash').catch(() => undefined));
+  c = await openClientPage(page, { clear: false });
+  ok(await c.open('m', { name: 'crash' }));
+  const before = (ok(await c.call('m', 'stats', [])) as { memories: number }).memories;
+  const small = batch(4000);
+  const gone = new Promise((resolve) => page.once('crash', resolve));
+  void c.crashDuringRememberMany('m', small, 'writing', 'signal').catch(() => undefined);
+  await gone;
+  const next = await context.newPage();
+  const d = await openClientPage(next, { clear: false });
+  const info = ok(await d.open('m', { name: 'crash' }));
+  counts.push((ok(await d.call('m', 'stats', [])) as { memories: number }).memories);
+  expect([before, before + small.length]).toContain(counts[1]);
+  expect(ok(await d.call('m', 'verify', []))).toEqual([]);
+  expect(ok(await d.call('m', 'get', ['cat']))).toMatchObject({ id: 'cat' });
+  test.info().annotations.push({
+    type: 'crash',
+    description: `terminated while embedding: ${counts[0]! - 3} of ${big.length} stored; renderer crashed while writing: ${counts[1]! - before} of ${small.length} stored (reopened after ${info.lockRetries} retries)`,
+  });
+});
+
+test('a full disk gives QUOTA_EXCEEDED and leaves the store as it was', async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const c = await openClientPage(page);
+  ok(await c.open('m', { name: 'quota' }));
+  ok(await c.call('m', 'rememberMany', [NOTES]));
+  const { usage } = ok(await c.call('m', 'stats', [])) as { usage: number };
+  const cdp = await context.newCDPSession(page);
+  const origin = new URL(baseURL!).origin;
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 64 * 1024 });
+  const batch = Array.from({ length: 3000 }, (_, i) => ({
+    text: `quota note ${i} ${PROBES[i % 30]}`,
+  }));
+  const full = await c.call('m', 'rememberMany', [batch]);
+  expect(full).toMatchObject({
+    ok: false,
+    error: { code: 'QUOTA_EXCEEDED', isAnamnesisError: true },
+  });
+  expect(ok(await c.call('m', 'stats', []))).toMatchObject({ memories: 3 });
+  expect(ok(await c.call('m', 'verify', []))).toEqual([]);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+  expect(ok(await c.call('m', 'rememberMany', [batch]))).toHaveLength(3000);
+  expect(ok(await c.call('m', 'stats', []))).toMatchObject({ memories: 3003 });
+});
+
+test.describe('the example app (apps/example, built by its own Vite config with anamnesis())', () => {
+  test.use({ baseURL: EXAMPLE_URL });
+
+  test('remembers, recalls and shows results; a reload keeps them; stats say opfs', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await page.evaluate(async () => {
+      // a clean origin: nothing may hold OPFS files yet, so clear before the app opens its store
+      const root = await navigator.storage.getDirectory();
+      for await (const name of (root as unknown as { keys(): AsyncIterable<string> }).keys()) {
+        await root.removeEntry(name, { recursive: true });
+      }
+    });
+    await page.reload();
+    await expect(page.locator('#status')).toHaveText('0 memories · opfs · wasm · owner tab');
+    const texts = [
+      'I adopted a kitten named Luna',
+      'the tax deadline is in april',
+      'we camped by a mountain lake',
+    ];
+    for (const [i, text] of texts.entries()) {
+      await page.fill('#text', text);
+      await page.click('#remember button');
+      await expect(page.locator('#status')).toHaveText(
+        `${i + 1} memories · opfs · wasm · owner tab`,
+      );
+    }
+    await page.fill('#query', 'my cat');
+    await page.click('#recall button');
+    await expect(page.locator('#results li').first()).toContainText('kitten named Luna');
+
+    await page.reload();
+    await expect(page.locator('#status')).toHaveText('3 memories · opfs · wasm · owner tab');
+    await page.fill('#query', 'holiday by the lake');
+    await page.click('#recall button');
+    await expect(page.locator('#results li').first()).toContainText('mountain lake');
+  });
+
+  test('the plugin serves the model, ONNX Runtime and sqlite3.wasm, and 404s what is missing', async ({
+    request,
+    page,
+  }) => {
+    for (const [path, type] of [
+      ['/models/anamnesis/glove-100d-sif/config.json', 'application/json'],
+      ['/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx', 'application/octet-stream'],
+      ['/ort/ort-wasm-simd-threaded.wasm', 'application/wasm'],
+      ['/ort/ort-wasm-simd-threaded.asyncify.mjs', 'text/javascript'],
+    ] as const) {
+      const response = await request.get(path);
+      expect(response.status(), path).toBe(200);
+      expect(response.headers()['content-type'], path).toContain(type);
+    }
+    for (const path of [
+      '/models/anamnesis/glove-100d-sif/onnx/model.onnx',
+      '/models/anamnesis/nope/config.json',
+      '/ort/ort-wasm-simd-threaded.jsep.wasm',
+    ]) {
+      expect((await request.get(path)).status(), path).toBe(404);
+    }
+    const wasm: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('.wasm')) wasm.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    });
+    await page.goto('/');
+    await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+    expect(wasm).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^200 \/assets\/sqlite3-[\w-]+\.wasm$/),
+        '200 /ort/ort-wasm-simd-threaded.wasm',
+      ]),
+    );
+  });
+});

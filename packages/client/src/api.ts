@@ -1,0 +1,132 @@
+/**
+ * The contract between the page and the worker, derived from the engine's own implementation: the
+ * methods a `Memory` forwards are `Pick<Engine, …>`, so the client cannot drift from the engine.
+ */
+import type {
+  DeviceSelection,
+  Engine,
+  EngineStats,
+  ProgressEvent,
+  TransformersEmbedderOptions,
+} from '@anamnesis/engine';
+
+/**
+ * Every public engine method the client forwards, and whether it only reads (`'read'`: retried on
+ * the new owner after a hand-over) or writes (`'write'`: rejected with `OWNER_CHANGED` when the
+ * owner changes while it is in flight, since it may or may not have been applied).
+ */
+export const ENGINE_METHODS = {
+  remember: 'write',
+  rememberMany: 'write',
+  get: 'read',
+  list: 'read',
+  update: 'write',
+  forget: 'write',
+  link: 'write',
+  unlink: 'write',
+  markUsed: 'write',
+  recall: 'read',
+  export: 'read',
+  import: 'write',
+  stats: 'read',
+  verify: 'read',
+} as const satisfies Record<string, 'read' | 'write'>;
+
+/** The name of a forwarded engine method. */
+export type EngineMethod = keyof typeof ENGINE_METHODS;
+
+/** The engine's forwarded methods, exactly as the engine declares them. */
+export type EngineApi = Pick<Engine, EngineMethod>;
+
+/** Public methods of `Engine` (functions, not `#private`, not symbols). */
+type EnginePublicMethods = {
+  [K in keyof Engine]: Engine[K] extends (...args: never[]) => unknown ? K : never;
+}[keyof Engine] &
+  string;
+
+/**
+ * Compile-time guard: a public engine method that the client neither forwards nor handles itself
+ * (`close`) makes this type non-`never`, and the assignment below fails to compile.
+ */
+type Unforwarded = Exclude<EnginePublicMethods, EngineMethod | 'close'>;
+const _everyMethodForwarded: [Unforwarded] extends [never] ? true : Unforwarded = true;
+void _everyMethodForwarded;
+
+/** Arguments of a forwarded method. */
+export type MethodArgs<K extends EngineMethod> = Parameters<EngineApi[K]>;
+/** Result of a forwarded method (resolved). */
+export type MethodResult<K extends EngineMethod> = Awaited<ReturnType<EngineApi[K]>>;
+
+/** Which argument of a method may carry an `onProgress` callback (an options object). */
+export const PROGRESS_ARG: Partial<Record<EngineMethod, number>> = { rememberMany: 1, import: 1 };
+
+/** Where the store lives, as the client offers it (the engine's `'file'` is Node-only). */
+export type ClientStorage = 'auto' | 'opfs' | 'memory';
+
+/** A device for the embedding model in the browser. */
+export type ClientDevice = 'auto' | 'webgpu' | 'wasm';
+
+/** What `stats()` reports through the client: the engine's stats and the browser's storage. */
+export interface MemoryStats extends EngineStats {
+  /**
+   * Whether the origin's storage is persistent (`navigator.storage.persisted()`); `null` where
+   * the browser cannot tell.
+   */
+  persisted: boolean | null;
+  /** Bytes the origin uses (`navigator.storage.estimate().usage`), when the browser says. */
+  usage?: number;
+  /** Bytes the origin may use (`navigator.storage.estimate().quota`), when the browser says. */
+  quota?: number;
+}
+
+/** How the owner's worker opened the store: device, backend and model. */
+export interface OpenInfo {
+  /** Where the embedding model runs: `'webgpu'`, `'wasm'` (or `'cpu'` in Node). */
+  device: string;
+  /** How the device was chosen. */
+  selection?: DeviceSelection;
+  /** `'opfs'` or `'memory'`. */
+  backend: EngineStats['backend'];
+  /** Why the store is in memory when OPFS was not used. */
+  backendReason?: string;
+  /** The model id and vector dimension. */
+  model: { id: string; dims: number };
+  /** Milliseconds the worker spent opening (model and store). */
+  openMs: number;
+  /** Of which loading the model, and opening the store (vectors included), in ms. */
+  timings: { modelMs: number; storeMs: number };
+  /** Times opening the store was retried because the previous owner still held its files. */
+  lockRetries: number;
+}
+
+/** Options the page sends to its worker's `open`. */
+export interface WorkerOpenOptions {
+  /** Store name. */
+  name: string;
+  storage: ClientStorage;
+  /** The embedder, with URLs already resolved against the page. */
+  embedder: Omit<TransformersEmbedderOptions, 'onProgress'>;
+  /** See `OpenMemoryOptions.onModelMismatch`. */
+  onModelMismatch: 'error' | 'reembed';
+  /** How long to keep retrying a store whose files another worker still holds, in ms. */
+  lockRetryMs: number;
+  /**
+   * Test only: make ONNX Runtime's own `requestAdapter()` calls return null while the embedder's
+   * check still sees an adapter, so WebGPU session creation fails after the adapter check.
+   */
+  simulateWebGpuFailure?: boolean;
+}
+
+/** What the worker exposes through Comlink (see `worker-api.ts`). */
+export interface WorkerApi {
+  /** Loads the model and opens the store. */
+  open(options: WorkerOpenOptions, onProgress?: (event: ProgressEvent) => void): Promise<OpenInfo>;
+  /** Runs one engine method. `stats` is extended with the browser's storage figures. */
+  call<K extends EngineMethod>(
+    method: K,
+    args: MethodArgs<K>,
+    onProgress?: (event: ProgressEvent) => void,
+  ): Promise<K extends 'stats' ? MemoryStats : MethodResult<K>>;
+  /** Closes the engine (waits for calls in flight) and disposes the model. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,912 @@
+/**
+ * `openMemory`: the engine in a dedicated module worker behind Comlink, one owner tab per store.
+ *
+ * - The tab that gets the store's Web Lock (`anamnesis:<name>`) is the owner: its worker opens the
+ *   store (OPFS). Other tabs are followers: they forward calls over a BroadcastChannel of the same
+ *   name and wait in the lock's queue. When the owner tab goes, the next tab in the queue starts
+ *   its own worker, opens the store (retrying while the old worker's files are released) and
+ *   announces itself.
+ * - A call in flight during a hand-over is sent again to the new owner when that is safe: any
+ *   read, and any call the old owner never ran (it answers `retry` while closing, and says `bye`
+ *   after its last answer). A write the old owner may have run when it vanished rejects with
+ *   `OWNER_CHANGED`. Nothing settles silently: every call resolves, rejects, or times out.
+ * - Errors keep their `code` across both boundaries (`wire.ts`); every call has a deadline.
+ */
+import type { ProgressEvent } from '@anamnesis/engine';
+import { MODEL_ID } from '@anamnesis/model-default';
+import { AnamnesisError, isAnamnesisError } from '@anamnesis/ranking';
+import * as Comlink from 'comlink';
+
+import {
+  ENGINE_METHODS,
+  PROGRESS_ARG,
+  type ClientDevice,
+  type ClientStorage,
+  type EngineApi,
+  type EngineMethod,
+  type MemoryStats,
+  type OpenInfo,
+  type WorkerApi,
+  type WorkerOpenOptions,
+} from './api.ts';
+import { fromWireError, registerErrorTransfer, toWireError, type WireError } from './wire.ts';
+
+/** URLs (absolute, or relative to the page) where the app serves the files the worker needs. */
+export interface AssetUrls {
+  /**
+   * Root of the local models, holding `<model id>/config.json`, `…/tokenizer.json`,
+   * `…/onnx/*.onnx` (what `@anamnesis/client/vite` serves). Default `'/models/'`.
+   */
+  models?: string;
+  /**
+   * Folder of ONNX Runtime's wasm files (`ort-wasm-simd-threaded[.asyncify].{mjs,wasm}`) of the
+   * exact onnxruntime-web version that `@huggingface/transformers` depends on. Default `'/ort/'`.
+   */
+  ort?: string;
+}
+
+/** Options of {@link openMemory}. */
+export interface OpenMemoryOptions {
+  /** Store name: one store (and one owner tab) per name; letters, digits, `.`, `-`, `_`. Default `'anamnesis'`. */
+  name?: string;
+  /**
+   * `'opfs'` (fails with `UNSUPPORTED` where OPFS is missing), `'memory'` (a private store per tab,
+   * lost on reload; no multi-tab), or `'auto'`: OPFS when it works, else memory, and
+   * `stats().backendReason` says why. Default `'auto'`.
+   */
+  storage?: ClientStorage;
+  /** Where the app serves the model and ONNX Runtime files. Defaults: `'/models/'`, `'/ort/'`. */
+  assets?: AssetUrls;
+  /** Embedding model id, a folder under `assets.models` (or on `remoteHost`). Default: the embedded default model. */
+  model?: string;
+  /**
+   * `'wasm'`, `'webgpu'`, or `'auto'` (loads both, keeps the faster after a short warm-up). When
+   * WebGPU fails to create a session, the client starts a fresh worker on `'wasm'` (and
+   * `info.fellBackFrom` says why). Default: `'wasm'` for the default model (a table lookup gains
+   * nothing from a GPU), `'auto'` for any other model.
+   */
+  device?: ClientDevice;
+  /**
+   * A hub-like host to download models from (e.g. `'https://models.example.com/'`). Default: none,
+   * and nothing is ever fetched from another origin.
+   */
+  remoteHost?: string;
+  /** Ask for persistent storage (`navigator.storage.persist()`) before opening. Default `false`. */
+  persist?: boolean;
+  /**
+   * Deadline of each call, in milliseconds: a call with no answer (and no progress event) for this
+   * long rejects with `TIMEOUT`, e.g. when the worker died. `0` turns deadlines off. Default 30,000.
+   */
+  timeoutMs?: number;
+  /** Deadline of opening (worker start, model load, store open, waiting for an owner), in ms. Default 120,000. */
+  openTimeoutMs?: number;
+  /**
+   * How long a new owner keeps retrying a store whose files the previous owner's worker still
+   * holds, in ms, before `STORE_LOCKED`. Default 10,000.
+   */
+  lockRetryMs?: number;
+  /** When the store was embedded with another model: `'error'` (`MODEL_MISMATCH`) or `'reembed'`. Default `'error'`. */
+  onModelMismatch?: 'error' | 'reembed';
+  /** Progress of the model load and of a re-embedding (per-call progress: `rememberMany`/`import` options). */
+  onProgress?: (event: ProgressEvent) => void;
+  /** Called when this tab's role changes (a follower took over as owner). */
+  onRoleChange?: (role: Role) => void;
+  /** @internal Test only: make WebGPU session creation fail in the worker (to test the wasm fallback). */
+  simulateWebGpuFailure?: boolean;
+}
+
+/** Whether this tab hosts the store (`'owner'`) or forwards to the tab that does (`'follower'`). */
+export type Role = 'owner' | 'follower';
+
+/** Device, backend and model of the store, as opened by the owner's worker. */
+export interface MemoryInfo extends OpenInfo {
+  /** This tab's role. */
+  role: Role;
+  /** Set when WebGPU failed in a first worker and a fresh one runs on wasm. */
+  fellBackFrom?: { code: string; message: string };
+}
+
+/** The engine's methods as the client offers them (`stats` adds the browser's storage figures). */
+export type MemoryApi = Omit<EngineApi, 'stats'> & {
+  /** Counts, model, backend (`'opfs'`, or `'memory'` and why), persisted, usage and quota. */
+  stats(): Promise<MemoryStats>;
+};
+
+const asyncDispose: typeof Symbol.asyncDispose =
+  (Symbol as { asyncDispose?: typeof Symbol.asyncDispose }).asyncDispose ??
+  (Symbol.for('Symbol.asyncDispose') as typeof Symbol.asyncDispose);
+
+/** A store opened by {@link openMemory}. */
+export interface MemoryClient extends MemoryApi {
+  /** The store name. */
+  readonly name: string;
+  /** This tab's current role (a follower becomes the owner when the owner tab goes). */
+  readonly role: Role;
+  /** Device, backend and model, as the owner opened them. */
+  readonly info: MemoryInfo;
+  /**
+   * Waits for calls in flight, closes the store and the worker, and hands ownership to the next
+   * tab. Idempotent; later calls reject with `CLOSED`.
+   */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+  /** Test hooks; not for apps. */
+  readonly debug: {
+    /** This tab's id in the multi-tab protocol. */
+    readonly tabId: string;
+    /**
+     * Terminates the owner's worker without telling anyone, as a crash would: calls in flight
+     * then reject with `TIMEOUT`. Returns false in a follower (no worker).
+     */
+    terminateWorker(): boolean;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The environment (browser globals by default; injected by the Node tests)
+
+/** A started worker: a Comlink endpoint that can be terminated. */
+export interface WorkerLike extends Comlink.Endpoint {
+  terminate(): void;
+}
+
+/** The part of `navigator.locks` used here. */
+export interface LockManagerLike {
+  request(
+    name: string,
+    options: { ifAvailable?: boolean; signal?: AbortSignal },
+    callback: (lock: unknown) => Promise<unknown>,
+  ): Promise<unknown>;
+}
+
+/** The part of `BroadcastChannel` used here. */
+export interface ChannelLike {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  close(): void;
+}
+
+/** What `openMemory` needs from its realm. */
+export interface ClientEnvironment {
+  createWorker(): WorkerLike;
+  /** Web Locks; without them every tab owns its store (a second one gets `STORE_LOCKED`). */
+  locks: LockManagerLike | undefined;
+  createChannel: ((name: string) => ChannelLike) | undefined;
+  /** Base URL for relative asset URLs (the page's). */
+  baseUrl: string | undefined;
+  /** `navigator.storage.persist()`. */
+  persist: (() => Promise<boolean>) | undefined;
+}
+
+function browserEnvironment(): ClientEnvironment {
+  const nav = (globalThis as { navigator?: Navigator }).navigator;
+  return {
+    createWorker: () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }),
+    locks: nav?.locks as LockManagerLike | undefined,
+    createChannel:
+      typeof BroadcastChannel === 'function' ? (name) => new BroadcastChannel(name) : undefined,
+    baseUrl: (globalThis as { location?: Location }).location?.href,
+    persist: nav?.storage?.persist ? () => nav.storage.persist() : undefined,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deadlines
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_OPEN_TIMEOUT_MS = 120_000;
+const DEFAULT_LOCK_RETRY_MS = 10_000;
+
+/**
+ * Runs `start` with a deadline of `ms` (0: none); `start` gets a `touch` that restarts the clock
+ * (progress is a sign of life).
+ */
+function withDeadline<T>(
+  ms: number,
+  what: string,
+  start: (touch: () => void) => Promise<T>,
+): Promise<T> {
+  if (!(ms > 0) || ms === Infinity) return start(() => undefined);
+  return new Promise<T>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const touch = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () =>
+          reject(
+            new AnamnesisError('TIMEOUT', `${what}: no answer for ${ms} ms`, {
+              details: { call: what, ms },
+            }),
+          ),
+        ms,
+      );
+    };
+    touch();
+    start(touch).then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The owner's worker
+
+/** Splits a `{ onProgress }` callback off a method's options argument (functions do not clone). */
+function splitProgress(
+  method: EngineMethod,
+  args: readonly unknown[],
+): { args: unknown[]; onProgress: ((e: ProgressEvent) => void) | undefined } {
+  const at = PROGRESS_ARG[method];
+  const list = [...args];
+  const options = at === undefined ? undefined : list[at];
+  if (
+    at === undefined ||
+    !options ||
+    typeof options !== 'object' ||
+    typeof (options as { onProgress?: unknown }).onProgress !== 'function'
+  ) {
+    return { args: list, onProgress: undefined };
+  }
+  const { onProgress, ...rest } = options as { onProgress: (e: ProgressEvent) => void };
+  list[at] = rest;
+  return { args: list, onProgress };
+}
+
+/** One started worker with its engine open. */
+class WorkerHost {
+  readonly info: OpenInfo;
+  readonly fellBackFrom: { code: string; message: string } | undefined;
+  readonly #worker: WorkerLike;
+  readonly #remote: Comlink.Remote<WorkerApi>;
+  readonly #timeoutMs: number;
+
+  private constructor(
+    worker: WorkerLike,
+    remote: Comlink.Remote<WorkerApi>,
+    info: OpenInfo,
+    timeoutMs: number,
+    fellBackFrom: { code: string; message: string } | undefined,
+  ) {
+    this.#worker = worker;
+    this.#remote = remote;
+    this.info = info;
+    this.#timeoutMs = timeoutMs;
+    this.fellBackFrom = fellBackFrom;
+  }
+
+  /** Starts a worker and opens the store in it; on a poisoned WebGPU, retries in a fresh worker on wasm. */
+  static async start(
+    env: ClientEnvironment,
+    open: WorkerOpenOptions,
+    settings: Settings,
+  ): Promise<WorkerHost> {
+    try {
+      return await WorkerHost.#launch(env, open, settings, undefined);
+    } catch (e) {
+      if (!isAnamnesisError(e, 'UNSUPPORTED') || e.details?.freshWorker !== true) throw e;
+      const wasm: WorkerOpenOptions = {
+        ...open,
+        embedder: { ...open.embedder, device: 'wasm', wasmPaths: plainRuntime(settings.ort) },
+        simulateWebGpuFailure: false,
+      };
+      return WorkerHost.#launch(env, wasm, settings, { code: e.code, message: e.message });
+    }
+  }
+
+  static async #launch(
+    env: ClientEnvironment,
+    open: WorkerOpenOptions,
+    settings: Settings,
+    fellBackFrom: { code: string; message: string } | undefined,
+  ): Promise<WorkerHost> {
+    const worker = env.createWorker();
+    const remote = Comlink.wrap<WorkerApi>(worker);
+    let onError: ((event: Event) => void) | undefined;
+    try {
+      const failed = new Promise<never>((_, reject) => {
+        onError = (event: Event) =>
+          reject(
+            new AnamnesisError(
+              'INTERNAL',
+              `the worker failed to start: ${(event as ErrorEvent).message ?? 'error event'}`,
+            ),
+          );
+        worker.addEventListener('error', onError);
+      });
+      const onProgress = settings.onProgress;
+      const info = await withDeadline(settings.openTimeoutMs, 'open', (touch) =>
+        Promise.race([
+          remote.open(
+            open,
+            onProgress
+              ? Comlink.proxy((event: ProgressEvent) => {
+                  touch();
+                  onProgress(event);
+                })
+              : undefined,
+          ),
+          failed,
+        ]),
+      );
+      return new WorkerHost(worker, remote, info, settings.timeoutMs, fellBackFrom);
+    } catch (e) {
+      worker.terminate();
+      throw e;
+    } finally {
+      if (onError) worker.removeEventListener('error', onError);
+    }
+  }
+
+  /** Runs one engine method in the worker, with the call deadline. */
+  call(
+    method: EngineMethod,
+    args: unknown[],
+    onProgress: ((e: ProgressEvent) => void) | undefined,
+  ): Promise<unknown> {
+    const call = this.#remote.call as unknown as (
+      method: EngineMethod,
+      args: unknown[],
+      onProgress?: unknown,
+    ) => Promise<unknown>;
+    return withDeadline(this.#timeoutMs, method, (touch) =>
+      call(
+        method,
+        args,
+        onProgress
+          ? Comlink.proxy((event: ProgressEvent) => {
+              touch();
+              onProgress(event);
+            })
+          : undefined,
+      ),
+    );
+  }
+
+  /** Closes the engine (bounded by the call deadline), then terminates the worker. */
+  async close(): Promise<void> {
+    try {
+      await withDeadline(this.#timeoutMs || DEFAULT_TIMEOUT_MS, 'close', () =>
+        this.#remote.close(),
+      );
+    } finally {
+      this.terminate();
+    }
+  }
+
+  terminate(): void {
+    this.#worker.terminate();
+  }
+}
+
+/** The wasm-only ONNX Runtime build's files in the `ort` folder (smaller and faster to start). */
+function plainRuntime(ort: string): { mjs: string; wasm: string } {
+  return { mjs: `${ort}ort-wasm-simd-threaded.mjs`, wasm: `${ort}ort-wasm-simd-threaded.wasm` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tabs
+
+/** Messages between the tabs of one store, on BroadcastChannel `anamnesis:<name>`. */
+type TabMessage =
+  | { t: 'hello'; from: string }
+  | { t: 'owner'; from: string; info: OpenInfo; fellBackFrom?: { code: string; message: string } }
+  | { t: 'bye'; from: string }
+  | {
+      t: 'call';
+      from: string;
+      to: string;
+      id: number;
+      method: EngineMethod;
+      args: unknown[];
+      progress: boolean;
+    }
+  | { t: 'progress'; to: string; id: number; event: ProgressEvent }
+  | { t: 'result'; from: string; to: string; id: number; ok: true; value: unknown }
+  | { t: 'result'; from: string; to: string; id: number; ok: false; error: WireError }
+  | { t: 'retry'; from: string; to: string; id: number };
+
+/** A follower's call waiting for the owner's answer. */
+interface Forwarded {
+  id: number;
+  method: EngineMethod;
+  args: unknown[];
+  onProgress: ((e: ProgressEvent) => void) | undefined;
+  /** The owner it was sent to (undefined: not sent yet, or safe to send again). */
+  to: string | undefined;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  touch(): void;
+}
+
+/** Resolved options. */
+interface Settings {
+  name: string;
+  timeoutMs: number;
+  openTimeoutMs: number;
+  ort: string;
+  onProgress: ((e: ProgressEvent) => void) | undefined;
+  onRoleChange: ((role: Role) => void) | undefined;
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+function randomId(): string {
+  const c = (globalThis as { crypto?: Crypto }).crypto;
+  if (c?.randomUUID) return c.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+class Client {
+  readonly name: string;
+  readonly tabId = randomId();
+  readonly #env: ClientEnvironment;
+  readonly #open: WorkerOpenOptions;
+  readonly #settings: Settings;
+  readonly #channel: ChannelLike | undefined;
+  readonly #lockAbort = new AbortController();
+  /** Set once this tab is (becoming) the owner: resolves to its worker. */
+  #host: Promise<WorkerHost> | undefined;
+  #hostValue: WorkerHost | undefined;
+  /** Releases the Web Lock (owner). */
+  #releaseLock: (() => void) | undefined;
+  /** Follower: the owner's tab id and what it opened. */
+  #ownerId: string | undefined;
+  #ownerInfo: { info: OpenInfo; fellBackFrom?: { code: string; message: string } } | undefined;
+  #ownerKnown = deferred<undefined>();
+  readonly #forwarded = new Map<number, Forwarded>();
+  #nextId = 1;
+  /** Calls this tab is running for itself or for followers (close waits for them). */
+  readonly #inflight = new Set<Promise<unknown>>();
+  #closing: Promise<void> | undefined;
+  #failed: unknown;
+
+  constructor(env: ClientEnvironment, open: WorkerOpenOptions, settings: Settings) {
+    this.#env = env;
+    this.#open = open;
+    this.#settings = settings;
+    this.name = settings.name;
+    const shared = open.storage !== 'memory' && env.locks && env.createChannel;
+    this.#channel = shared ? env.createChannel!(`anamnesis:${this.name}`) : undefined;
+    this.#channel?.addEventListener('message', (event) =>
+      this.#onMessage(event.data as TabMessage),
+    );
+  }
+
+  get role(): Role {
+    return this.#host ? 'owner' : 'follower';
+  }
+
+  get info(): MemoryInfo {
+    const source = this.#hostValue
+      ? { info: this.#hostValue.info, fellBackFrom: this.#hostValue.fellBackFrom }
+      : this.#ownerInfo;
+    if (!source) throw new AnamnesisError('CLOSED', 'the store is not open');
+    return {
+      ...source.info,
+      role: this.role,
+      ...(source.fellBackFrom ? { fellBackFrom: source.fellBackFrom } : {}),
+    };
+  }
+
+  /** Elects this tab owner or follower and waits until the store can be used. */
+  async start(): Promise<void> {
+    const locks = this.#env.locks;
+    if (!this.#channel || !locks) {
+      await this.#becomeOwner();
+      return;
+    }
+    const lockName = `anamnesis:${this.name}`;
+    const granted = await new Promise<boolean>((resolve, reject) => {
+      locks
+        .request(lockName, { ifAvailable: true }, (lock) => {
+          if (!lock) {
+            resolve(false);
+            return Promise.resolve();
+          }
+          resolve(true);
+          return new Promise<void>((release) => (this.#releaseLock = release));
+        })
+        .catch(reject);
+    });
+    if (granted) {
+      await this.#becomeOwner();
+      return;
+    }
+    // A follower: queue for the lock (taking over when the owner goes), find the owner.
+    locks
+      .request(lockName, { signal: this.#lockAbort.signal }, () => {
+        if (this.#closing) return Promise.resolve();
+        const held = new Promise<void>((release) => (this.#releaseLock = release));
+        void this.#promote();
+        return held;
+      })
+      .catch(() => undefined); // aborted by close()
+    this.#post({ t: 'hello', from: this.tabId });
+    await withDeadline(
+      this.#settings.openTimeoutMs,
+      'waiting for the owner tab',
+      () => this.#ownerKnown.promise,
+    );
+  }
+
+  /** Starts this tab's worker and announces it (first owner, or a follower taking over). */
+  async #becomeOwner(): Promise<void> {
+    const host = WorkerHost.start(this.#env, this.#open, this.#settings);
+    this.#host = host;
+    try {
+      this.#hostValue = await host;
+    } catch (e) {
+      this.#host = undefined;
+      this.#releaseLock?.();
+      this.#releaseLock = undefined;
+      throw e;
+    }
+    this.#announce();
+  }
+
+  /** A follower got the lock: the owner is gone. */
+  async #promote(): Promise<void> {
+    const previous = this.#ownerId;
+    this.#ownerId = undefined;
+    try {
+      await this.#becomeOwner();
+    } catch (e) {
+      // Cannot host the store: fail everything here, let another tab try.
+      this.#failed = e;
+      for (const f of this.#forwarded.values()) f.reject(e);
+      this.#forwarded.clear();
+      this.#ownerKnown.reject(e);
+      this.#channel?.close();
+      return;
+    }
+    // Calls that were waiting for the old owner: reads (and never-sent calls) run here; a write
+    // the old owner may have applied cannot be told apart from one it never saw.
+    for (const f of [...this.#forwarded.values()]) {
+      this.#forwarded.delete(f.id);
+      if (f.to !== undefined && f.to === previous && ENGINE_METHODS[f.method] === 'write') {
+        f.reject(ownerChanged(f.method));
+      } else {
+        this.#runLocal(f.method, f.args, f.onProgress).then(f.resolve, f.reject);
+      }
+    }
+    this.#ownerKnown.resolve(undefined);
+    this.#settings.onRoleChange?.('owner');
+  }
+
+  #announce(): void {
+    const host = this.#hostValue;
+    if (!host || this.#closing) return;
+    this.#post({
+      t: 'owner',
+      from: this.tabId,
+      info: host.info,
+      ...(host.fellBackFrom ? { fellBackFrom: host.fellBackFrom } : {}),
+    });
+  }
+
+  #post(message: TabMessage): void {
+    try {
+      this.#channel?.postMessage(message);
+    } catch {
+      // a closed channel: the tab is going
+    }
+  }
+
+  #onMessage(m: TabMessage): void {
+    if (!m || typeof m !== 'object') return;
+    switch (m.t) {
+      case 'hello':
+        this.#announce();
+        return;
+      case 'owner':
+        if (this.#host || m.from === this.#ownerId) return;
+        this.#ownerChangedTo(m.from, { info: m.info, fellBackFrom: m.fellBackFrom });
+        return;
+      case 'bye':
+        if (m.from !== this.#ownerId) return;
+        // The old owner answered everything it ran before saying bye: the rest never ran.
+        this.#ownerId = undefined;
+        this.#ownerKnown = deferred<undefined>();
+        for (const f of this.#forwarded.values()) if (f.to === m.from) f.to = undefined;
+        return;
+      case 'call':
+        if (m.to === this.tabId) this.#serve(m);
+        return;
+      case 'progress': {
+        if (m.to !== this.tabId) return;
+        const f = this.#forwarded.get(m.id);
+        f?.touch();
+        f?.onProgress?.(m.event);
+        return;
+      }
+      case 'result': {
+        if (m.to !== this.tabId) return;
+        const f = this.#forwarded.get(m.id);
+        if (!f || f.to !== m.from) return;
+        this.#forwarded.delete(m.id);
+        if (m.ok) f.resolve(m.value);
+        else f.reject(fromWireError(m.error));
+        return;
+      }
+      case 'retry': {
+        if (m.to !== this.tabId) return;
+        const f = this.#forwarded.get(m.id);
+        if (!f || f.to !== m.from) return;
+        f.to = undefined; // never ran: send again to the next owner
+        if (this.#ownerId === m.from) {
+          this.#ownerId = undefined;
+          this.#ownerKnown = deferred<undefined>();
+        }
+        return;
+      }
+    }
+  }
+
+  /** A follower learned of a (new) owner: send waiting calls; settle those the old one had. */
+  #ownerChangedTo(
+    owner: string,
+    info: { info: OpenInfo; fellBackFrom?: { code: string; message: string } },
+  ): void {
+    this.#ownerId = owner;
+    this.#ownerInfo = info;
+    for (const f of [...this.#forwarded.values()]) {
+      if (f.to === undefined) this.#send(f);
+      else if (f.to !== owner) {
+        if (ENGINE_METHODS[f.method] === 'write') {
+          this.#forwarded.delete(f.id);
+          f.reject(ownerChanged(f.method));
+        } else this.#send(f);
+      }
+    }
+    this.#ownerKnown.resolve(undefined);
+  }
+
+  #send(f: Forwarded): void {
+    if (!this.#ownerId) return;
+    f.to = this.#ownerId;
+    this.#post({
+      t: 'call',
+      from: this.tabId,
+      to: f.to,
+      id: f.id,
+      method: f.method,
+      args: f.args,
+      progress: f.onProgress !== undefined,
+    });
+  }
+
+  /** The owner runs a follower's call and answers it. */
+  #serve(m: Extract<TabMessage, { t: 'call' }>): void {
+    if (this.#closing || !this.#host) {
+      this.#post({ t: 'retry', from: this.tabId, to: m.from, id: m.id });
+      return;
+    }
+    const progress = m.progress
+      ? (event: ProgressEvent) => this.#post({ t: 'progress', to: m.from, id: m.id, event })
+      : undefined;
+    this.#track(
+      this.#runLocal(m.method, m.args, progress).then(
+        (value) =>
+          this.#post({ t: 'result', from: this.tabId, to: m.from, id: m.id, ok: true, value }),
+        (error: unknown) =>
+          this.#post({
+            t: 'result',
+            from: this.tabId,
+            to: m.from,
+            id: m.id,
+            ok: false,
+            error: toWireError(error),
+          }),
+      ),
+    );
+  }
+
+  #track<T>(p: Promise<T>): Promise<T> {
+    this.#inflight.add(p);
+    const done = () => this.#inflight.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  async #runLocal(
+    method: EngineMethod,
+    args: unknown[],
+    onProgress: ((e: ProgressEvent) => void) | undefined,
+  ): Promise<unknown> {
+    const host = await this.#host!;
+    return host.call(method, args, onProgress);
+  }
+
+  /** Runs one engine method here (owner) or in the owner tab (follower). */
+  call(method: EngineMethod, rawArgs: readonly unknown[]): Promise<unknown> {
+    if (this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
+    if (this.#failed) return Promise.reject(this.#failed);
+    const { args, onProgress } = splitProgress(method, rawArgs);
+    if (this.#host) return this.#track(this.#runLocal(method, args, onProgress));
+    const id = this.#nextId++;
+    return withDeadline(this.#settings.timeoutMs, method, (touch) => {
+      return new Promise((resolve, reject) => {
+        const f: Forwarded = {
+          id,
+          method,
+          args,
+          onProgress,
+          to: undefined,
+          touch,
+          resolve,
+          reject,
+        };
+        this.#forwarded.set(id, f);
+        this.#send(f);
+      });
+    }).finally(() => this.#forwarded.delete(id)); // a timed-out call is not answered later
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#lockAbort.abort();
+      for (const f of this.#forwarded.values()) f.reject(new AnamnesisError('CLOSED'));
+      this.#forwarded.clear();
+      try {
+        await this.#host?.catch(() => undefined);
+        await Promise.allSettled([...this.#inflight]);
+        if (this.#hostValue) {
+          await this.#hostValue.close().catch(() => undefined);
+          this.#post({ t: 'bye', from: this.tabId });
+        }
+      } finally {
+        this.#releaseLock?.();
+        this.#releaseLock = undefined;
+        this.#channel?.close();
+      }
+    })();
+    return this.#closing;
+  }
+
+  terminateWorker(): boolean {
+    if (!this.#hostValue) return false;
+    this.#hostValue.terminate();
+    return true;
+  }
+}
+
+function ownerChanged(method: EngineMethod): AnamnesisError {
+  return new AnamnesisError(
+    'OWNER_CHANGED',
+    `${method} was in flight when the owner tab went; it may or may not have been applied`,
+    { details: { method } },
+  );
+}
+
+function resolveUrl(url: string, base: string | undefined): string {
+  if (base === undefined) return url;
+  try {
+    return new URL(url, base).href;
+  } catch {
+    throw new AnamnesisError('INVALID_INPUT', `not a URL: ${url}`);
+  }
+}
+
+function checkMs(value: number | undefined, fallback: number, what: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+    throw new AnamnesisError('INVALID_INPUT', `${what} must be a non-negative number of ms`);
+  }
+  return value;
+}
+
+let registered = false;
+
+/**
+ * Opens a store in a dedicated worker (this tab's, or the owner tab's) and returns the engine's
+ * API plus `close`, `role` and `info`. See {@link OpenMemoryOptions}.
+ *
+ * @internal `env` replaces the browser globals (tests).
+ */
+export async function openMemory(
+  options: OpenMemoryOptions = {},
+  env: ClientEnvironment = browserEnvironment(),
+): Promise<MemoryClient> {
+  if (!registered) {
+    registerErrorTransfer();
+    registered = true;
+  }
+  if (options === null || typeof options !== 'object') {
+    throw new AnamnesisError('INVALID_INPUT', 'options must be an object');
+  }
+  const name = options.name ?? 'anamnesis';
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      'name must be 1-128 letters, digits, dots, dashes or underscores',
+    );
+  }
+  const storage = options.storage ?? 'auto';
+  if (!['auto', 'opfs', 'memory'].includes(storage)) {
+    throw new AnamnesisError('INVALID_INPUT', `unknown storage ${String(storage)}`);
+  }
+  const model = options.model ?? MODEL_ID;
+  const device = options.device ?? (model === MODEL_ID ? 'wasm' : 'auto');
+  if (!['auto', 'webgpu', 'wasm'].includes(device)) {
+    throw new AnamnesisError('INVALID_INPUT', `unknown device ${String(device)}`);
+  }
+  let ort = resolveUrl(options.assets?.ort ?? '/ort/', env.baseUrl);
+  if (!ort.endsWith('/')) ort += '/';
+  const models = resolveUrl(options.assets?.models ?? '/models/', env.baseUrl);
+  const settings: Settings = {
+    name,
+    timeoutMs: checkMs(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs'),
+    openTimeoutMs: checkMs(options.openTimeoutMs, DEFAULT_OPEN_TIMEOUT_MS, 'openTimeoutMs'),
+    ort,
+    onProgress: options.onProgress,
+    onRoleChange: options.onRoleChange,
+  };
+  const open: WorkerOpenOptions = {
+    name,
+    storage,
+    embedder: {
+      model,
+      localModelPath: models,
+      device,
+      // wasm only: the plain build (14 MB, about half the start-up); WebGPU needs asyncify's.
+      wasmPaths: device === 'wasm' ? plainRuntime(ort) : ort,
+      ...(options.remoteHost !== undefined ? { remoteHost: options.remoteHost } : {}),
+    },
+    onModelMismatch: options.onModelMismatch ?? 'error',
+    lockRetryMs: checkMs(options.lockRetryMs, DEFAULT_LOCK_RETRY_MS, 'lockRetryMs'),
+    ...(options.simulateWebGpuFailure ? { simulateWebGpuFailure: true } : {}),
+  };
+  if (options.persist && env.persist) await env.persist().catch(() => false);
+
+  const client = new Client(env, open, settings);
+  try {
+    await client.start();
+  } catch (e) {
+    await client.close();
+    throw e;
+  }
+  return memoryOf(client);
+}
+
+/** The public object: the engine's methods forwarded through `client.call`. */
+function memoryOf(client: Client): MemoryClient {
+  const methods = {} as Record<EngineMethod, (...args: unknown[]) => Promise<unknown>>;
+  for (const method of Object.keys(ENGINE_METHODS) as EngineMethod[]) {
+    methods[method] = (...args: unknown[]) => client.call(method, args);
+  }
+  const close = () => client.close();
+  return Object.freeze({
+    ...(methods as unknown as MemoryApi),
+    name: client.name,
+    get role() {
+      return client.role;
+    },
+    get info() {
+      return client.info;
+    },
+    close,
+    [asyncDispose]: close,
+    debug: Object.freeze({
+      tabId: client.tabId,
+      terminateWorker: () => client.terminateWorker(),
+    }),
+  });
+}

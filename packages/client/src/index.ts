@@ -1,0 +1,44 @@
+/**
+ * `@anamnesis/client`: anamnesis in the browser. `openMemory()` runs the engine in a dedicated
+ * module worker behind Comlink, on OPFS, with one owner tab per store; the Vite plugin that serves
+ * the model and runtime files is `@anamnesis/client/vite`.
+ */
+export { AnamnesisError, ERROR_CODES, isAnamnesisError, type ErrorCode } from '@anamnesis/ranking';
+export {
+  openMemory,
+  type AssetUrls,
+  type MemoryClient,
+  type MemoryApi,
+  type MemoryInfo,
+  type OpenMemoryOptions,
+  type Role,
+} from './client.ts';
+export {
+  ENGINE_METHODS,
+  type ClientDevice,
+  type ClientStorage,
+  type EngineApi,
+  type EngineMethod,
+  type MemoryStats,
+  type OpenInfo,
+} from './api.ts';
+export {
+  clearSettings,
+  loadSettings,
+  saveSettings,
+  type SettingsOptions,
+  type UiSettings,
+} from './settings.ts';
+export type {
+  EngineStats,
+  Explain,
+  LinkInput,
+  ListOptions,
+  Memory,
+  MemoryFilter,
+  ProgressEvent,
+  RecallOptions,
+  RecallResult,
+  RememberInput,
+  UpdateInput,
+} from '@anamnesis/engine';

@@ -1,0 +1,246 @@
+/**
+ * `@anamnesis/client/vite`: the one line a Vite app needs (`plugins: [anamnesis()]`).
+ *
+ * - Serves (dev server) and emits (build; `vite preview` serves the emitted copies) the default
+ *   model's files under `/models/` and ONNX Runtime's wasm files under `/ort/`, from the exact
+ *   onnxruntime-web version that `@huggingface/transformers` depends on (the one the engine
+ *   loads), so nothing comes from a CDN.
+ * - A missing file under those paths is a 404, never the app's `index.html` (transformers.js
+ *   would cache that page as a model file).
+ * - Keeps `@sqlite.org/sqlite-wasm` (and this package, whose worker is found through
+ *   `new URL('./worker.ts', import.meta.url)`) out of dependency pre-bundling, so that
+ *   `sqlite3.wasm` is served next to its module in dev and emitted as an asset at build; module
+ *   workers are bundled as ES modules.
+ *
+ * Node only (it reads files); the exports below are also used by the repo's test harness.
+ */
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { dirname, join, normalize, relative, resolve, sep } from 'node:path';
+
+import type { Plugin, ResolvedConfig } from 'vite';
+
+const require = createRequire(import.meta.url);
+
+/** Folder holding `<model id>/…` of the default model (`@anamnesis/model-default`'s `model/`). */
+export const MODEL_ROOT = join(
+  dirname(require.resolve('@anamnesis/model-default/package.json')),
+  'model',
+);
+
+/**
+ * onnxruntime-web's `dist/` folder, resolved from the `@huggingface/transformers` that the engine
+ * itself imports (so the wasm files match the JS that loads them); throws when the installed
+ * version is not the one transformers.js pins.
+ */
+export const ORT_DIST = (() => {
+  const fromEngine = createRequire(require.resolve('@anamnesis/engine'));
+  const transformersEntry = fromEngine.resolve('@huggingface/transformers');
+  const fromTransformers = createRequire(transformersEntry);
+  const dist = dirname(
+    fromTransformers.resolve('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm'),
+  );
+  const pkg = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  let root = dirname(transformersEntry);
+  while (!existsSync(join(root, 'package.json'))) root = dirname(root);
+  const wanted = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    }
+  ).dependencies['onnxruntime-web'];
+  if (wanted !== pkg.version) {
+    throw new Error(`onnxruntime-web ${pkg.version} found, transformers.js wants ${wanted}`);
+  }
+  return dist;
+})();
+
+/** ONNX Runtime builds: `asyncify` (wasm and WebGPU, 27 MB) and `plain` (wasm only, 14 MB). */
+export const ORT_BUILDS = {
+  asyncify: ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'],
+  plain: ['ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'],
+} as const;
+
+/** Every ONNX Runtime file the client's worker may load. */
+export const ORT_FILES: readonly string[] = [...ORT_BUILDS.asyncify, ...ORT_BUILDS.plain];
+
+const TYPES: Record<string, string> = {
+  '.json': 'application/json',
+  '.onnx': 'application/octet-stream',
+  '.wasm': 'application/wasm',
+  '.mjs': 'text/javascript',
+  '.js': 'text/javascript',
+};
+
+/** The Content-Type of a served file. */
+export function contentType(path: string): string {
+  const dot = path.lastIndexOf('.');
+  return TYPES[path.slice(dot)] ?? 'application/octet-stream';
+}
+
+/** Resolves `rel` (URL-encoded) inside `root`, or undefined when it escapes `root` or is not a file. */
+export function fileIn(root: string, rel: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rel);
+  } catch {
+    return undefined;
+  }
+  const base = resolve(root);
+  const path = normalize(join(base, decoded));
+  if (!path.startsWith(base + sep)) return undefined;
+  return existsSync(path) && statSync(path).isFile() ? path : undefined;
+}
+
+/** Sends a file with its type and length. */
+export function sendFile(res: ServerResponse, path: string, cache: string): void {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', contentType(path));
+  res.setHeader('Content-Length', statSync(path).size);
+  res.setHeader('Cache-Control', cache);
+  createReadStream(path).pipe(res);
+}
+
+/** A plain 404 (never cached). */
+export function notFound(res: ServerResponse, what: string): void {
+  res.statusCode = 404;
+  res.setHeader('Content-Type', 'text/plain');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(`not found: ${what}`);
+}
+
+/** Every file under `root`, as `/`-separated paths relative to it. */
+function filesUnder(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) out.push(relative(root, path).split(sep).join('/'));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+/** Options of {@link anamnesis}. */
+export interface AnamnesisPluginOptions {
+  /** URL path of the model root (what `openMemory`'s `assets.models` points at). Default `'/models/'`. */
+  modelsPath?: string;
+  /**
+   * Folder holding `<model id>/…` to serve and emit. Default: the embedded default model's folder
+   * (`@anamnesis/model-default`, about 6 MB).
+   */
+  modelRoot?: string;
+  /** URL path of ONNX Runtime's files (`openMemory`'s `assets.ort`). Default `'/ort/'`. */
+  ortPath?: string;
+  /**
+   * ONNX Runtime builds to serve and emit: `'plain'` (wasm only, 14 MB; what `device: 'wasm'`
+   * loads) and `'asyncify'` (wasm and WebGPU, 27 MB; what `'webgpu'` and `'auto'` load). Default both.
+   */
+  ortBuilds?: ('asyncify' | 'plain')[];
+}
+
+/** A route: URL prefix → folder, optionally only some files. */
+interface Route {
+  prefix: string;
+  root: string;
+  files: readonly string[] | undefined;
+  /** Output folder (relative to `build.outDir`) the files are emitted to. */
+  out: string;
+}
+
+function slashes(path: string): string {
+  let p = path.startsWith('/') ? path : `/${path}`;
+  if (!p.endsWith('/')) p += '/';
+  return p;
+}
+
+/**
+ * The Vite plugin: serves and emits the model and ONNX Runtime files (see the module comment) and
+ * sets the dependency options anamnesis needs.
+ */
+export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
+  const modelsPath = slashes(options.modelsPath ?? '/models/');
+  const ortPath = slashes(options.ortPath ?? '/ort/');
+  const builds = options.ortBuilds ?? ['plain', 'asyncify'];
+  const routes: Route[] = [
+    {
+      prefix: modelsPath,
+      root: resolve(options.modelRoot ?? MODEL_ROOT),
+      files: undefined,
+      out: modelsPath.slice(1),
+    },
+    {
+      prefix: ortPath,
+      root: ORT_DIST,
+      files: builds.flatMap((b) => ORT_BUILDS[b]),
+      out: ortPath.slice(1),
+    },
+  ];
+  let config: ResolvedConfig | undefined;
+
+  /** Serves a routed path from `root` (or from the build output, for `vite preview`). */
+  const middleware =
+    (fromOutput: boolean) =>
+    (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const base = config?.base && config.base !== '/' ? slashes(config.base) : '';
+      const local = base && path.startsWith(base) ? `/${path.slice(base.length)}` : path;
+      const route = routes.find((r) => local.startsWith(r.prefix));
+      if (!route) return next();
+      const rel = local.slice(route.prefix.length);
+      const allowed = route.files === undefined || route.files.includes(rel);
+      const root = fromOutput
+        ? join(resolve(config!.root, config!.build.outDir), route.out)
+        : route.root;
+      const file = allowed ? fileIn(root, rel) : undefined;
+      if (!file) return notFound(res, path);
+      sendFile(res, file, 'public, max-age=3600');
+    };
+
+  return {
+    name: 'anamnesis',
+    config() {
+      return {
+        optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm', '@anamnesis/client'] },
+        worker: { format: 'es' },
+      };
+    },
+    configResolved(resolved) {
+      config = resolved;
+    },
+    configureServer(server) {
+      server.middlewares.use(middleware(false));
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(middleware(true));
+    },
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        if (config?.build.ssr) return;
+        // transformers.js's bundle names ONNX Runtime's 27 MB wasm for the case where no
+        // `wasmPaths` is set; the client always sets it (to the files below), so that hashed copy
+        // is never fetched: leave it out of the output.
+        for (const key of Object.keys(bundle)) {
+          if (/(^|\/)ort-wasm-simd-threaded[\w.]*-[\w-]{8}\.wasm$/.test(key))
+            Reflect.deleteProperty(bundle, key);
+        }
+        for (const route of routes) {
+          for (const rel of route.files ?? filesUnder(route.root)) {
+            const file = fileIn(route.root, rel);
+            if (!file) this.error(`anamnesis: ${rel} is missing from ${route.root}`);
+            this.emitFile({
+              type: 'asset',
+              fileName: `${route.out}${rel}`,
+              source: readFileSync(file),
+            });
+          }
+        }
+      },
+    },
+  };
+}

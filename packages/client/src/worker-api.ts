@@ -1,0 +1,254 @@
+/**
+ * What the dedicated worker exposes through Comlink: open (model, then store, retrying while a
+ * previous owner still holds the store's files), one generic `call` per engine method, close.
+ * Runs in any realm with an engine (a browser worker; Node in the unit tests).
+ */
+import {
+  AnamnesisError,
+  createEngine,
+  createTransformersEmbedder,
+  isAnamnesisError,
+  type Embedder,
+  type Engine,
+  type ProgressEvent,
+} from '@anamnesis/engine';
+import * as Comlink from 'comlink';
+
+import type {
+  EngineMethod,
+  MemoryStats,
+  MethodArgs,
+  OpenInfo,
+  WorkerApi,
+  WorkerOpenOptions,
+} from './api.ts';
+import { PROGRESS_ARG } from './api.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A Comlink proxy of a callback is released once the call it belongs to is over. */
+function release(callback: unknown): void {
+  const releaser = (callback as { [Comlink.releaseProxy]?: () => void } | undefined)?.[
+    Comlink.releaseProxy
+  ];
+  if (typeof releaser === 'function') releaser.call(callback);
+}
+
+/**
+ * Sends progress events to the caller's callback (a Comlink proxy: each call is a message on its
+ * own port) without waiting for each; `delivered()` waits for the last one, so a call's progress
+ * events all arrive before its result (which travels on another port).
+ */
+function forwarder(
+  callback: ((event: ProgressEvent) => unknown) | undefined,
+): { send(event: ProgressEvent): void; delivered(): Promise<void> } | undefined {
+  if (!callback) return undefined;
+  let last: Promise<unknown> = Promise.resolve();
+  return {
+    send(event) {
+      last = Promise.resolve(callback(event)).catch(() => undefined);
+    },
+    delivered: () => last.then(() => undefined),
+  };
+}
+
+/** The browser's storage figures (persisted, usage, quota), where it has them. */
+async function storageFigures(): Promise<Pick<MemoryStats, 'persisted' | 'usage' | 'quota'>> {
+  const storage = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage;
+  const out: Pick<MemoryStats, 'persisted' | 'usage' | 'quota'> = { persisted: null };
+  if (!storage) return out;
+  try {
+    out.persisted = await storage.persisted();
+  } catch {
+    // unknown
+  }
+  try {
+    const estimate = await storage.estimate();
+    if (estimate.usage !== undefined) out.usage = estimate.usage;
+    if (estimate.quota !== undefined) out.quota = estimate.quota;
+  } catch {
+    // unknown
+  }
+  return out;
+}
+
+/**
+ * Counts OPFS writes refused for lack of space: a sync access handle's `write` or `truncate`
+ * throwing `QuotaExceededError`, or a `write` that did not write all it was given (Chromium 156
+ * at the quota returns 2^32 − 8: its "no space" error code, −8, as an unsigned count).
+ * opfs-sahpool turns either into a generic SQLite I/O error, so a call that fails while this count
+ * moved is a full disk, reported as `QUOTA_EXCEEDED` (SQLite has rolled the transaction back).
+ */
+const quota = { errors: 0, installed: false };
+function watchQuota(): void {
+  if (quota.installed) return;
+  quota.installed = true;
+  const Handle = (globalThis as { FileSystemSyncAccessHandle?: { prototype: object } })
+    .FileSystemSyncAccessHandle;
+  if (!Handle) return;
+  const proto = Handle.prototype as Record<string, unknown>;
+  for (const name of ['write', 'truncate']) {
+    const original = proto[name];
+    if (typeof original !== 'function') continue;
+    proto[name] = function (this: unknown, ...args: unknown[]) {
+      let result: unknown;
+      try {
+        result = (original as (...a: unknown[]) => unknown).apply(this, args);
+      } catch (e) {
+        if ((e as { name?: string } | null)?.name === 'QuotaExceededError') quota.errors++;
+        throw e;
+      }
+      const data = args[0] as ArrayBufferView | undefined;
+      if (name === 'write' && data && result !== data.byteLength) quota.errors++;
+      return result;
+    };
+  }
+}
+
+/** Test only: ONNX Runtime's own `requestAdapter()` calls get no adapter (see `WorkerOpenOptions`). */
+function breakWebGpu(): void {
+  const gpu = (
+    globalThis as {
+      navigator?: { gpu?: { requestAdapter(o?: unknown): Promise<unknown> } };
+    }
+  ).navigator?.gpu;
+  if (!gpu) return;
+  const real = gpu.requestAdapter.bind(gpu);
+  let calls = 0;
+  gpu.requestAdapter = (options) => (calls++ === 0 ? real(options) : Promise.resolve(null));
+}
+
+/** ArrayBuffers of the typed arrays in a result (two levels deep), to transfer instead of copy. */
+function buffersOf(value: unknown, depth = 0, out = new Set<ArrayBuffer>()): ArrayBuffer[] {
+  if (ArrayBuffer.isView(value)) {
+    const buffer = value.buffer;
+    // Only whole, plain buffers: never a view into a bigger one (a wasm heap, a pool).
+    if (buffer instanceof ArrayBuffer && buffer.byteLength === value.byteLength) out.add(buffer);
+  } else if (depth < 2 && value !== null && typeof value === 'object') {
+    for (const v of Array.isArray(value) ? value : Object.values(value))
+      buffersOf(v, depth + 1, out);
+  }
+  return [...out];
+}
+
+/** Creates the API a worker exposes (one engine per worker). */
+export function createWorkerApi(): WorkerApi {
+  let engine: Engine | undefined;
+  let embedder: Embedder | undefined;
+  let opening: Promise<OpenInfo> | undefined;
+  let closed = false;
+
+  function ready(): Engine {
+    if (closed) throw new AnamnesisError('CLOSED');
+    if (!engine) throw new AnamnesisError('INTERNAL', 'the worker has not opened a store');
+    return engine;
+  }
+
+  async function open(
+    options: WorkerOpenOptions,
+    onProgress?: (event: ProgressEvent) => void,
+  ): Promise<OpenInfo> {
+    const start = performance.now();
+    watchQuota();
+    if (options.simulateWebGpuFailure) breakWebGpu();
+    const forward = forwarder(onProgress);
+    const progress = forward?.send;
+    try {
+      embedder = await createTransformersEmbedder({ ...options.embedder, onProgress: progress });
+      const modelDone = performance.now();
+      const deadline = performance.now() + options.lockRetryMs;
+      let lockRetries = 0;
+      let delay = 20;
+      for (;;) {
+        try {
+          engine = await createEngine({
+            name: options.name,
+            storage: options.storage,
+            embedder,
+            onModelMismatch: options.onModelMismatch,
+            onProgress: progress,
+          });
+          break;
+        } catch (e) {
+          // The previous owner's worker may still hold the store's files for a moment.
+          if (!isAnamnesisError(e, 'STORE_LOCKED') || performance.now() + delay > deadline) throw e;
+          lockRetries++;
+          await sleep(delay);
+          delay = Math.min(delay * 2, 250);
+        }
+      }
+      const stats = await engine.stats();
+      await forward?.delivered();
+      return {
+        device: embedder.device,
+        ...(embedder.selection ? { selection: embedder.selection } : {}),
+        backend: stats.backend,
+        ...(stats.backendReason ? { backendReason: stats.backendReason } : {}),
+        model: { id: stats.model.id, dims: stats.model.dims },
+        openMs: performance.now() - start,
+        timings: { modelMs: modelDone - start, storeMs: performance.now() - modelDone },
+        lockRetries,
+      };
+    } catch (e) {
+      await embedder?.dispose?.().catch(() => undefined);
+      embedder = undefined;
+      throw e;
+    } finally {
+      release(onProgress);
+    }
+  }
+
+  return {
+    open(options, onProgress) {
+      if (opening) return Promise.reject(new AnamnesisError('INVALID_INPUT', 'already opened'));
+      opening = open(options, onProgress);
+      return opening;
+    },
+
+    async call<K extends EngineMethod>(
+      method: K,
+      args: MethodArgs<K>,
+      onProgress?: (event: ProgressEvent) => void,
+    ) {
+      const target = ready();
+      const list = [...(Array.isArray(args) ? args : [])] as unknown[];
+      const at = PROGRESS_ARG[method];
+      const progress = forwarder(onProgress);
+      if (progress && at !== undefined) {
+        const options = (list[at] ?? {}) as Record<string, unknown>;
+        list[at] = { ...options, onProgress: progress.send };
+      }
+      const quotaBefore = quota.errors;
+      try {
+        const fn = target[method] as (...a: unknown[]) => Promise<unknown>;
+        let result = await fn.apply(target, list);
+        await progress?.delivered();
+        if (method === 'stats') result = { ...(result as object), ...(await storageFigures()) };
+        const buffers = buffersOf(result);
+        return (buffers.length ? Comlink.transfer(result, buffers) : result) as never;
+      } catch (e) {
+        if (quota.errors !== quotaBefore && !isAnamnesisError(e, 'QUOTA_EXCEEDED')) {
+          throw new AnamnesisError('QUOTA_EXCEEDED', `${method}: the browser refused to write`, {
+            cause: e,
+          });
+        }
+        throw e;
+      } finally {
+        release(onProgress);
+      }
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await opening?.catch(() => undefined);
+      try {
+        await engine?.close();
+      } finally {
+        await embedder?.dispose?.().catch(() => undefined);
+        engine = undefined;
+        embedder = undefined;
+      }
+    },
+  };
+}

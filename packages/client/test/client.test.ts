@@ -1,0 +1,257 @@
+/**
+ * The client in Node: the real worker API and engine (in memory) behind Comlink over a
+ * MessageChannel, tabs simulated with a shared lock registry and Node's BroadcastChannel. The same
+ * behaviour runs in Chromium in `e2e/tests/client.spec.ts`; here each rule is pinned down
+ * deterministically.
+ */
+import { modelRootPath } from '@anamnesis/model-default';
+import { AnamnesisError, type ErrorCode } from '@anamnesis/ranking';
+import * as Comlink from 'comlink';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { openMemory, type MemoryClient, type OpenMemoryOptions } from '../src/client.ts';
+import { fromWireError, registerErrorTransfer, toWireError } from '../src/wire.ts';
+import { LockRegistry, Tab } from './tabs.ts';
+
+const NOTES = [
+  { id: 'cat', text: 'I adopted a kitten named Luna and she sleeps on the sofa', tags: ['pets'] },
+  { id: 'tax', text: 'the quarterly tax filing deadline is in april, send receipts' },
+  { id: 'trip', text: 'we hiked along the mountain trail and camped by a lake' },
+];
+
+const tabs: Tab[] = [];
+const memories: MemoryClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(memories.splice(0).map((m) => m.close().catch(() => undefined)));
+  await Promise.all(tabs.splice(0).map((t) => t.dispose()));
+});
+
+function newTab(registry: LockRegistry): Tab {
+  const tab = new Tab(registry);
+  tabs.push(tab);
+  return tab;
+}
+
+async function open(tab: Tab, options: OpenMemoryOptions = {}): Promise<MemoryClient> {
+  const memory = await openMemory(
+    { device: 'auto', assets: { models: await modelRootPath() }, ...options },
+    tab.env,
+  );
+  memories.push(memory);
+  return memory;
+}
+
+async function rejection(p: Promise<unknown>): Promise<AnamnesisError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(AnamnesisError);
+    return e as AnamnesisError;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function rejectsWith(p: Promise<unknown>, code: ErrorCode): Promise<AnamnesisError> {
+  const e = await rejection(p);
+  expect(e.code).toBe(code);
+  return e;
+}
+
+const until = async (check: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('errors across the boundary', () => {
+  it('keeps code, details, message and cause of an AnamnesisError through Comlink', async () => {
+    registerErrorTransfer();
+    const { port1, port2 } = new MessageChannel();
+    Comlink.expose(
+      {
+        fail(kind: string) {
+          if (kind === 'typed') {
+            throw new AnamnesisError('NOT_FOUND', 'x9', {
+              details: { id: 'x9', fn: () => 1 },
+              cause: new TypeError('inner'),
+            });
+          }
+          if (kind === 'plain') throw new RangeError('plain');
+          throw { not: 'an error' };
+        },
+      },
+      port1,
+    );
+    const remote = Comlink.wrap<{ fail(kind: string): void }>(port2);
+    const typed = await rejectsWith(remote.fail('typed'), 'NOT_FOUND');
+    expect(typed.message).toBe('No memory has this id: x9');
+    expect(typed.details).toEqual({ id: 'x9' }); // functions dropped, data kept
+    expect((typed.cause as Error).message).toBe('inner');
+    const plain = await remote.fail('plain').catch((e: unknown) => e);
+    expect(plain).toBeInstanceOf(Error);
+    expect(plain).toMatchObject({ name: 'RangeError', message: 'plain' });
+    expect(await remote.fail('value').catch((e: unknown) => e)).toEqual({ not: 'an error' });
+    port1.close();
+    port2.close();
+  });
+
+  it('round-trips the wire form used over BroadcastChannel', () => {
+    const e = fromWireError(
+      structuredClone(toWireError(new AnamnesisError('OWNER_CHANGED', 'm', { details: { a: 1 } }))),
+    );
+    expect(e).toBeInstanceOf(AnamnesisError);
+    expect(e).toMatchObject({ code: 'OWNER_CHANGED', details: { a: 1 } });
+    expect(e.message).toBe('The owner of the store changed while the call was in flight: m');
+  });
+});
+
+describe('one tab', () => {
+  it('remembers and recalls through the worker; stats carry storage figures; info says how it opened', async () => {
+    const m = await open(newTab(new LockRegistry()), { name: 'one' });
+    expect(m.role).toBe('owner');
+    expect(m.info).toMatchObject({
+      role: 'owner',
+      backend: 'memory',
+      device: 'cpu',
+      lockRetries: 0,
+    });
+    expect(m.info.backendReason).toContain('worker');
+    expect(await m.rememberMany(NOTES)).toEqual(['cat', 'tax', 'trip']);
+    const [hit] = await m.recall('my cat', { explain: true });
+    expect(hit!.id).toBe('cat');
+    expect(hit!.explain!.contributions.length).toBeGreaterThan(0);
+    const stats = await m.stats();
+    expect(stats).toMatchObject({ memories: 3, backend: 'memory', persisted: null });
+    expect(await m.verify()).toEqual([]);
+  });
+
+  it('forwards progress callbacks of rememberMany and import', async () => {
+    const m = await open(newTab(new LockRegistry()), { name: 'progress' });
+    const events: unknown[] = [];
+    await m.rememberMany(NOTES, { onProgress: (e) => events.push(e) });
+    expect(events).toContainEqual({ phase: 'embed', loaded: 3, total: 3 });
+    const jsonl = await m.export();
+    const other = await open(newTab(new LockRegistry()), { name: 'progress2' });
+    const imported: unknown[] = [];
+    expect(await other.import(jsonl, { onProgress: (e) => imported.push(e) })).toBe(3);
+  });
+
+  it('typed errors, CLOSED after close (idempotent), and Symbol.asyncDispose', async () => {
+    const tab = newTab(new LockRegistry());
+    const m = await open(tab, { name: 'errors' });
+    await rejectsWith(m.remember({ text: '' }), 'INVALID_INPUT');
+    const e = await rejectsWith(m.update('nope', { importance: 1 }), 'NOT_FOUND');
+    expect(e.details).toEqual({ id: 'nope' });
+    await m.close();
+    await m.close();
+    await rejectsWith(m.recall('x'), 'CLOSED');
+    await rejectsWith(openMemory({ name: 'bad name' }, tab.env), 'INVALID_INPUT');
+    await rejectsWith(openMemory({ timeoutMs: -1 }, tab.env), 'INVALID_INPUT');
+    await rejectsWith(openMemory({ device: 'gpu' as unknown as 'wasm' }, tab.env), 'INVALID_INPUT');
+    let escaped: MemoryClient;
+    {
+      await using d = await open(tab, { name: 'disposed' });
+      escaped = d;
+    }
+    await rejectsWith(escaped.stats(), 'CLOSED');
+  });
+
+  it('a call to a dead worker times out instead of hanging; so does opening one', async () => {
+    const tab = newTab(new LockRegistry());
+    const m = await open(tab, { name: 'dead', timeoutMs: 200 });
+    expect(m.debug.terminateWorker()).toBe(true);
+    const start = Date.now();
+    await rejectsWith(m.stats(), 'TIMEOUT');
+    expect(Date.now() - start).toBeLessThan(2_000);
+    await m.close(); // bounded as well
+    const silent = {
+      ...tab.env,
+      createWorker: () => {
+        const { port1, port2 } = new MessageChannel();
+        return Object.assign(port2, { terminate: () => (port1.close(), port2.close()) });
+      },
+    };
+    await rejectsWith(openMemory({ name: 'silent', openTimeoutMs: 200 }, silent), 'TIMEOUT');
+  });
+});
+
+describe('tabs', () => {
+  it('one owner per store name; a follower forwards calls and sees the same data', async () => {
+    const registry = new LockRegistry();
+    const [a, b] = [newTab(registry), newTab(registry)];
+    const ma = await open(a, { name: 'shared' });
+    const mb = await open(b, { name: 'shared' });
+    expect([ma.role, mb.role]).toEqual(['owner', 'follower']);
+    expect(mb.info).toMatchObject({ role: 'follower', device: 'cpu', backend: 'memory' });
+    expect(b.workers).toHaveLength(0); // a follower starts no worker
+    await ma.remember(NOTES[0]!);
+    await mb.remember(NOTES[1]!);
+    const events: unknown[] = [];
+    await mb.rememberMany([NOTES[2]!], { onProgress: (e) => events.push(e) });
+    expect(events).toContainEqual({ phase: 'embed', loaded: 1, total: 1 });
+    expect((await mb.stats()).memories).toBe(3);
+    expect(await mb.recall('kitten')).toEqual(await ma.recall('kitten'));
+    await rejectsWith(mb.remember({ text: ' ' }), 'INVALID_INPUT');
+    // another name is another store, with its own owner
+    const other = await open(b, { name: 'other' });
+    expect(other.role).toBe('owner');
+  });
+
+  it('a graceful close hands over: calls in flight complete (the old owner finishes or the new one runs them)', async () => {
+    const registry = new LockRegistry();
+    const [a, b] = [newTab(registry), newTab(registry)];
+    const ma = await open(a, { name: 'graceful' });
+    const roles: string[] = [];
+    const mb = await open(b, { name: 'graceful', onRoleChange: (r) => roles.push(r) });
+    await ma.rememberMany(NOTES);
+    const write = mb.remember({ text: 'written while the owner closes' });
+    const read = mb.get('cat');
+    await ma.close();
+    // (in memory here, so what the old owner held went with it; on OPFS it stays: see e2e)
+    await expect(write).resolves.toMatch(/^[0-9A-Z]{26}$/);
+    await read; // resolves (with what the new owner has)
+    // calls after the hand-over run in b's own worker
+    await until(() => mb.role === 'owner');
+    expect(roles).toEqual(['owner']);
+    expect(b.workers).toHaveLength(1);
+    const late = await mb.remember({ text: 'after the hand-over' });
+    expect(await mb.get(late)).toMatchObject({ text: 'after the hand-over' });
+  });
+
+  it('an owner tab that vanishes: a follower takes over; its reads are retried, its writes say OWNER_CHANGED', async () => {
+    const registry = new LockRegistry();
+    const [a, b, c] = [newTab(registry), newTab(registry), newTab(registry)];
+    const ma = await open(a, { name: 'abrupt', timeoutMs: 300 });
+    const mb = await open(b, { name: 'abrupt' });
+    const mc = await open(c, { name: 'abrupt' });
+    await ma.rememberMany(NOTES);
+    // a's worker stops answering (it "crashed"), then the tab goes without a goodbye
+    ma.debug.terminateWorker();
+    const write = mb.remember({ text: 'in flight when the owner went' });
+    const read = mc.recall('kitten');
+    const readB = mb.stats();
+    await new Promise((r) => setTimeout(r, 50)); // the calls reach the dying owner
+    a.kill();
+    await until(() => mb.role === 'owner' || mc.role === 'owner');
+    expect(mb.role === 'owner' ? mc.role : mb.role).toBe('follower');
+    // b had the write in flight: owner or follower, it cannot know whether a applied it
+    await rejectsWith(write, 'OWNER_CHANGED');
+    expect(await readB).toMatchObject({ backend: 'memory' }); // retried on the new owner
+    expect(Array.isArray(await read)).toBe(true);
+    // the store works under its new owner (in memory here: a's data went with a)
+    await mc.remember({ text: 'after the take-over' });
+    expect((await mb.stats()).memories).toBe(1);
+  });
+
+  it('a follower waiting for an owner that never answers times out', async () => {
+    const registry = new LockRegistry();
+    const [a, b] = [newTab(registry), newTab(registry)];
+    const ma = await open(a, { name: 'quiet' });
+    for (const ch of a.channels) ch.close(); // a stops listening but keeps the lock
+    await rejectsWith(open(b, { name: 'quiet', openTimeoutMs: 300 }), 'TIMEOUT');
+    expect(ma.role).toBe('owner');
+  });
+});

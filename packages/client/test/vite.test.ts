@@ -1,0 +1,78 @@
+/**
+ * The Vite plugin on a real dev server: model and runtime files from their packages, 404 (never
+ * index.html) for anything missing under its paths, and the dependency options anamnesis needs.
+ * (The build output and `vite preview` are covered by the browser tests on apps/example.)
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { MODEL_FILES } from '@anamnesis/model-default';
+import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { anamnesis, MODEL_ROOT, ORT_DIST, ORT_FILES } from '../src/vite.ts';
+
+let server: ViteDevServer;
+let base: string;
+
+beforeAll(async () => {
+  server = await createServer({
+    configFile: false,
+    root: MODEL_ROOT, // any folder; it serves no app here
+    logLevel: 'silent',
+    plugins: [anamnesis({ ortBuilds: ['plain'] })],
+    server: { port: 0, host: '127.0.0.1', ws: false },
+    optimizeDeps: { noDiscovery: true },
+  });
+  await server.listen();
+  base = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('anamnesis() on the dev server', () => {
+  it('serves every default model file and the chosen ONNX Runtime build, byte for byte', async () => {
+    for (const file of MODEL_FILES) {
+      const response = await fetch(`${base}/models/${file}`);
+      expect(response.status, file).toBe(200);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      expect(bytes.length).toBe(readFileSync(join(MODEL_ROOT, file)).length);
+    }
+    const wasm = await fetch(`${base}/ort/ort-wasm-simd-threaded.wasm`);
+    expect(wasm.status).toBe(200);
+    expect(wasm.headers.get('content-type')).toBe('application/wasm');
+    await wasm.arrayBuffer();
+  });
+
+  it('answers 404 for missing files, files of a build it does not serve, and paths that escape', async () => {
+    for (const path of [
+      '/models/anamnesis/glove-100d-sif/onnx/model.onnx',
+      '/models/nope/config.json',
+      '/ort/ort-wasm-simd-threaded.asyncify.wasm', // not in ortBuilds
+      '/ort/package.json',
+      '/models/..%2fmanifest.json%2f..%2f..%2fpackage.json',
+      '/models/%E0%A4%A',
+    ]) {
+      const response = await fetch(`${base}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(await response.text()).toContain('not found');
+    }
+  });
+
+  it('keeps sqlite-wasm and the client out of pre-bundling and bundles workers as ES modules', () => {
+    expect(server.config.optimizeDeps.exclude).toEqual(
+      expect.arrayContaining(['@sqlite.org/sqlite-wasm', '@anamnesis/client']),
+    );
+    expect(server.config.worker.format).toBe('es');
+  });
+
+  it('knows every ONNX Runtime file the client may ask for, from transformers.js’s own onnxruntime-web', () => {
+    const pkg = JSON.parse(readFileSync(join(ORT_DIST, '..', 'package.json'), 'utf8')) as {
+      name: string;
+    };
+    expect(pkg.name).toBe('onnxruntime-web');
+    expect(ORT_FILES).toHaveLength(4);
+  });
+});
