@@ -4,6 +4,7 @@
  */
 
 import { AnamnesisError } from './errors.ts';
+import { mdBlocks } from './merkle-damgard.ts';
 
 /** Digest length of {@link md5}, in bytes. */
 export const MD5_DIGEST_BYTES = 16;
@@ -75,23 +76,7 @@ export function md5(input: Uint8Array): Uint8Array {
   }
   const state = Int32Array.of(0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476);
   const w = new Int32Array(16);
-  const len = input.length;
-  const full = len - (len % 64);
-  for (let off = 0; off < full; off += 64) compress(state, input, off, w);
-
-  // Padding: 0x80, zeros, then the message length in bits as a 64-bit little-endian integer.
-  const rem = len - full;
-  const tail = new Uint8Array(rem < 56 ? 64 : 128);
-  tail.set(input.subarray(full));
-  tail[rem] = 0x80;
-  const bitsLo = (len % 0x20000000) * 8; // < 2^32
-  const bitsHi = Math.floor(len / 0x20000000);
-  const at = tail.length - 8;
-  for (let i = 0; i < 4; i++) {
-    tail[at + i] = (bitsLo >>> (8 * i)) & 0xff;
-    tail[at + 4 + i] = (bitsHi >>> (8 * i)) & 0xff;
-  }
-  for (let off = 0; off < tail.length; off += 64) compress(state, tail, off, w);
+  mdBlocks(input, true, (data, off) => compress(state, data, off, w));
 
   const out = new Uint8Array(MD5_DIGEST_BYTES);
   for (let i = 0; i < 4; i++) {

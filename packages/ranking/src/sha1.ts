@@ -4,6 +4,7 @@
  */
 
 import { AnamnesisError } from './errors.ts';
+import { bigEndianWords, mdBlocks } from './merkle-damgard.ts';
 
 /** Digest length of {@link sha1}, in bytes. */
 export const SHA1_DIGEST_BYTES = 20;
@@ -59,31 +60,7 @@ export function sha1(input: Uint8Array): Uint8Array {
   }
   const state = Int32Array.of(0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0);
   const w = new Int32Array(80);
-  const len = input.length;
-  const full = len - (len % 64);
-  for (let off = 0; off < full; off += 64) compress(state, input, off, w);
+  mdBlocks(input, false, (data, off) => compress(state, data, off, w));
 
-  // Padding: 0x80, zeros, then the message length in bits as a 64-bit big-endian integer.
-  const rem = len - full;
-  const tail = new Uint8Array(rem < 56 ? 64 : 128);
-  tail.set(input.subarray(full));
-  tail[rem] = 0x80;
-  const bitsLo = (len % 0x20000000) * 8; // < 2^32
-  const bitsHi = Math.floor(len / 0x20000000);
-  const at = tail.length - 8;
-  for (let i = 0; i < 4; i++) {
-    tail[at + 3 - i] = (bitsHi >>> (8 * i)) & 0xff;
-    tail[at + 7 - i] = (bitsLo >>> (8 * i)) & 0xff;
-  }
-  for (let off = 0; off < tail.length; off += 64) compress(state, tail, off, w);
-
-  const out = new Uint8Array(SHA1_DIGEST_BYTES);
-  for (let i = 0; i < 5; i++) {
-    const v = state[i]!;
-    out[i * 4] = (v >>> 24) & 0xff;
-    out[i * 4 + 1] = (v >>> 16) & 0xff;
-    out[i * 4 + 2] = (v >>> 8) & 0xff;
-    out[i * 4 + 3] = v & 0xff;
-  }
-  return out;
+  return bigEndianWords(state, SHA1_DIGEST_BYTES);
 }

@@ -4,6 +4,7 @@
  */
 
 import { AnamnesisError } from './errors.ts';
+import { bigEndianWords, mdBlocks } from './merkle-damgard.ts';
 import { utf8Encode } from './utf8.ts';
 
 /** Digest length of {@link sha256}, in bytes. */
@@ -78,33 +79,9 @@ export function sha256(input: Uint8Array): Uint8Array {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
   );
   const w = new Int32Array(64);
-  const len = input.length;
-  const full = len - (len % 64);
-  for (let off = 0; off < full; off += 64) compress(state, input, off, w);
+  mdBlocks(input, false, (data, off) => compress(state, data, off, w));
 
-  // Padding: 0x80, zeros, then the message length in bits as a 64-bit big-endian integer.
-  const rem = len - full;
-  const tail = new Uint8Array(rem < 56 ? 64 : 128);
-  tail.set(input.subarray(full));
-  tail[rem] = 0x80;
-  const bitsLo = (len % 0x20000000) * 8; // < 2^32
-  const bitsHi = Math.floor(len / 0x20000000);
-  const at = tail.length - 8;
-  for (let i = 0; i < 4; i++) {
-    tail[at + 3 - i] = (bitsHi >>> (8 * i)) & 0xff;
-    tail[at + 7 - i] = (bitsLo >>> (8 * i)) & 0xff;
-  }
-  for (let off = 0; off < tail.length; off += 64) compress(state, tail, off, w);
-
-  const out = new Uint8Array(SHA256_DIGEST_BYTES);
-  for (let i = 0; i < 8; i++) {
-    const v = state[i]!;
-    out[i * 4] = (v >>> 24) & 0xff;
-    out[i * 4 + 1] = (v >>> 16) & 0xff;
-    out[i * 4 + 2] = (v >>> 8) & 0xff;
-    out[i * 4 + 3] = v & 0xff;
-  }
-  return out;
+  return bigEndianWords(state, SHA256_DIGEST_BYTES);
 }
 
 /** Lower-case hexadecimal SHA-256 of `input`; a string is hashed as its UTF-8 bytes. */
