@@ -70,6 +70,11 @@ export interface TransformersEmbedderOptions {
   /** Path template under `remoteHost`. Default transformers.js's `'{model}/resolve/{revision}/'`. */
   remotePathTemplate?: string;
   /**
+   * Node: the folder downloaded models are cached in (transformers.js `env.cacheDir`). Default
+   * transformers.js's own (`.cache` inside its package). Browsers cache in the Cache API.
+   */
+  cacheDir?: string;
+  /**
    * `'auto'`, or a device. Default `'auto'`: in Node `'cpu'`; in a browser `'wasm'` unless
    * `navigator.gpu.requestAdapter()` gives an adapter, in which case both are loaded (wasm first),
    * a short warm-up times each, and the faster one is kept (see `Embedder.selection`).
@@ -127,6 +132,9 @@ interface Tokenizer {
 type Device = DeviceSelection['device'];
 
 const EMBED = { pooling: 'mean', normalize: true } as const;
+
+/** transformers.js's own cache folder, before any embedder changed it. */
+let defaultCacheDir: string | null | undefined;
 
 function isNode(): boolean {
   return typeof process !== 'undefined' && !!process.versions?.node;
@@ -344,6 +352,9 @@ export async function createTransformersEmbedder(
   env.allowRemoteModels = options.remoteHost !== undefined;
   if (options.remoteHost !== undefined) env.remoteHost = options.remoteHost;
   if (options.remotePathTemplate !== undefined) env.remotePathTemplate = options.remotePathTemplate;
+  // env is global to transformers.js: every field this adapter uses is set on every load.
+  defaultCacheDir ??= env.cacheDir;
+  env.cacheDir = options.cacheDir ?? defaultCacheDir;
   const onnxWasm = env.backends?.onnx?.wasm as
     { wasmPaths?: string | { mjs: string; wasm: string }; numThreads?: number } | undefined;
   if (options.wasmPaths !== undefined && onnxWasm) {
@@ -351,6 +362,13 @@ export async function createTransformersEmbedder(
       typeof options.wasmPaths === 'string' ? options.wasmPaths : { ...options.wasmPaths };
   }
   if (options.threads !== undefined && onnxWasm) onnxWasm.numThreads = options.threads;
+  // transformers.js imports ONNX Runtime's .mjs from a blob: URL (to cache it); an extension
+  // page's CSP (script-src 'self') forbids that, and the extension's workers lack the `chrome`
+  // global by which transformers.js detects an extension: import it from its own URL there.
+  const protocol = (globalThis as { location?: { protocol?: string } }).location?.protocol;
+  if (protocol === 'chrome-extension:' || protocol === 'moz-extension:') {
+    (env as { useWasmCache?: boolean }).useWasmCache = false;
+  }
 
   const load = async (device: Device): Promise<Extractor> => {
     const log: FileLog = { started: [], done: new Set() };
