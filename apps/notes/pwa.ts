@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { Plugin, ResolvedConfig } from 'vite';
 
 function files(dir: string): string[] {
@@ -57,7 +57,7 @@ export function serviceWorker(): Plugin {
       config = resolved;
     },
     closeBundle() {
-      const out = config.build.outDir;
+      const out = resolve(config.root, config.build.outDir);
       // onnxruntime-web's own `new URL(…wasm, import.meta.url)` makes Vite emit a hashed copy of its
       // 27 MB wasm under assets/; the app loads the copy under /ort/ (wasmPaths), so only that one
       // is precached.

@@ -71,6 +71,12 @@ export interface OpenMemoryOptions {
    * and nothing is ever fetched from another origin.
    */
   remoteHost?: string;
+  /**
+   * ONNX Runtime wasm threads. Default: 1 where the page is not cross-origin isolated (e.g. an
+   * extension page, which has `SharedArrayBuffer` but whose CSP forbids the blob: workers threads
+   * need), else ONNX Runtime's default.
+   */
+  threads?: number;
   /** Ask for persistent storage (`navigator.storage.persist()`) before opening. Default `false`. */
   persist?: boolean;
   /**
@@ -859,6 +865,11 @@ export async function openMemory(
     onProgress: options.onProgress,
     onRoleChange: options.onRoleChange,
   };
+  const threads =
+    options.threads ??
+    ((globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === false
+      ? 1
+      : undefined);
   const open: WorkerOpenOptions = {
     name,
     storage,
@@ -869,6 +880,7 @@ export async function openMemory(
       // wasm only: the plain build (14 MB, about half the start-up); WebGPU needs asyncify's.
       wasmPaths: device === 'wasm' ? plainRuntime(ort) : ort,
       ...(options.remoteHost !== undefined ? { remoteHost: options.remoteHost } : {}),
+      ...(threads !== undefined ? { threads } : {}),
     },
     onModelMismatch: options.onModelMismatch ?? 'error',
     lockRetryMs: checkMs(options.lockRetryMs, DEFAULT_LOCK_RETRY_MS, 'lockRetryMs'),

@@ -62,5 +62,10 @@ describe('createTransformersEmbedder from a remote host', () => {
         (r) => r.includes(`/${MODEL_ID}/resolve/`) && r.endsWith('model_quantized.onnx'),
       ),
     ).toBe(true);
+    // A second load is served from the cache: no new request reaches the host.
+    const seen = requests.length;
+    await createTransformersEmbedder({ model: MODEL_ID, remoteHost: host, cacheDir });
+    expect(requests.length).toBe(seen);
+    await rm(cacheDir, { recursive: true, force: true });
   });
 });

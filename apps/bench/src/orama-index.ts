@@ -1,0 +1,48 @@
+/**
+ * The Orama 3 baseline's configuration (no Node imports, so the browser speed benchmark uses it too).
+ */
+import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
+import { stopwords as englishStopwords } from '@orama/stopwords/english';
+
+/** The three Orama 3 modes run as baselines. */
+export const ORAMA_MODES = ['fulltext', 'vector', 'hybrid'] as const;
+export type OramaMode = (typeof ORAMA_MODES)[number];
+
+/**
+ * An Orama 3 database configured fairly: English tokenizer with stemming and English stop words,
+ * the same unit vectors as the engine. Full-text uses threshold 1 (any term, like our OR query) and
+ * vector search a similarity floor of -1 (no floor: our vector leg has none), default hybrid weights.
+ */
+export async function oramaIndex(
+  dims: number,
+  docs: { id: string; text: string; embedding: Float32Array }[],
+): Promise<AnyOrama> {
+  const db = create({
+    schema: { key: 'string', text: 'string', embedding: `vector[${dims}]` } as const,
+    components: { tokenizer: { language: 'english', stemming: true, stopWords: englishStopwords } },
+  });
+  await insertMultiple(
+    db,
+    docs.map((d) => ({ key: d.id, text: d.text, embedding: Array.from(d.embedding) })),
+  );
+  return db;
+}
+
+/** Runs one Orama search and returns document keys, best first. */
+export async function oramaSearch(
+  db: AnyOrama,
+  mode: OramaMode,
+  term: string,
+  vector: Float32Array,
+  limit: number,
+): Promise<string[]> {
+  const v = { value: Array.from(vector), property: 'embedding' };
+  const params =
+    mode === 'fulltext'
+      ? { term, properties: ['text'], limit, threshold: 1 }
+      : mode === 'vector'
+        ? { mode: 'vector' as const, vector: v, limit, similarity: -1 }
+        : { mode: 'hybrid' as const, term, vector: v, limit, similarity: -1, threshold: 1 };
+  const result = await search(db, params as never);
+  return (result.hits as unknown as { document: { key: string } }[]).map((h) => h.document.key);
+}

@@ -1,0 +1,25 @@
+/** Messages between the service worker and the offscreen document (chrome.runtime messaging). */
+
+/** What the service worker extracts from a tab (`extractPage`, run by chrome.scripting). */
+export interface PageCapture {
+  /** `'page'`: the readable text of the page; `'selection'`: the selected text. */
+  source: 'page' | 'selection';
+  url: string;
+  title: string;
+  text: string;
+}
+
+/** Service worker → offscreen document: store a capture. */
+export interface RememberMessage {
+  target: 'offscreen';
+  type: 'remember';
+  capture: PageCapture;
+  /** When the capture was taken (ms since the epoch). */
+  time: number;
+}
+
+/** The offscreen document's answer. */
+export type RememberReply = { ok: true; ids: string[] } | { ok: false; error: string };
+
+/** The store every extension page opens (the extension origin's OPFS). */
+export const STORE_NAME = 'pages';

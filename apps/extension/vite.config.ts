@@ -1,0 +1,66 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { anamnesis } from '@anamnesis/client/vite';
+import { zipSync, type Zippable } from 'fflate';
+import { defineConfig, type Plugin } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const outDir = join(root, 'dist');
+/** The zip of `dist/` (what a store upload takes), next to it rather than inside it. */
+const zipFile = join(root, 'release', 'anamnesis-extension.zip');
+
+/** After the build: zips `dist/` (pure JS, no `zip` CLI needed). */
+function zipDist(): Plugin {
+  return {
+    name: 'anamnesis-extension-zip',
+    apply: 'build',
+    closeBundle() {
+      const files: Zippable = {};
+      const walk = (dir: string) => {
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+          const path = join(dir, entry.name);
+          if (entry.isDirectory()) walk(path);
+          else files[relative(outDir, path).split(sep).join('/')] = readFileSync(path);
+        }
+      };
+      walk(outDir);
+      mkdirSync(join(root, 'release'), { recursive: true });
+      writeFileSync(zipFile, zipSync(files, { level: 6 }));
+    },
+  };
+}
+
+export default defineConfig({
+  root,
+  // Relative URLs: pages load their scripts from the extension's own origin.
+  base: './',
+  // The default model under /models/ and ONNX Runtime's wasm-only build under /ort/ (the default
+  // model runs on wasm; the 27 MB WebGPU build is left out), all packaged: no remote code.
+  plugins: [anamnesis({ ortBuilds: ['plain'] }), zipDist()],
+  worker: { format: 'es' },
+  build: {
+    target: 'es2022',
+    outDir,
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 4096,
+    reportCompressedSize: false,
+    // No inlined assets: data: URLs are fine, but files keep the CSP simple to audit.
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    rollupOptions: {
+      input: {
+        popup: join(root, 'popup.html'),
+        search: join(root, 'search.html'),
+        offscreen: join(root, 'offscreen.html'),
+        background: join(root, 'src/background.ts'),
+      },
+      output: {
+        // The manifest names the service worker: a fixed name, at the root.
+        entryFileNames: (chunk) =>
+          chunk.name === 'background' ? 'background.js' : 'assets/[name]-[hash].js',
+      },
+    },
+  },
+});

@@ -1,0 +1,152 @@
+/**
+ * Speed of the notes app in headless Chromium (persistent profile: files cached, as for a
+ * returning user):
+ *
+ *   pnpm --filter @anamnesis/e2e bench:notes [-- --n 5000] [--json]
+ *
+ * - time from a keystroke in the search field to its results painted (the app stamps
+ *   `data-search-painted` in the frame after rendering), p50/p95 over every keystroke of several
+ *   typed queries, with `--n` notes (default 5,000; target p95 ≤ 50 ms);
+ * - first load to interactive with the model cached: navigation start to `data-ready` (target
+ *   ≤ 2 s), median of 5 reloads.
+ *
+ * With `--json` the last line printed is one JSON object. Not a test: it only reports.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { chromium } from '@playwright/test';
+import { build, preview } from 'vite';
+
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { PROBES } from '../tests/probes.ts';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: { n: { type: 'string', default: '5000' }, json: { type: 'boolean', default: false } },
+});
+const n = Number(values.n);
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+/** `n` notes as a JSON Lines import (deterministic texts from the probe vocabulary). */
+function notesJsonl(count: number): string {
+  const words = [
+    ...new Set(
+      PROBES.join(' ')
+        .toLowerCase()
+        .split(/\W+/)
+        .filter((w) => w.length > 2),
+    ),
+  ];
+  let seed = 42;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const lines = [];
+  for (let i = 0; i < count; i++) {
+    const pick = () => words[Math.floor(random() * words.length)]!;
+    const title = `${pick()} ${pick()} ${i}`;
+    const body = Array.from({ length: 20 + Math.floor(random() * 40) }, pick).join(' ');
+    lines.push(
+      JSON.stringify({
+        id: `note-${i}`,
+        text: `${title}\n\n${body}`,
+        kind: 'note',
+        meta: { title, chunks: 0 },
+        tags: [],
+        createdAt: 1_700_000_000_000 + i,
+      }),
+    );
+  }
+  return lines.join('\n');
+}
+
+const root = fileURLToPath(new URL('../../apps/notes/', import.meta.url));
+const configFile = join(root, 'vite.config.ts');
+await build({ root, configFile, configLoader: 'runner', logLevel: 'error' });
+const server = await preview({
+  root,
+  configFile,
+  configLoader: 'runner',
+  logLevel: 'error',
+  preview: { port: 0, strictPort: false },
+});
+const url = server.resolvedUrls!.local[0]!;
+const profile = mkdtempSync(join(tmpdir(), 'anamnesis-notes-bench-'));
+const importFile = join(profile, 'notes.jsonl');
+writeFileSync(importFile, notesJsonl(n));
+const context = await chromium.launchPersistentContext(join(profile, 'chrome'), {
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: CHROMIUM_ARGS,
+  viewport: { width: 1280, height: 900 },
+});
+try {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  await page.setInputFiles('#import', importFile);
+  await page.waitForFunction(
+    (count) => document.querySelectorAll('#notes li').length >= count,
+    Math.min(n, 1),
+    { timeout: 300_000 },
+  );
+  await page.waitForFunction(
+    () => document.querySelector('#progress')?.hasAttribute('hidden'),
+    undefined,
+    { timeout: 300_000 },
+  );
+
+  const loads: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+    loads.push(await page.evaluate(() => performance.now()));
+  }
+
+  const queries = [
+    'quarterly tax deadline',
+    'kitten on the sofa',
+    'train to the coast',
+    'bread recipe',
+    'meeting notes for the client',
+  ];
+  const keystrokes: number[] = [];
+  const search = page.getByLabel('Search');
+  for (const q of queries) {
+    await search.fill('');
+    for (const ch of q) {
+      const before = Number(await page.evaluate(() => document.body.dataset.searchPainted ?? '0'));
+      const start = await page.evaluate(() => performance.now());
+      await search.press(ch === ' ' ? 'Space' : ch);
+      await page.waitForFunction(
+        (b) => Number(document.body.dataset.searchPainted ?? '0') > b,
+        before,
+      );
+      keystrokes.push((await page.evaluate(() => performance.now())) - start);
+    }
+  }
+  const result = {
+    notes: n,
+    keystrokes: keystrokes.length,
+    type_to_paint_p50_ms: quantile(keystrokes, 0.5),
+    type_to_paint_p95_ms: quantile(keystrokes, 0.95),
+    load_to_interactive_ms: quantile(loads, 0.5),
+  };
+  console.log(
+    `notes app, ${n} notes, Chromium headless (${keystrokes.length} keystrokes, 5 reloads)`,
+  );
+  console.log(
+    `  type → results painted  p50 ${result.type_to_paint_p50_ms.toFixed(1)} ms  p95 ${result.type_to_paint_p95_ms.toFixed(1)} ms   (target p95 ≤ 50)`,
+  );
+  console.log(
+    `  load → interactive      median ${result.load_to_interactive_ms.toFixed(0)} ms of ${loads.map((x) => x.toFixed(0)).join(', ')}   (target ≤ 2000)`,
+  );
+  if (values.json) console.log(JSON.stringify(result));
+} finally {
+  await context.close();
+  await server.close();
+  rmSync(profile, { recursive: true, force: true });
+}
