@@ -418,8 +418,8 @@ export class Engine {
 
   /**
    * Runs a public call: refused once closing, tracked so `close` waits for it. Queued `retrieved`
-   * events are written first (so every call sees them), except by `recall`, which writes them
-   * only before computing a result that is not cached: a cached recall stays a pure read.
+   * events are written first, except by `recall`: a burst of searches (search as you type) stays
+   * pure reads, and its access counts catch up in the next quiet second.
    */
   #run<T>(fn: () => Promise<T>, flushRetrieved = true): Promise<T> {
     if (this.#closed || this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
@@ -794,7 +794,6 @@ export class Engine {
         ? undefined
         : `${this.#generation}\u0000${normalized}\u0000${JSON.stringify(options)}`;
       const cached = key === undefined ? undefined : this.#cache.get(key);
-      if (!cached && this.#retrieved.length > 0) this.#flushRetrieved();
       const results =
         cached ??
         (await runRecall(
@@ -810,15 +809,14 @@ export class Engine {
 
   /**
    * Queues `retrieved` events; no generation bump (ranking input only). They are written by the
-   * next other call, or after {@link RETRIEVED_FLUSH_MS} of quiet, or at close: one write
-   * transaction per recall would cost a synced OPFS commit (tens of ms) after every cached hit.
+   * next call other than `recall`, after {@link RETRIEVED_FLUSH_MS} without a recall, or at close:
+   * one write transaction per recall would cost a synced OPFS commit (tens of ms) per keystroke.
    */
   #recordRetrieved(ids: string[]): void {
     this.#retrieved.push({ ids, at: this.#now() });
-    if (this.#retrievedTimer === undefined) {
-      this.#retrievedTimer = setTimeout(() => this.#flushRetrieved(), RETRIEVED_FLUSH_MS);
-      (this.#retrievedTimer as { unref?: () => void }).unref?.(); // never keeps Node alive
-    }
+    if (this.#retrievedTimer !== undefined) clearTimeout(this.#retrievedTimer);
+    this.#retrievedTimer = setTimeout(() => this.#flushRetrieved(), RETRIEVED_FLUSH_MS);
+    (this.#retrievedTimer as { unref?: () => void }).unref?.(); // never keeps Node alive
   }
 
   /** Writes queued `retrieved` events and access counts in one transaction (best effort). */
