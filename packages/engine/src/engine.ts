@@ -26,7 +26,16 @@ import {
   type Database,
   type Sqlite3,
 } from './sqlite.ts';
-import { MEMORY_COLUMNS, rowById, ridsByIds, toMemory, toMemoryRow } from './store.ts';
+import {
+  dedupKey,
+  insertMemories,
+  MEMORY_COLUMNS,
+  rowById,
+  ridsByIds,
+  toMemory,
+  toMemoryRow,
+  writeVectors,
+} from './store.ts';
 import type {
   EngineStats,
   LinkInput,
@@ -400,20 +409,9 @@ export class Engine {
     }
   }
 
-  /** Writes unit-length vectors for rows, with one prepared statement (inside a transaction). */
+  /** Writes unit-length copies of vectors for rows (inside a transaction). */
   #writeVectors(rids: readonly number[], vectors: readonly Float32Array[]): void {
-    const stmt = this.#io.db.prepare(
-      'INSERT OR REPLACE INTO embeddings(rid, model, vector) VALUES (?, ?, ?)',
-    );
-    try {
-      rids.forEach((rid, i) => {
-        stmt
-          .bind([rid, this.#embedder.id, VectorIndex.toBytes(unitVector(vectors[i]!))])
-          .stepReset();
-      });
-    } finally {
-      stmt.finalize();
-    }
+    writeVectors(this.#io.db, this.#embedder.id, rids, vectors.map(unitVector));
   }
 
   /**
@@ -465,31 +463,10 @@ export class Engine {
     const { db } = this.#io;
     this.#dropBloomSnapshot();
     const now = this.#now();
-    const rids: number[] = [];
-    const stmt = db.prepare(
-      'INSERT INTO memories(id, text, kind, session, tags, meta, importance, created_at, updated_at, memory_score, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
+    const rids = insertMemories(
+      db,
+      items.map((m) => ({ ...m, updatedAt: now, accessCount: 0, contentHash: m.hash })),
     );
-    try {
-      for (const m of items) {
-        stmt.bind([
-          m.id,
-          m.text,
-          m.kind,
-          m.session,
-          JSON.stringify(m.tags),
-          JSON.stringify(m.meta),
-          m.importance,
-          m.createdAt,
-          now,
-          m.memoryScore,
-          m.hash,
-        ]);
-        stmt.stepReset();
-        rids.push(Number(this.#io.sqlite3.capi.sqlite3_last_insert_rowid(db)));
-      }
-    } finally {
-      stmt.finalize();
-    }
     this.#writeVectors(rids, vectors);
     const targets = ridsByIds(
       db,
@@ -951,10 +928,6 @@ export class Engine {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
-}
-
-function dedupKey(session: string | null, hash: string): string {
-  return `${session ?? ''}\u0000${hash}`;
 }
 
 function deepFreeze<T>(value: T): T {

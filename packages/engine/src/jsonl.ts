@@ -1,10 +1,10 @@
 import { AnamnesisError, assertInRange, norm, sha256Hex } from '@anamnesis/ranking';
 import type { Embedder, ProgressEvent } from './embedder.ts';
-import { ridsByIds, rowsByRid, toMemory } from './store.ts';
+import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory, writeVectors } from './store.ts';
 import { transaction, type Database } from './sqlite.ts';
 import type { Memory } from './types.ts';
 import { validateRemember } from './validate.ts';
-import { unitVector, VectorIndex } from './vector-index.ts';
+import { unitVector } from './vector-index.ts';
 
 /** Options of `export`. */
 export interface ExportOptions {
@@ -225,43 +225,33 @@ export async function importJsonl(
   }
   return transaction(db, 'importing', () => {
     beforeWrite();
-    const result: ImportResult = { added: 0, vectors: [], dedupKeys: [] };
-    const rids = new Map<string, number>();
-    for (const x of todo) {
-      const { m } = x;
-      const hash = sha256Hex(m.text);
-      db.exec({
-        sql: 'INSERT INTO memories(id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
-        bind: [
-          x.id,
-          m.text,
-          m.kind,
-          m.session,
-          JSON.stringify(m.tags),
-          JSON.stringify(m.meta),
-          m.importance,
-          m.createdAt,
-          x.updatedAt,
-          x.accessCount,
-          m.memoryScore,
-          hash,
-        ],
-      });
-      const rid = Number(db.selectValue('SELECT last_insert_rowid()'));
-      rids.set(x.id, rid);
-      db.exec({
-        sql: 'INSERT INTO embeddings(rid, model, vector) VALUES (?,?,?)',
-        bind: [rid, embedder.id, VectorIndex.toBytes(x.vector!)],
-      });
-      for (const u of x.usage)
+    const hashes = todo.map((x) => sha256Hex(x.m.text));
+    const inserted = insertMemories(
+      db,
+      todo.map((x, i) => ({
+        ...x.m,
+        id: x.id,
+        updatedAt: x.updatedAt,
+        accessCount: x.accessCount,
+        contentHash: hashes[i]!,
+      })),
+    );
+    const vectors = todo.map((x) => x.vector!);
+    writeVectors(db, embedder.id, inserted, vectors);
+    todo.forEach((x, i) => {
+      for (const u of x.usage) {
         db.exec({
           sql: 'INSERT INTO usage(rid, event, at) VALUES (?,?,?)',
-          bind: [rid, u.event, u.at],
+          bind: [inserted[i]!, u.event, u.at],
         });
-      result.vectors.push([rid, x.vector!]);
-      result.dedupKeys.push(`${m.session ?? ''}\u0000${hash}`);
-      result.added++;
-    }
+      }
+    });
+    const rids = new Map(todo.map((x, i) => [x.id, inserted[i]!]));
+    const result: ImportResult = {
+      added: todo.length,
+      vectors: inserted.map((rid, i) => [rid, vectors[i]!]),
+      dedupKeys: todo.map((x, i) => dedupKey(x.m.session, hashes[i]!)),
+    };
     const targets = ridsByIds(
       db,
       todo.flatMap((x) => x.links.map((l) => l.to)),

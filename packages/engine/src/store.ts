@@ -69,3 +69,74 @@ export function ridsByIds(db: Database, ids: readonly string[]): Map<string, num
   }
   return out;
 }
+
+/** A memory row to insert (every column the engine writes). */
+export interface MemoryInsert {
+  id: string;
+  text: string;
+  kind: string;
+  session: string | null;
+  tags: string[];
+  meta: Record<string, MetaValue>;
+  importance: number;
+  createdAt: number;
+  updatedAt: number;
+  accessCount: number;
+  memoryScore: number;
+  contentHash: string;
+}
+
+/** Inserts rows with one prepared statement (inside the caller's transaction); returns their rids. */
+export function insertMemories(db: Database, rows: readonly MemoryInsert[]): number[] {
+  const rids: number[] = [];
+  const stmt = db.prepare(
+    'INSERT INTO memories(id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) RETURNING rid',
+  );
+  try {
+    for (const m of rows) {
+      stmt.bind([
+        m.id,
+        m.text,
+        m.kind,
+        m.session,
+        JSON.stringify(m.tags),
+        JSON.stringify(m.meta),
+        m.importance,
+        m.createdAt,
+        m.updatedAt,
+        m.accessCount,
+        m.memoryScore,
+        m.contentHash,
+      ]);
+      stmt.step();
+      rids.push(stmt.get(0) as number);
+      stmt.reset();
+    }
+  } finally {
+    stmt.finalize();
+  }
+  return rids;
+}
+
+/** Writes the stored vectors (float32 bytes, already unit length) of rows for a model. */
+export function writeVectors(
+  db: Database,
+  model: string,
+  rids: readonly number[],
+  vectors: readonly Float32Array[],
+): void {
+  const stmt = db.prepare('INSERT OR REPLACE INTO embeddings(rid, model, vector) VALUES (?, ?, ?)');
+  try {
+    rids.forEach((rid, i) => {
+      const v = vectors[i]!;
+      stmt.bind([rid, model, new Uint8Array(v.buffer, v.byteOffset, v.byteLength)]).stepReset();
+    });
+  } finally {
+    stmt.finalize();
+  }
+}
+
+/** The dedup key of a text: its session and content hash. */
+export function dedupKey(session: string | null, hash: string): string {
+  return `${session ?? ''}\u0000${hash}`;
+}

@@ -213,11 +213,6 @@ export class VectorIndex {
     return this.#heap.slice(at, at + this.dims);
   }
 
-  /** The stored vector as raw bytes, for persistence. */
-  static toBytes(vector: Float32Array): Uint8Array {
-    return new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
-  }
-
   #setQuery(query: Float32Array): void {
     if (query.length !== this.dims) {
       throw new AnamnesisError(
