@@ -15,32 +15,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { chromium, type Page } from '@playwright/test';
-import { build, preview, type PreviewServer } from 'vite';
 
 import type { AutoRecall, ClientPageApi, Outcome } from '../harness/src/client-page.ts';
 import { isForeign } from '../fixtures.ts';
+import { median, quantile, rng, startHarness } from './common.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { PROBES } from '../tests/probes.ts';
 
 const TARGET_ROUND_TRIP_P50_MS = 0.5;
 const TARGET_LOAD_TO_RECALL_MS = 1000;
 const LOADS = 5;
-
-/** Mulberry32: the same texts on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `n` distinct short texts of 6–20 words from the probe set's vocabulary. */
 function texts(n: number, seed: number): { text: string }[] {
@@ -51,31 +38,6 @@ function texts(n: number, seed: number): { text: string }[] {
     const body = Array.from({ length: len }, () => words[Math.floor(random() * words.length)]);
     return { text: `${body.join(' ')} (${i})` };
   });
-}
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-const median = (xs: number[]) =>
-  quantile(
-    [...xs].sort((a, b) => a - b),
-    0.5,
-  );
-
-/** Builds the test app and serves it on a free port (never a stale server of another run). */
-async function startHarness(): Promise<{ server: PreviewServer; url: string }> {
-  const configFile = fileURLToPath(new URL('../harness/vite.config.ts', import.meta.url));
-  await build({ configFile, configLoader: 'runner', logLevel: 'error' });
-  const server = await preview({
-    configFile,
-    configLoader: 'runner',
-    logLevel: 'error',
-    preview: { port: 0, strictPort: false },
-  });
-  const url = server.resolvedUrls?.local[0]?.replace(/\/$/, '');
-  if (!url) throw new Error('the preview server has no local URL');
-  return { server, url };
 }
 
 type W = { client: ClientPageApi; autoRecall?: AutoRecall };

@@ -14,11 +14,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { chromium } from '@playwright/test';
-import { build, preview, type PreviewServer } from 'vite';
 
 import { createTransformersEmbedder } from '@anamnesis/engine';
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
@@ -26,6 +24,7 @@ import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
 import type { HarnessApi, PageLoadResult } from '../harness/src/main.ts';
 import type { LoadOptions, ThroughputResult } from '../harness/src/protocol.ts';
 import { isForeign } from '../fixtures.ts';
+import { rng, startHarness } from './common.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { PROBES } from '../tests/probes.ts';
 
@@ -45,18 +44,6 @@ interface Row {
   textsPerSecond: number;
 }
 
-/** Mulberry32: the same texts on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `n` short texts of 6–20 words drawn from the probe set's vocabulary. */
 function shortTexts(n: number): string[] {
   const words = [...new Set(PROBES.join(' ').split(' '))];
@@ -65,21 +52,6 @@ function shortTexts(n: number): string[] {
     const len = 6 + Math.floor(random() * 15);
     return Array.from({ length: len }, () => words[Math.floor(random() * words.length)]).join(' ');
   });
-}
-
-/** Builds the test app and serves it on a free port (never a stale server of another run). */
-async function startHarness(): Promise<{ server: PreviewServer; url: string }> {
-  const configFile = fileURLToPath(new URL('../harness/vite.config.ts', import.meta.url));
-  await build({ configFile, configLoader: 'runner', logLevel: 'error' });
-  const server = await preview({
-    configFile,
-    configLoader: 'runner',
-    logLevel: 'error',
-    preview: { port: 0, strictPort: false },
-  });
-  const url = server.resolvedUrls?.local[0]?.replace(/\/$/, '');
-  if (!url) throw new Error('the preview server has no local URL');
-  return { server, url };
 }
 
 /** Best of three passes over `texts` in batches of {@link BATCH}, texts per second. */

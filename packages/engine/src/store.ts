@@ -70,21 +70,8 @@ export function ridsByIds(db: Database, ids: readonly string[]): Map<string, num
   return out;
 }
 
-/** A memory row to insert (every column the engine writes). */
-export interface MemoryInsert {
-  id: string;
-  text: string;
-  kind: string;
-  session: string | null;
-  tags: string[];
-  meta: Record<string, MetaValue>;
-  importance: number;
-  createdAt: number;
-  updatedAt: number;
-  accessCount: number;
-  memoryScore: number;
-  contentHash: string;
-}
+/** A memory row to insert: every column the engine writes. */
+export type MemoryInsert = Memory & { contentHash: string };
 
 /** Inserts rows with one prepared statement (inside the caller's transaction); returns their rids. */
 export function insertMemories(db: Database, rows: readonly MemoryInsert[]): number[] {
