@@ -65,15 +65,18 @@ export class DenseLeg implements VectorLeg {
    * another model's vectors stay until this one's are complete.
    */
   async #reembedMissing(db: Database, onProgress?: (e: ProgressEvent) => void): Promise<void> {
-    const missing =
-      'FROM memories m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.rid = m.rid AND e.model = ?)';
-    const total = Number(db.selectValue(`SELECT count(*) ${missing}`, [this.id]));
+    const total = Number(
+      db.selectValue(
+        'SELECT count(*) FROM memories m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.rid = m.rid AND e.model = ?)',
+        [this.id],
+      ),
+    );
     let done = 0;
     for (;;) {
-      const rows = db.selectArrays(`SELECT rid, text ${missing} ORDER BY rid LIMIT ?`, [
-        this.id,
-        REEMBED_BATCH,
-      ]);
+      const rows = db.selectArrays(
+        'SELECT rid, text FROM memories m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.rid = m.rid AND e.model = ?) ORDER BY rid LIMIT ?',
+        [this.id, REEMBED_BATCH],
+      );
       if (rows.length === 0) break;
       const rids = rows.map((r) => r[0] as number);
       const vectors = await this.encode(rows.map((r) => r[1] as string));

@@ -6,6 +6,7 @@ import {
   sha256Hex,
   type UsageEventKind,
 } from '@anamnesis/ranking';
+import { cacheKey } from './cache-key.ts';
 import { DenseLeg } from './dense-leg.ts';
 import {
   createTransformersEmbedder,
@@ -716,7 +717,7 @@ export class Engine {
       if (normalized === '') return [];
       const key = options.noCache
         ? undefined
-        : `${this.#generation}\u0000${normalized}\u0000${JSON.stringify(options)}`;
+        : `${this.#generation}\u0000${normalized}\u0000${cacheKey(options)}`;
       const cached = key === undefined ? undefined : this.#cache.get(key);
       const results =
         cached ??

@@ -1,4 +1,5 @@
 import { AnamnesisError } from '@anamnesis/ranking';
+import { assertWellFormed } from './text.ts';
 import type { MemoryFilter, MetaValue } from './types.ts';
 
 /** Metadata keys, tags-free identifiers: the only caller text that names anything in SQL. */
@@ -10,9 +11,18 @@ export interface SqlFilter {
   params: (string | number | null)[];
 }
 
+/** The time of a Date, or `NaN` for an object that only inherits from `Date.prototype`. */
+export function dateTime(value: Date): number {
+  try {
+    return Date.prototype.getTime.call(value);
+  } catch {
+    return NaN;
+  }
+}
+
 /** Converts a time given as ms or Date to ms, rejecting anything else. */
 export function toMillis(value: unknown, what: string): number {
-  const ms = value instanceof Date ? value.getTime() : value;
+  const ms = value instanceof Date ? dateTime(value) : value;
   if (typeof ms !== 'number' || !Number.isFinite(ms)) {
     throw new AnamnesisError('INVALID_INPUT', `${what} must be a finite time in ms or a Date`);
   }
@@ -27,12 +37,13 @@ function strings(value: unknown, what: string): string[] {
       `${what} must be a string or a non-empty array of strings`,
     );
   }
-  return list as string[];
+  return (list as string[]).map((v) => assertWellFormed(v, what));
 }
 
 /** Validates a metadata value: JSON scalars only. */
 export function assertMetaValue(value: unknown, key: string): asserts value is MetaValue {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'string') return void assertWellFormed(value, `meta.${key}`);
+  if (value === null || typeof value === 'boolean') return;
   if (typeof value === 'number' && Number.isFinite(value)) return;
   throw new AnamnesisError(
     'INVALID_INPUT',

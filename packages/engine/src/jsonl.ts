@@ -3,7 +3,7 @@ import type { ProgressEvent } from './embedder.ts';
 import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory } from './store.ts';
 import { transaction, type Database } from './sqlite.ts';
 import type { Memory } from './types.ts';
-import { validateRemember } from './validate.ts';
+import { validateLinks, validateRemember } from './validate.ts';
 import { unitVector } from './vector-index.ts';
 import type { VectorLeg } from './vector-leg.ts';
 
@@ -163,14 +163,14 @@ export async function importJsonl(
       assertInRange(updatedAt, -8.64e15, 8.64e15, 'updatedAt');
       if (!Number.isInteger(accessCount) || accessCount < 0)
         throw new AnamnesisError('INVALID_INPUT', 'accessCount must be a non-negative integer');
-      const links = (l.links ?? []).map((x) => ({
-        to: String(x.to),
-        kind: String(x.kind ?? 'related'),
-        weight: Number(x.weight ?? 1),
-      }));
+      const links = validateLinks(l.links);
+      if (l.usage !== undefined && !Array.isArray(l.usage))
+        throw new AnamnesisError('INVALID_INPUT', 'usage must be an array');
       const usage = (l.usage ?? []).map((u) => {
         if (
+          !u ||
           !['retrieved', 'selected', 'used', 'discarded'].includes(u.event) ||
+          typeof u.at !== 'number' ||
           !Number.isFinite(u.at)
         ) {
           throw new AnamnesisError('INVALID_INPUT', 'bad usage event');
@@ -179,7 +179,12 @@ export async function importJsonl(
       });
       let vector: Float32Array | undefined;
       if (reuseVectors && typeof l.vector === 'string') {
-        const bytes = fromBase64(l.vector);
+        let bytes: Uint8Array;
+        try {
+          bytes = fromBase64(l.vector);
+        } catch (cause) {
+          throw new AnamnesisError('INVALID_INPUT', 'vector is not base64', { cause });
+        }
         if (bytes.length !== leg.dims * 4)
           throw new AnamnesisError(
             'DIMENSION_MISMATCH',

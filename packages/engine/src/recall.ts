@@ -248,16 +248,20 @@ export async function recall(
     lists.push(graphLeg(ctx, seeds, v.maxHops, v.undirected, allowed, perLeg));
   }
   const extraWeights: Record<string, number> = {};
-  for (const extra of options.extraLists ?? []) {
+  const extraLists = options.extraLists ?? [];
+  if (!Array.isArray(extraLists))
+    throw new AnamnesisError('INVALID_INPUT', 'extraLists must be an array');
+  for (const extra of extraLists) {
     if (
       !extra ||
       typeof extra.label !== 'string' ||
       !IDENTIFIER.test(extra.label) ||
-      !Array.isArray(extra.items)
+      !Array.isArray(extra.items) ||
+      extra.items.some((i) => !i || typeof i.id !== 'string' || !Number.isFinite(i.score))
     ) {
       throw new AnamnesisError(
         'INVALID_INPUT',
-        'each extra list needs an identifier label and items',
+        'each extra list needs an identifier label and items of a string id and a finite score',
       );
     }
     if (['fts', 'vector', 'graph', ...PRIOR_LEGS].includes(extra.label)) {
@@ -268,7 +272,7 @@ export async function recall(
     }
     const rids = ridsByIds(
       ctx.db,
-      extra.items.map((i) => i?.id).filter((id): id is string => typeof id === 'string'),
+      extra.items.map((i) => i.id),
     );
     const items = extra.items.filter(
       (i) => rids.has(i.id) && (!allowed || allowed.has(rids.get(i.id)!)),

@@ -1,5 +1,6 @@
 import { AnamnesisError, assertInRange } from '@anamnesis/ranking';
 import { assertMetaKey, assertMetaValue, toMillis } from './filter.ts';
+import { assertColumnText, assertWellFormed, stripBom } from './text.ts';
 import type { LinkInput, MetaValue, RememberInput, UpdateInput } from './types.ts';
 
 /** A validated, normalised memory ready to insert. */
@@ -27,12 +28,16 @@ function label(value: unknown, what: string): string {
       `${what} must be a non-empty string of at most ${MAX_LABEL} characters`,
     );
   }
-  return value;
+  return assertColumnText(value, what);
 }
 
-/** Validates text: a string, not blank, at most `maxLength` characters. */
-export function validateText(text: unknown, maxLength: number): string {
-  if (typeof text !== 'string') throw new AnamnesisError('INVALID_INPUT', 'text must be a string');
+/**
+ * Validates text: a string, not blank, at most `maxLength` characters, well formed (no lone
+ * surrogate). Leading byte order marks (U+FEFF) are dropped; nothing else is changed.
+ */
+export function validateText(value: unknown, maxLength: number): string {
+  if (typeof value !== 'string') throw new AnamnesisError('INVALID_INPUT', 'text must be a string');
+  const text = stripBom(value);
   if (text.trim().length === 0)
     throw new AnamnesisError('INVALID_INPUT', 'text must not be empty or blank');
   if (text.length > maxLength) {
@@ -41,7 +46,7 @@ export function validateText(text: unknown, maxLength: number): string {
       `text has ${text.length} characters; the limit is ${maxLength}`,
     );
   }
-  return text;
+  return assertWellFormed(text, 'text');
 }
 
 export function validateTags(tags: unknown): string[] {
@@ -60,13 +65,13 @@ export function validateMeta(meta: unknown): Record<string, MetaValue> {
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
     throw new AnamnesisError('INVALID_INPUT', 'meta must be a plain object');
   }
-  const out: Record<string, MetaValue> = {};
-  for (const [key, value] of Object.entries(meta)) {
+  const entries = Object.entries(meta);
+  for (const [key, value] of entries) {
     assertMetaKey(key);
     assertMetaValue(value, key);
-    out[key] = value;
   }
-  return out;
+  // fromEntries defines own properties: a key such as `__proto__` is kept, not swallowed.
+  return Object.fromEntries(entries) as Record<string, MetaValue>;
 }
 
 export function validateLinks(links: unknown): Required<LinkInput>[] {

@@ -59,7 +59,10 @@ describe('prepareFtsQuery (seed 002)', () => {
     expectCode(() => prepareFtsQuery('x', { maxTerms: 0 }), 'INVALID_INPUT');
     expectCode(() => prepareFtsQuery('x', { operator: 'NEAR' as never }), 'INVALID_INPUT');
   });
-  it('property: any text yields "" or an expression real SQLite FTS5 accepts', () => {
+  // ANAMNESIS_FUZZ_CASES and ANAMNESIS_FUZZ_SEED scale and reseed it (`pnpm test:fuzz`).
+  const cases = Number(process.env.ANAMNESIS_FUZZ_CASES || 1000);
+  const seed = Number(process.env.ANAMNESIS_FUZZ_SEED || 2);
+  it(`property (seed ${seed}, ${cases} cases): any text yields "" or an expression real SQLite FTS5 accepts`, () => {
     const hostile = fc.array(
       fc.oneof(
         fc.string({ unit: 'binary' }),
@@ -84,7 +87,25 @@ describe('prepareFtsQuery (seed 002)', () => {
           "'; DROP TABLE t; --",
           '\u0000',
           '💥',
+          '{text tags}:',
+          '{tags}',
+          'tags:',
+          't MATCH',
+          'rank MATCH',
+          'memories_fts',
+          'NEAR(a b, 3)',
+          '\ud800',
+          '\udfff',
+          '\u0301',
+          '\u200b',
+          '\u202e',
+          'ש',
+          '\ufeff',
+          "a') OR 1=1 --",
+          '/*',
+          'json_each(',
         ),
+        fc.string({ unit: 'grapheme-composite' }),
       ),
       { maxLength: 20 },
     );
@@ -94,7 +115,7 @@ describe('prepareFtsQuery (seed 002)', () => {
         expect(q).toMatch(/^(?:"[^"]+"(?: OR "[^"]+")*)?$/);
         if (q !== '') expect(() => match(q)).not.toThrow();
       }),
-      { numRuns: 500, seed: 2 },
+      { numRuns: cases, seed },
     );
   });
 });

@@ -1,0 +1,48 @@
+import { AnamnesisError } from '@anamnesis/ranking';
+import { dateTime } from './filter.ts';
+
+/**
+ * An injective text key for recall options: unlike `JSON.stringify`, values that validate
+ * differently never share a key (`NaN` vs `null`, a `Date` vs its ISO string, a present
+ * `undefined` or function vs an absent key), so an invalid call can never be answered from the
+ * cache of a valid one. BigInts are encoded; a cycle is `INVALID_INPUT`.
+ */
+export function cacheKey(value: unknown): string {
+  const path = new Set<object>();
+  const encode = (v: unknown): string => {
+    switch (typeof v) {
+      case 'string':
+        return JSON.stringify(v);
+      case 'number':
+        return Object.is(v, -0) ? '-0' : String(v);
+      case 'bigint':
+        return `${v}n`;
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'undefined':
+        return 'undefined';
+      case 'function':
+        return 'function';
+      case 'symbol':
+        return 'symbol';
+    }
+    if (v === null) return 'null';
+    const o = v as object;
+    if (path.has(o))
+      throw new AnamnesisError('INVALID_INPUT', 'recall options must not contain cycles');
+    if (o instanceof Date) return `Date(${dateTime(o)})`;
+    path.add(o);
+    try {
+      if (Array.isArray(o)) return `[${o.map(encode).join(',')}]`;
+      const proto = Object.getPrototypeOf(o) as { constructor?: { name?: unknown } } | null;
+      const tag = proto === Object.prototype ? '' : String(proto?.constructor?.name ?? 'null');
+      const fields = Object.keys(o).map(
+        (k) => `${JSON.stringify(k)}:${encode((o as Record<string, unknown>)[k])}`,
+      );
+      return `${tag}{${fields.join(',')}}`;
+    } finally {
+      path.delete(o);
+    }
+  };
+  return encode(value);
+}

@@ -1,0 +1,440 @@
+/**
+ * Seeded property fuzz of the engine's public calls (issue 8). Every call with random, mostly
+ * hostile input either succeeds or throws an AnamnesisError with a catalogue code; a failed write
+ * leaves the JSON Lines export byte-identical; a successful one changes only what it should and
+ * reads back exactly. Case count: ANAMNESIS_FUZZ_CASES; seed: ANAMNESIS_FUZZ_SEED.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnamnesisError, ERROR_CODES } from '@anamnesis/ranking';
+import { createEngine, ENGINE_PROFILES, type Engine, type Memory } from '../src/index.ts';
+import { caseSeed, FUZZ_CASES, FUZZ_SEED, Gen, replay } from './fuzz-gen.ts';
+import { defaultEmbedder, NOTES } from './helpers.ts';
+
+const MAX_TEXT = 2000;
+const RECALL_CASES = Math.round(FUZZ_CASES * 0.4);
+const WRITE_CASES = FUZZ_CASES - RECALL_CASES;
+const TIMEOUT = Math.max(120_000, FUZZ_CASES * 60);
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: AnamnesisError };
+
+/** Runs a call; anything thrown that is not a catalogued AnamnesisError fails the case. */
+async function outcome<T>(p: () => Promise<T>, fail: Fail): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await p() };
+  } catch (e) {
+    if (!(e instanceof AnamnesisError))
+      fail(`threw a non-AnamnesisError: ${e instanceof Error ? e.stack : String(e)}`);
+    if (!(e.code in ERROR_CODES)) fail(`unknown error code ${e.code}`);
+    return { ok: false, error: e };
+  }
+}
+
+type Fail = (detail: string) => never;
+
+function failer(property: string, index: number): Fail {
+  return (detail) => {
+    throw new Error(replay(property, FUZZ_SEED, index, detail));
+  };
+}
+
+/** The memory lines of an export, by id. */
+function linesById(jsonl: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of jsonl.split('\n').slice(1)) {
+    if (line !== '') out.set((JSON.parse(line) as { id: string }).id, line);
+  }
+  return out;
+}
+
+const PROFILES = Object.keys(ENGINE_PROFILES);
+const TAGS = ['pets', 'finance', 'work', "'); DROP TABLE memories; --", 'ταυτότητα', '"', 'a b'];
+const SESSIONS = ['home', 'work', 'trips', 'x" OR 1=1', '🏠'];
+
+function filter(g: Gen, ids: readonly string[]): unknown {
+  const f: Record<string, unknown> = {};
+  if (g.chance(0.4)) f.tags = g.maybe(() => [g.pick(TAGS)]);
+  if (g.chance(0.3)) f.kind = g.maybe(() => g.pick(['note', 'file', "note' OR '1'='1"]));
+  if (g.chance(0.3)) f.session = g.maybe(() => g.pick(SESSIONS));
+  if (g.chance(0.2)) f.after = g.maybe(() => g.int(2) * Date.UTC(2026, 0, 1));
+  if (g.chance(0.2)) f.before = g.maybe(() => new Date(Date.UTC(2027, 0, 1)));
+  if (g.chance(0.3)) f.meta = g.maybe(() => ({ [g.key()]: g.pick([1, 'x', true, null]) }));
+  if (g.chance(0.2)) f.ids = g.maybe(() => [g.pick(ids), g.string()]);
+  if (g.chance(0.05)) f[g.key()] = g.any();
+  return g.chance(0.1) ? g.any() : f;
+}
+
+function customProfile(g: Gen): unknown {
+  const base = ENGINE_PROFILES[g.pick(PROFILES)]!;
+  const p: Record<string, unknown> = structuredClone({ ...base }) as Record<string, unknown>;
+  const field = g.pick(['name', 'legs', 'fusion', 'recency', 'minSimilarity', 'mmr', 'pool']);
+  if (g.chance(0.6)) p[field] = g.any();
+  return p;
+}
+
+function recallOptions(g: Gen, ids: readonly string[]): unknown {
+  if (g.chance(0.05)) return g.any();
+  const o: Record<string, unknown> = {};
+  const set = (key: string, good: () => unknown) => {
+    if (g.chance(0.3)) o[key] = g.maybe(good, 0.25);
+  };
+  set('profile', () => (g.chance(0.8) ? g.pick(PROFILES) : customProfile(g)));
+  set('topK', () => 1 + g.int(30));
+  set('tokenBudget', () => 1 + g.int(400));
+  set('filter', () => filter(g, ids));
+  set('minSimilarity', () => g.float() * 2 - 1);
+  set('graph', () => ({
+    seeds: g.maybe(() => [g.pick(ids), g.string()]),
+    maxHops: g.maybe(() => 1 + g.int(5)),
+    undirected: g.chance(0.5),
+  }));
+  set('extraLists', () => [
+    {
+      label: g.pick(['mine', 'fts', 'x y', "a') OR 1=1 --", g.key()]),
+      items: g.maybe(() => [
+        { id: g.pick(ids), score: g.maybe(() => g.float()) },
+        g.maybe(() => ({ id: g.string(), score: 1 })),
+      ]),
+      ...(g.chance(0.5) ? { weight: g.maybe(() => g.float()) } : {}),
+    },
+  ]);
+  set('groupBy', () => 'session');
+  set('neighbors', () => g.int(4));
+  set('mmr', () =>
+    g.chance(0.5) ? g.chance(0.5) : { lambda: g.float(), duplicateThreshold: 0.9 },
+  );
+  set('recencyMode', () => g.pick(['boost', 'dampen', 'neutral']));
+  set('explain', () => g.chance(0.5));
+  set('noCache', () => g.chance(0.2));
+  if (g.chance(0.05)) o[g.key()] = g.any();
+  return o;
+}
+
+function rememberInput(g: Gen, ids: readonly string[], index: number): unknown {
+  if (g.chance(0.05)) return g.any();
+  const m: Record<string, unknown> = { text: g.maybe(() => g.string(MAX_TEXT), 0.1) };
+  if (g.chance(0.3))
+    m.id = g.maybe(() => (g.chance(0.8) ? `fz-${index}-${g.int(1e6)}` : g.string()));
+  if (g.chance(0.3)) m.kind = g.maybe(() => g.pick(['note', 'turn', g.string()]));
+  if (g.chance(0.4)) m.session = g.maybe(() => g.pick([...SESSIONS, null]));
+  if (g.chance(0.4)) m.tags = g.maybe(() => [g.pick(TAGS), g.string()]);
+  if (g.chance(0.3))
+    m.meta = g.maybe(() =>
+      Object.fromEntries([[g.key(), g.pick([1, 'v', false, null, g.text(3)])]]),
+    );
+  if (g.chance(0.3)) m.importance = g.maybe(() => g.float());
+  if (g.chance(0.2)) m.memoryScore = g.maybe(() => g.float());
+  if (g.chance(0.2)) m.createdAt = g.maybe(() => Date.UTC(2025, g.int(12), 1 + g.int(28)));
+  if (g.chance(0.2) && ids.length > 0)
+    m.links = g.maybe(() => [{ to: g.pick(ids), kind: g.maybe(() => g.pick(['related', 'x"y'])) }]);
+  if (g.chance(0.2)) m.allowDuplicate = g.maybe(() => true);
+  return m;
+}
+
+function patch(g: Gen): unknown {
+  if (g.chance(0.05)) return g.any();
+  const p: Record<string, unknown> = {};
+  if (g.chance(0.5)) p.text = g.maybe(() => g.string(MAX_TEXT));
+  if (g.chance(0.3)) p.tags = g.maybe(() => [g.pick(TAGS)]);
+  if (g.chance(0.3)) p.meta = g.maybe(() => ({ [g.key()]: g.text(2) }));
+  if (g.chance(0.3)) p.importance = g.maybe(() => g.float());
+  if (g.chance(0.2)) p.session = g.maybe(() => g.pick([...SESSIONS, null]));
+  if (g.chance(0.2)) p.kind = g.maybe(() => g.string());
+  if (g.chance(0.05)) p[g.key()] = g.any();
+  return p;
+}
+
+const noBigInt = (_: string, v: unknown) => (typeof v === 'bigint' ? String(v) : v);
+
+function importText(g: Gen, exported: string, index: number): unknown {
+  if (g.chance(0.05)) return g.any();
+  const lines = [exported.split('\n')[0]!];
+  for (let i = 1 + g.int(3); i > 0; i--) {
+    switch (g.int(6)) {
+      case 0:
+        lines.push(g.string());
+        break;
+      case 1:
+        lines.push(JSON.stringify(g.any(), noBigInt) ?? '');
+        break;
+      default: {
+        const line: Record<string, unknown> = {
+          type: 'memory',
+          id: `im-${index}-${i}-${g.int(1e6)}`,
+          text: g.string(MAX_TEXT),
+        };
+        if (g.chance(0.2)) line.links = g.maybe(() => [{ to: 'nope', kind: 'related' }], 0.6);
+        if (g.chance(0.2)) line.usage = g.maybe(() => [{ event: 'used', at: 1 }], 0.6);
+        if (g.chance(0.2)) line.vector = g.pick(['!!!', 'AAAA', '']);
+        if (g.chance(0.3))
+          line[g.pick(['meta', 'tags', 'session', 'updatedAt', 'accessCount'])] = g.any();
+        lines.push(JSON.stringify(line, noBigInt));
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
+let recallEngine: Engine;
+let clock = Date.UTC(2026, 0, 1);
+const now = () => clock;
+
+beforeAll(async () => {
+  recallEngine = await createEngine({
+    storage: 'memory',
+    embedder: await defaultEmbedder(),
+    now,
+    maxTextLength: MAX_TEXT,
+  });
+  await recallEngine.rememberMany(NOTES);
+  await recallEngine.link('cat', 'dog');
+  await recallEngine.link('tax', 'meeting', { kind: 'same-week', weight: 2 });
+  await recallEngine.markUsed('bread', 'used');
+  console.info(
+    `fuzz: seed ${FUZZ_SEED}, ${FUZZ_CASES} cases (${RECALL_CASES} recall, ${WRITE_CASES} writes)`,
+  );
+});
+afterAll(() => recallEngine.close());
+
+describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
+  it(
+    `recall: ${RECALL_CASES} random queries and options give results or a catalogued error, the same with and without the cache`,
+    async () => {
+      const ids = NOTES.map((n) => n.id);
+      const known = new Set(ids);
+      const counts = { ok: 0, error: 0 };
+      for (let i = 0; i < RECALL_CASES; i++) {
+        const g = new Gen(caseSeed(FUZZ_SEED, 'recall', i));
+        const fail: Fail = failer('recall', i);
+        const query = g.chance(0.05) ? g.any() : g.string(MAX_TEXT);
+        const options = recallOptions(g, ids);
+        const first = await outcome(
+          () => recallEngine.recall(query as string, options as never),
+          fail,
+        );
+        counts[first.ok ? 'ok' : 'error']++;
+        if (first.ok) {
+          if (!Array.isArray(first.value)) fail('recall did not return an array');
+          for (const r of first.value) {
+            if (!known.has(r.id)) fail(`unknown id ${r.id} in the results`);
+            if (typeof r.score !== 'number' || Number.isNaN(r.score)) fail(`score ${r.score}`);
+          }
+        }
+        // The cache must never answer a call differently: again (cached) and with noCache.
+        const again = await outcome(
+          () => recallEngine.recall(query as string, options as never),
+          fail,
+        );
+        // (Only for plain objects: a spread would drop another prototype and what it provides.)
+        const plain =
+          options !== null &&
+          typeof options === 'object' &&
+          Object.getPrototypeOf(options) === Object.prototype;
+        const fresh = plain
+          ? await outcome(
+              () => recallEngine.recall(query as string, { ...options, noCache: true } as never),
+              fail,
+            )
+          : again;
+        for (const other of [again, fresh]) {
+          if (other.ok !== first.ok)
+            fail(`outcome differs between calls: ${first.ok ? 'ok' : first.error.message}`);
+          if (!other.ok && !first.ok && other.error.code !== first.error.code)
+            fail(`codes differ: ${first.error.code} vs ${other.error.code}`);
+          if (other.ok && first.ok && other.value.length !== first.value.length)
+            fail('result counts differ between cached and fresh calls');
+        }
+      }
+      console.info(`fuzz recall: ${counts.ok} answered, ${counts.error} rejected`);
+      expect(counts.ok).toBeGreaterThan(0);
+      expect(counts.error).toBeGreaterThan(0);
+      expect((await recallEngine.stats()).memories).toBe(NOTES.length);
+      expect(await recallEngine.verify()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    `writes: ${WRITE_CASES} random remember/rememberMany/update/forget/link/unlink/markUsed/import calls; failures change nothing, successes only what they should`,
+    async () => {
+      const engine = await createEngine({
+        storage: 'memory',
+        embedder: await defaultEmbedder(),
+        now,
+        maxTextLength: MAX_TEXT,
+      });
+      await engine.rememberMany(NOTES);
+      const tally: Record<string, { ok: number; error: number }> = {};
+      let exported = await engine.export();
+      for (let i = 0; i < WRITE_CASES; i++) {
+        const g = new Gen(caseSeed(FUZZ_SEED, 'writes', i));
+        const fail: Fail = failer('writes', i);
+        clock += 1 + g.int(60_000);
+        const before = exported;
+        const lines = linesById(before);
+        const ids = [...lines.keys()];
+        const someId = () => (g.chance(0.85) && ids.length > 0 ? g.pick(ids) : g.string());
+        const op = g.pick([
+          'remember',
+          'remember',
+          'remember',
+          'remember',
+          'rememberMany',
+          'rememberMany',
+          'rememberMany',
+          'update',
+          'forget',
+          'link',
+          'unlink',
+          'markUsed',
+          'import',
+        ]);
+        let result: Outcome<unknown>;
+        let input: unknown;
+        let target: unknown;
+        switch (op) {
+          case 'remember':
+            input = rememberInput(g, ids, i);
+            result = await outcome(() => engine.remember(input as never), fail);
+            break;
+          case 'rememberMany':
+            input = g.maybe(
+              () => Array.from({ length: g.int(5) }, (_, k) => rememberInput(g, ids, i * 10 + k)),
+              0.05,
+            );
+            result = await outcome(() => engine.rememberMany(input as never), fail);
+            break;
+          case 'update':
+            target = someId();
+            input = patch(g);
+            result = await outcome(() => engine.update(target as string, input as never), fail);
+            break;
+          case 'forget':
+            target = g.pick([
+              () => someId(),
+              () => someId(),
+              () => [someId(), someId()],
+              () => (g.chance(0.3) ? filter(g, ids) : g.any()),
+            ])();
+            result = await outcome(() => engine.forget(target as never), fail);
+            break;
+          case 'link':
+            target = someId();
+            input = g.maybe(() => ({
+              to: someId(),
+              kind: g.maybe(() => g.pick(['related', "x'); DROP TABLE links; --"])),
+              weight: g.maybe(() => g.float() + 0.01),
+            }));
+            result = await outcome(() => engine.link(target as string, input as never), fail);
+            break;
+          case 'unlink':
+            target = someId();
+            input = g.maybe(() => g.pick([undefined, 'related', "x'); DROP TABLE links; --"]));
+            result = await outcome(
+              () => engine.unlink(target as string, someId(), input as never),
+              fail,
+            );
+            break;
+          case 'markUsed':
+            target = someId();
+            input = g.maybe(() => g.pick(['selected', 'used', 'discarded']));
+            result = await outcome(() => engine.markUsed(target as string, input as never), fail);
+            break;
+          default:
+            input = importText(g, before, i);
+            result = await outcome(() => engine.import(input as string), fail);
+        }
+        (tally[op] ??= { ok: 0, error: 0 })[result.ok ? 'ok' : 'error']++;
+        const after = await engine.export();
+        exported = after;
+        if (!result.ok) {
+          if (after !== before)
+            fail(`${op} failed (${result.error.message}) but changed the store`);
+          continue;
+        }
+        const afterLines = linesById(after);
+        const changed = [...afterLines].filter(([id, l]) => lines.get(id) !== l).map(([id]) => id);
+        const removed = ids.filter((id) => !afterLines.has(id));
+        if (op === 'remember' || op === 'rememberMany' || op === 'import') {
+          // New rows only: the old export is a prefix of the new one.
+          if (!after.startsWith(before)) fail(`${op} changed existing memories`);
+          const items = (op === 'remember' ? [input] : op === 'rememberMany' ? input : []) as {
+            text: string;
+          }[];
+          const returned = (op === 'remember' ? [result.value] : result.value) as string[];
+          for (const [k, id] of (op === 'import' ? [] : returned).entries()) {
+            const m = (await engine.get(id)) as Memory | null;
+            if (!m) fail(`returned id ${JSON.stringify(id)} cannot be read back`);
+            // Documented: leading byte order marks are dropped, nothing else changes.
+            if (!lines.has(id) && m.text !== items[k]!.text.replace(/^\uFEFF+/, ''))
+              fail(
+                `text did not read back exactly: ${JSON.stringify(m.text)} vs ${JSON.stringify(items[k]!.text)}`,
+              );
+          }
+        } else if (op === 'forget') {
+          if (removed.length !== result.value)
+            fail(`forget said ${String(result.value)}, removed ${removed.length}`);
+          if (afterLines.size !== lines.size - removed.length) fail('forget added memories');
+        } else {
+          if (removed.length > 0 || afterLines.size !== lines.size) fail(`${op} removed memories`);
+          const allowed = op === 'unlink' && result.value === 0 ? [] : [target as string];
+          const stray = changed.filter((id) => !allowed.includes(id));
+          if (stray.length > 0) fail(`${op} of ${String(target)} changed ${stray.join(', ')}`);
+          if (op === 'update' && typeof (input as { text?: unknown }).text === 'string') {
+            const m = await engine.get(target as string);
+            if (m!.text !== (input as { text: string }).text.replace(/^\uFEFF+/, ''))
+              fail('updated text did not read back exactly');
+          }
+        }
+      }
+      console.info(
+        `fuzz writes: ${JSON.stringify(tally)}; ${(await engine.stats()).memories} memories`,
+      );
+      for (const op of [
+        'remember',
+        'rememberMany',
+        'update',
+        'forget',
+        'link',
+        'markUsed',
+        'import',
+      ])
+        expect(tally[op]?.ok, `${op} never succeeded`).toBeGreaterThan(0);
+      expect(await engine.verify()).toEqual([]);
+      // The fuzzed store (odd Unicode, NUL, SQL-looking labels) round-trips byte-identically.
+      for (const vectors of [false, true]) {
+        const first = await engine.export({ vectors });
+        const copy = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
+        await copy.import(first);
+        expect(await copy.export({ vectors })).toBe(first);
+        expect(await copy.verify()).toEqual([]);
+        await copy.close();
+      }
+      await engine.close();
+    },
+    TIMEOUT,
+  );
+});
+
+describe('the recall cache never answers an invalid call', () => {
+  it('values JSON.stringify would merge (NaN vs null, Date vs string, undefined, functions) get distinct keys', async () => {
+    const pairs: [unknown, unknown][] = [
+      [{ minSimilarity: null }, { minSimilarity: NaN }],
+      [{ filter: { after: new Date(0) } }, { filter: { after: new Date(0).toISOString() } }],
+      [{}, { bogus: undefined }],
+      [{}, { topK: () => 5 }],
+      [{ topK: 3 }, { topK: 3n }],
+    ];
+    for (const [valid, invalid] of pairs) {
+      await recallEngine.recall('kitten', valid as never);
+      const err = await recallEngine.recall('kitten', invalid as never).catch((e: unknown) => e);
+      expect(err, JSON.stringify(Object.keys(invalid as object))).toBeInstanceOf(AnamnesisError);
+      expect((err as AnamnesisError).code).toBe('INVALID_INPUT');
+    }
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const err = await recallEngine
+      .recall('kitten', { graph: cycle } as never)
+      .catch((e: unknown) => e);
+    expect((err as AnamnesisError).code).toBe('INVALID_INPUT');
+  });
+});
