@@ -25,6 +25,7 @@ async function outcome<T>(p: () => Promise<T>, fail: Fail): Promise<Outcome<T>> 
     if (!(e instanceof AnamnesisError))
       fail(`threw a non-AnamnesisError: ${e instanceof Error ? e.stack : String(e)}`);
     if (!(e.code in ERROR_CODES)) fail(`unknown error code ${e.code}`);
+    if (e.code === 'INTERNAL') fail(`INTERNAL error (a bug): ${e.stack}`);
     return { ok: false, error: e };
   }
 }
