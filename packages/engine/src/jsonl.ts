@@ -3,7 +3,7 @@ import type { Embedder, ProgressEvent } from './embedder.ts';
 import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory, writeVectors } from './store.ts';
 import { transaction, type Database } from './sqlite.ts';
 import type { Memory } from './types.ts';
-import { validateLinks, validateRemember } from './validate.ts';
+import { MAX_TIME, validateLinks, validateRemember } from './validate.ts';
 import { unitVector } from './vector-index.ts';
 
 /** Options of `export`. */
@@ -156,8 +156,8 @@ export async function importJsonl(
       const m = validateRemember({ ...l, links: [] }, now, Number.MAX_SAFE_INTEGER);
       const updatedAt = l.updatedAt ?? m.createdAt;
       const accessCount = l.accessCount ?? 0;
-      assertInRange(updatedAt, -8.64e15, 8.64e15, 'updatedAt');
-      if (!Number.isInteger(accessCount) || accessCount < 0)
+      assertInRange(updatedAt, -MAX_TIME, MAX_TIME, 'updatedAt');
+      if (!Number.isSafeInteger(accessCount) || accessCount < 0)
         throw new AnamnesisError('INVALID_INPUT', 'accessCount must be a non-negative integer');
       const links = validateLinks(l.links);
       if (l.usage !== undefined && !Array.isArray(l.usage))
@@ -167,7 +167,7 @@ export async function importJsonl(
           !u ||
           !['retrieved', 'selected', 'used', 'discarded'].includes(u.event) ||
           typeof u.at !== 'number' ||
-          !Number.isFinite(u.at)
+          !(Math.abs(u.at) <= MAX_TIME)
         ) {
           throw new AnamnesisError('INVALID_INPUT', 'bad usage event');
         }

@@ -94,6 +94,20 @@ function session(value: unknown): string | null {
   return value === undefined || value === null ? null : label(value, 'session');
 }
 
+/** The range of a JavaScript Date, in ms: within it every time is a safe integer or a fraction. */
+export const MAX_TIME = 8.64e15;
+
+/**
+ * Validates a stored time (ms or Date) within ±{@link MAX_TIME}. SQLite keeps an integral time as
+ * a 64-bit integer, which SQLite-WASM reads back as a BigInt beyond 2^53: such a row could no
+ * longer be exported.
+ */
+export function validateTime(value: unknown, what: string): number {
+  const ms = toMillis(value, what);
+  assertInRange(ms, -MAX_TIME, MAX_TIME, what);
+  return ms;
+}
+
 /** Validates one `remember` input. */
 export function validateRemember(
   input: RememberInput,
@@ -114,7 +128,7 @@ export function validateRemember(
     tags: validateTags(input.tags),
     meta: validateMeta(input.meta),
     importance,
-    createdAt: input.createdAt === undefined ? now : toMillis(input.createdAt, 'createdAt'),
+    createdAt: input.createdAt === undefined ? now : validateTime(input.createdAt, 'createdAt'),
     memoryScore,
     links: validateLinks(input.links),
     allowDuplicate: input.allowDuplicate === true,

@@ -219,7 +219,7 @@ afterAll(() => recallEngine.close());
 
 describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
   it(
-    `recall: ${RECALL_CASES} random queries and options give results or a catalogued error, the same with and without the cache`,
+    `recall, list, get: ${RECALL_CASES} random queries and options give results or a catalogued error, recall the same with and without the cache`,
     async () => {
       const ids = NOTES.map((n) => n.id);
       const known = new Set(ids);
@@ -241,6 +241,25 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
             if (typeof r.score !== 'number' || Number.isNaN(r.score)) fail(`score ${r.score}`);
           }
         }
+        // The other reads: list (filter, order, paging) and get.
+        const listed = await outcome(
+          () =>
+            recallEngine.list(
+              g.maybe(() => ({
+                filter: filter(g, ids),
+                order: g.maybe(() => g.pick(['updated', 'created'])),
+                limit: g.maybe(() => 1 + g.int(20)),
+                offset: g.maybe(() => g.int(10)),
+              })) as never,
+            ),
+          fail,
+        );
+        if (listed.ok && listed.value.some((m) => !known.has(m.id))) fail('list: unknown id');
+        const got = await outcome(
+          () => recallEngine.get(g.maybe(() => g.pick(ids)) as string),
+          fail,
+        );
+        if (got.ok && got.value !== null && !known.has(got.value.id)) fail('get: unknown id');
         // The cache must never answer a call differently: again (cached) and with noCache.
         const again = await outcome(
           () => recallEngine.recall(query as string, options as never),
@@ -436,6 +455,30 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
     },
     TIMEOUT,
   );
+});
+
+describe('numbers SQLite-WASM would read back as BigInt', () => {
+  it('times beyond the Date range and unsafe counts are refused, so export keeps working', async () => {
+    const e = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
+    for (const createdAt of [2 ** 53, 1e17, -(2 ** 60), 8.64e15 + 1]) {
+      const err = await e.remember({ text: 'far future', createdAt }).catch((x: unknown) => x);
+      expect((err as AnamnesisError).code, String(createdAt)).toBe('INVALID_INPUT');
+    }
+    await e.remember({ id: 'edge', text: 'the last representable day', createdAt: 8.64e15 });
+    const line = (patch: object) =>
+      JSON.stringify({ type: 'memory', id: 'imp', text: 'imported', ...patch });
+    for (const patch of [
+      { accessCount: 2 ** 60 },
+      { updatedAt: 1e17 },
+      { createdAt: 1e17 },
+      { usage: [{ event: 'used', at: 2 ** 53 }] },
+    ]) {
+      const err = await e.import(line(patch)).catch((x: unknown) => x);
+      expect((err as AnamnesisError).code, JSON.stringify(patch)).toBe('INVALID_INPUT');
+    }
+    expect(JSON.parse((await e.export()).split('\n')[1]!)).toMatchObject({ createdAt: 8.64e15 });
+    await e.close();
+  });
 });
 
 describe('the recall cache never answers an invalid call', () => {
