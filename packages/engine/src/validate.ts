@@ -81,7 +81,9 @@ export function validateLinks(links: unknown): Required<LinkInput>[] {
     if (!l || typeof l !== 'object')
       throw new AnamnesisError('INVALID_INPUT', 'each link must be an object');
     const weight = l.weight ?? 1;
-    assertInRange(weight, Number.MIN_VALUE, Number.MAX_VALUE, 'link weight');
+    // Up to 2^53: SQLite-WASM stores a whole-number REAL of 2^63 or more as a wrapped integer
+    // (1e300 comes back as 0), so larger weights would not survive.
+    assertInRange(weight, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER, 'link weight');
     return {
       to: label(l.to, 'link target'),
       kind: label(l.kind ?? 'related', 'link kind'),

@@ -375,7 +375,9 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
             input = g.maybe(() => ({
               to: someId(),
               kind: g.maybe(() => g.pick(['related', "x'); DROP TABLE links; --"])),
-              weight: g.maybe(() => g.float() + 0.01),
+              weight: g.maybe(() =>
+                g.pick([g.float() + 0.01, 5e-324, 2 ** 53 - 1, 2 ** 63, 1e300]),
+              ),
             }));
             result = await outcome(() => engine.link(target as string, input as never), fail);
             break;
@@ -437,6 +439,20 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
             if (m!.text !== (input as { text: string }).text.replace(/^\uFEFF+/, ''))
               fail('updated text did not read back exactly');
           }
+          if (op === 'link') {
+            // The link reads back exactly as given (kind and weight included).
+            const spec = (typeof input === 'string' ? { to: input } : input) as {
+              to: string;
+              kind?: string;
+              weight?: number;
+            };
+            const want = { to: spec.to, kind: spec.kind ?? 'related', weight: spec.weight ?? 1 };
+            const line = JSON.parse(afterLines.get(target as string)!) as { links: unknown[] };
+            if (!line.links.some((l) => JSON.stringify(l) === JSON.stringify(want)))
+              fail(
+                `link did not read back: ${JSON.stringify(want)} not in ${JSON.stringify(line.links)}`,
+              );
+          }
         }
       }
       largest = Math.max(largest, (await engine.stats()).memories);
@@ -457,7 +473,7 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
   );
 });
 
-describe('numbers SQLite-WASM would read back as BigInt', () => {
+describe('numbers SQLite-WASM would not give back as stored', () => {
   it('times beyond the Date range and unsafe counts are refused, so export keeps working', async () => {
     const e = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
     for (const createdAt of [2 ** 53, 1e17, -(2 ** 60), 8.64e15 + 1]) {
@@ -477,6 +493,14 @@ describe('numbers SQLite-WASM would read back as BigInt', () => {
       expect((err as AnamnesisError).code, JSON.stringify(patch)).toBe('INVALID_INPUT');
     }
     expect(JSON.parse((await e.export()).split('\n')[1]!)).toMatchObject({ createdAt: 8.64e15 });
+    // A whole-number REAL of 2^63 or more comes back wrapped (1e300 as 0): weights stop at 2^53.
+    await e.remember({ id: 'other', text: 'another memory' });
+    for (const weight of [1e300, 2 ** 63, 2 ** 53]) {
+      const err = await e.link('edge', 'other', { weight }).catch((x: unknown) => x);
+      expect((err as AnamnesisError).code, String(weight)).toBe('INVALID_INPUT');
+    }
+    await e.link('edge', 'other', { weight: Number.MAX_SAFE_INTEGER });
+    expect((await e.export()).includes(`"weight":${Number.MAX_SAFE_INTEGER}`)).toBe(true);
     await e.close();
   });
 });
