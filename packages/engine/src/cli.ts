@@ -5,12 +5,15 @@
  *   anamnesis recall [--db FILE] [--profile NAME] [--top N] QUERY
  *   anamnesis stats  [--db FILE]
  *   anamnesis export [--db FILE] [--vectors]
+ *   anamnesis import [--db FILE] FILE         an export (JSON Lines), atomically
+ *   anamnesis recover FILE [--out FILE]       salvage a damaged store as JSON Lines
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AnamnesisError } from '@anamnesis/ranking';
 import { createEngine } from './engine.ts';
+import { recoverStore } from './recover.ts';
 import type { RememberInput } from './types.ts';
 
 const USAGE = `usage:
@@ -18,7 +21,10 @@ const USAGE = `usage:
   anamnesis recall [--db FILE] [--profile NAME] [--top N] QUERY
   anamnesis stats  [--db FILE]
   anamnesis export [--db FILE] [--vectors]
-The store defaults to ./anamnesis.db.`;
+  anamnesis import [--db FILE] FILE                   an export (JSON Lines), atomically
+  anamnesis recover FILE [--out FILE]                 salvage a damaged store as JSON Lines
+The store defaults to ./anamnesis.db. recover never writes to FILE; without --out the JSON Lines
+go to stdout. Import them into a fresh store with: anamnesis import --db NEW.db OUT.jsonl`;
 
 /** Runs the CLI with `argv` (without node and script); returns the exit code. */
 export async function main(
@@ -34,11 +40,33 @@ export async function main(
       profile: { type: 'string', default: 'default' },
       top: { type: 'string', default: '5' },
       vectors: { type: 'boolean', default: false },
+      out: { type: 'string' },
     },
   });
-  if (!command || !['ingest', 'recall', 'stats', 'export'].includes(command)) {
+  if (!command || !['ingest', 'recall', 'stats', 'export', 'import', 'recover'].includes(command)) {
     out(USAGE);
     return command ? 2 : 0;
+  }
+  if (command === 'recover') {
+    const [file] = positionals;
+    if (!file || positionals.length > 1) {
+      out(USAGE);
+      return 2;
+    }
+    const result = await recoverStore(file);
+    const summary = [
+      `recovered ${result.recovered} memories, ${result.unreadable} unreadable`,
+      ...result.problems.map((p) => `  ${p}`),
+    ];
+    if (values.out) {
+      await writeFile(values.out, result.jsonl);
+      for (const line of summary) out(line);
+      out(`wrote ${values.out}`);
+    } else {
+      out(result.jsonl.trimEnd());
+      for (const line of summary) console.error(line);
+    }
+    return result.recovered > 0 || result.unreadable === 0 ? 0 : 1;
   }
   const engine = await createEngine({ storage: 'file', path: values.db! });
   try {
@@ -81,6 +109,10 @@ export async function main(
           out(`     + ${c.component.padEnd(14)} ${c.contribution.toFixed(5)}`);
       });
       if (results.length === 0) out('no results');
+    } else if (command === 'import') {
+      let added = 0;
+      for (const file of positionals) added += await engine.import(await readFile(file, 'utf8'));
+      out(`imported ${added} memories into ${values.db}`);
     } else if (command === 'stats') {
       out(JSON.stringify(await engine.stats(), null, 2));
     } else {

@@ -140,12 +140,22 @@ async function openDatabase(options: EngineOptions): Promise<Internals> {
   if (storage === 'file') {
     if (!options.path) throw new AnamnesisError('INVALID_INPUT', "storage 'file' needs a path");
     const fs = await import('node:fs/promises');
-    let db: Database;
+    let db: Database | undefined;
     try {
       const bytes = await fs.readFile(options.path);
       db = importDatabase(sqlite3, new Uint8Array(bytes));
-      db.selectValue('SELECT count(*) FROM sqlite_master');
+      // The whole file is in memory already; a structural check finds damage before a save
+      // could spread it (the file is rewritten on every write). `recoverStore` salvages it.
+      const check = db.selectValues('PRAGMA quick_check(1)').map(String);
+      const pages = Number(db.selectValue('PRAGMA page_count'));
+      const pageSize = Number(db.selectValue('PRAGMA page_size'));
+      if (pages * pageSize !== bytes.length)
+        check.push(`${bytes.length} bytes, not ${pages} pages`);
+      if (check.join() !== 'ok') {
+        throw new AnamnesisError('STORE_CORRUPT', `${options.path}: ${check.join('; ')}`);
+      }
     } catch (e) {
+      db?.close();
       if ((e as { code?: string }).code === 'ENOENT') db = new sqlite3.oo1.DB(':memory:', 'c');
       else throw mapSqliteError(e, `opening ${options.path}`);
     }
@@ -279,7 +289,7 @@ export class Engine {
     } catch (e) {
       io.close();
       if (owned) await leg.dispose?.();
-      throw e;
+      throw mapSqliteError(e, 'opening the store');
     }
   }
 
@@ -368,7 +378,11 @@ export class Engine {
   #run<T>(fn: () => Promise<T>, flushRetrieved = true): Promise<T> {
     if (this.#closed || this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
     if (flushRetrieved && this.#retrieved.length > 0) this.#flushRetrieved();
-    const p = fn();
+    // Only catalogued errors leave the engine: SQLite's (a page found corrupt by a read) are
+    // mapped, anything else is INTERNAL.
+    const p = fn().catch((e: unknown) => {
+      throw mapSqliteError(e, 'reading the store');
+    });
     this.#pending.add(p);
     const done = () => this.#pending.delete(p);
     p.then(done, done);

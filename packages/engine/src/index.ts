@@ -18,6 +18,7 @@ export {
   type TransformersEmbedderOptions,
 } from './embedder.ts';
 export type { ExportOptions, ImportOptions } from './jsonl.ts';
+export { recoverStore, type RecoverResult } from './recover.ts';
 export { DEFAULT_PROFILE, ENGINE_PROFILES, resolveProfile } from './profiles.ts';
 export { SCHEMA_VERSION } from './schema.ts';
 export { TFIDF_MODEL_ID, type TfidfLegOptions } from './tfidf-leg.ts';

@@ -3,7 +3,7 @@ import type { ProgressEvent } from './embedder.ts';
 import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory } from './store.ts';
 import { transaction, type Database } from './sqlite.ts';
 import type { Memory } from './types.ts';
-import { validateLinks, validateRemember } from './validate.ts';
+import { MAX_TIME, validateLinks, validateRemember } from './validate.ts';
 import { unitVector } from './vector-index.ts';
 import type { VectorLeg } from './vector-leg.ts';
 
@@ -53,7 +53,11 @@ function fromBase64(text: string): Uint8Array {
 }
 
 /** Exports the store as JSON Lines; vectors are the stored bytes, so a round trip is byte-identical. */
-export function exportJsonl(db: Database, leg: VectorLeg, options: ExportOptions): string {
+export function exportJsonl(
+  db: Database,
+  leg: Pick<VectorLeg, 'id' | 'dims'>,
+  options: ExportOptions,
+): string {
   const withVectors = options.vectors === true;
   const header: Header = {
     type: 'anamnesis',
@@ -160,8 +164,8 @@ export async function importJsonl(
       const m = validateRemember({ ...l, links: [] }, now, Number.MAX_SAFE_INTEGER);
       const updatedAt = l.updatedAt ?? m.createdAt;
       const accessCount = l.accessCount ?? 0;
-      assertInRange(updatedAt, -8.64e15, 8.64e15, 'updatedAt');
-      if (!Number.isInteger(accessCount) || accessCount < 0)
+      assertInRange(updatedAt, -MAX_TIME, MAX_TIME, 'updatedAt');
+      if (!Number.isSafeInteger(accessCount) || accessCount < 0)
         throw new AnamnesisError('INVALID_INPUT', 'accessCount must be a non-negative integer');
       const links = validateLinks(l.links);
       if (l.usage !== undefined && !Array.isArray(l.usage))
@@ -171,7 +175,7 @@ export async function importJsonl(
           !u ||
           !['retrieved', 'selected', 'used', 'discarded'].includes(u.event) ||
           typeof u.at !== 'number' ||
-          !Number.isFinite(u.at)
+          !(Math.abs(u.at) <= MAX_TIME)
         ) {
           throw new AnamnesisError('INVALID_INPUT', 'bad usage event');
         }

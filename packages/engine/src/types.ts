@@ -32,7 +32,7 @@ export interface LinkInput {
   to: string;
   /** Link kind. Default `'related'`. */
   kind?: string;
-  /** Link weight in (0, ∞). Default 1. */
+  /** Link weight in (0, 2^53 − 1]. Default 1. */
   weight?: number;
 }
 
@@ -50,7 +50,7 @@ export interface RememberInput {
   kind?: string;
   /** Session. Default `null`. */
   session?: string | null;
-  /** Creation time (ms since the epoch, or a Date). Default now. */
+  /** Creation time (ms since the epoch, or a Date), within the Date range (±8.64e15 ms). Default now. */
   createdAt?: number | Date;
   /** Caller-chosen id; must be unique. Default: a generated time-ordered id. */
   id?: string;

@@ -81,7 +81,9 @@ export function validateLinks(links: unknown): Required<LinkInput>[] {
     if (!l || typeof l !== 'object')
       throw new AnamnesisError('INVALID_INPUT', 'each link must be an object');
     const weight = l.weight ?? 1;
-    assertInRange(weight, Number.MIN_VALUE, Number.MAX_VALUE, 'link weight');
+    // Up to 2^53: SQLite-WASM stores a whole-number REAL of 2^63 or more as a wrapped integer
+    // (1e300 comes back as 0), so larger weights would not survive.
+    assertInRange(weight, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER, 'link weight');
     return {
       to: label(l.to, 'link target'),
       kind: label(l.kind ?? 'related', 'link kind'),
@@ -92,6 +94,20 @@ export function validateLinks(links: unknown): Required<LinkInput>[] {
 
 function session(value: unknown): string | null {
   return value === undefined || value === null ? null : label(value, 'session');
+}
+
+/** The range of a JavaScript Date, in ms: within it every time is a safe integer or a fraction. */
+export const MAX_TIME = 8.64e15;
+
+/**
+ * Validates a stored time (ms or Date) within ±{@link MAX_TIME}. SQLite keeps an integral time as
+ * a 64-bit integer, which SQLite-WASM reads back as a BigInt beyond 2^53: such a row could no
+ * longer be exported.
+ */
+export function validateTime(value: unknown, what: string): number {
+  const ms = toMillis(value, what);
+  assertInRange(ms, -MAX_TIME, MAX_TIME, what);
+  return ms;
 }
 
 /** Validates one `remember` input. */
@@ -114,7 +130,7 @@ export function validateRemember(
     tags: validateTags(input.tags),
     meta: validateMeta(input.meta),
     importance,
-    createdAt: input.createdAt === undefined ? now : toMillis(input.createdAt, 'createdAt'),
+    createdAt: input.createdAt === undefined ? now : validateTime(input.createdAt, 'createdAt'),
     memoryScore,
     links: validateLinks(input.links),
     allowDuplicate: input.allowDuplicate === true,

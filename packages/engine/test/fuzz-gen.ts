@@ -8,7 +8,7 @@
 /** The seed of the default (CI) run. */
 export const DEFAULT_SEED = 20260126;
 /** The case budget of the default (CI) run, shared by the properties of a file. */
-export const DEFAULT_CASES = 3000;
+export const DEFAULT_CASES = 5000;
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];

@@ -25,6 +25,8 @@ async function outcome<T>(p: () => Promise<T>, fail: Fail): Promise<Outcome<T>> 
     if (!(e instanceof AnamnesisError))
       fail(`threw a non-AnamnesisError: ${e instanceof Error ? e.stack : String(e)}`);
     if (!(e.code in ERROR_CODES)) fail(`unknown error code ${e.code}`);
+    if (e.code === 'INTERNAL')
+      fail(`INTERNAL error (a bug): ${e.message}; cause: ${(e.cause as Error | undefined)?.stack}`);
     return { ok: false, error: e };
   }
 }
@@ -174,6 +176,48 @@ function importText(g: Gen, exported: string, index: number): unknown {
   return lines.join('\n');
 }
 
+/**
+ * The first field of a write's input that the stored memory does not hold exactly, if any.
+ * Documented: leading byte order marks are dropped from a text; tags are deduplicated; `null`
+ * means the default for every field but `session`.
+ */
+function misread(m: Memory, input: Record<string, unknown>): string | undefined {
+  const given = (key: string) => input[key] !== undefined && input[key] !== null; // null: default
+  if (given('text') && m.text !== (input.text as string).replace(/^\uFEFF+/, '')) return 'text';
+  for (const key of ['kind', 'importance', 'memoryScore'] as const)
+    if (given(key) && m[key] !== input[key]) return key; // (-0 reads back as 0)
+  if ('session' in input && m.session !== ((input.session as string | undefined) ?? null))
+    return 'session';
+  if (given('tags') && JSON.stringify(m.tags) !== JSON.stringify([...new Set(input.tags as [])]))
+    return 'tags';
+  if (
+    given('meta') &&
+    JSON.stringify(m.meta) !== JSON.stringify(Object.fromEntries(Object.entries(input.meta!)))
+  )
+    return 'meta';
+  return undefined;
+}
+
+/** Write cases per fresh store. */
+const SEGMENT = 600;
+
+/** End of a segment: the store checks clean and round-trips byte-identically, then closes. */
+async function settle(engine: Engine, fail: Fail): Promise<void> {
+  const problems = await engine.verify();
+  if (problems.length > 0) fail(`verify: ${problems.join('; ')}`);
+  // The fuzzed store (odd Unicode, NUL, SQL-looking labels) round-trips byte-identically.
+  for (const vectors of [false, true]) {
+    const first = await engine.export({ vectors });
+    const copy = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
+    await copy.import(first);
+    if ((await copy.export({ vectors })) !== first) fail(`export round trip (vectors: ${vectors})`);
+    const copyProblems = await copy.verify();
+    if (copyProblems.length > 0) fail(`verify after import: ${copyProblems.join('; ')}`);
+    await copy.close();
+  }
+  await engine.close();
+}
+
 let recallEngine: Engine;
 let clock = Date.UTC(2026, 0, 1);
 const now = () => clock;
@@ -197,7 +241,7 @@ afterAll(() => recallEngine.close());
 
 describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
   it(
-    `recall: ${RECALL_CASES} random queries and options give results or a catalogued error, the same with and without the cache`,
+    `recall, list, get: ${RECALL_CASES} random queries and options give results or a catalogued error, recall the same with and without the cache`,
     async () => {
       const ids = NOTES.map((n) => n.id);
       const known = new Set(ids);
@@ -219,6 +263,25 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
             if (typeof r.score !== 'number' || Number.isNaN(r.score)) fail(`score ${r.score}`);
           }
         }
+        // The other reads: list (filter, order, paging) and get.
+        const listed = await outcome(
+          () =>
+            recallEngine.list(
+              g.maybe(() => ({
+                filter: filter(g, ids),
+                order: g.maybe(() => g.pick(['updated', 'created'])),
+                limit: g.maybe(() => 1 + g.int(20)),
+                offset: g.maybe(() => g.int(10)),
+              })) as never,
+            ),
+          fail,
+        );
+        if (listed.ok && listed.value.some((m) => !known.has(m.id))) fail('list: unknown id');
+        const got = await outcome(
+          () => recallEngine.get(g.maybe(() => g.pick(ids)) as string),
+          fail,
+        );
+        if (got.ok && got.value !== null && !known.has(got.value.id)) fail('get: unknown id');
         // The cache must never answer a call differently: again (cached) and with noCache.
         const again = await outcome(
           () => recallEngine.recall(query as string, options as never),
@@ -256,16 +319,28 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
   it(
     `writes: ${WRITE_CASES} random remember/rememberMany/update/forget/link/unlink/markUsed/import calls; failures change nothing, successes only what they should`,
     async () => {
-      const engine = await createEngine({
-        storage: 'memory',
-        embedder: await defaultEmbedder(),
-        now,
-        maxTextLength: MAX_TEXT,
-      });
-      await engine.rememberMany(NOTES);
+      const fresh = async () => {
+        const e = await createEngine({
+          storage: 'memory',
+          embedder: await defaultEmbedder(),
+          now,
+          maxTextLength: MAX_TEXT,
+        });
+        await e.rememberMany(NOTES);
+        return e;
+      };
+      let engine = await fresh();
       const tally: Record<string, { ok: number; error: number }> = {};
       let exported = await engine.export();
+      let largest = 0;
       for (let i = 0; i < WRITE_CASES; i++) {
+        if (i > 0 && i % SEGMENT === 0) {
+          // A fresh store per segment keeps each export small; a segment replays from its start.
+          largest = Math.max(largest, (await engine.stats()).memories);
+          await settle(engine, failer('writes', i - 1));
+          engine = await fresh();
+          exported = await engine.export();
+        }
         const g = new Gen(caseSeed(FUZZ_SEED, 'writes', i));
         const fail: Fail = failer('writes', i);
         clock += 1 + g.int(60_000);
@@ -322,7 +397,9 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
             input = g.maybe(() => ({
               to: someId(),
               kind: g.maybe(() => g.pick(['related', "x'); DROP TABLE links; --"])),
-              weight: g.maybe(() => g.float() + 0.01),
+              weight: g.maybe(() =>
+                g.pick([g.float() + 0.01, 5e-324, 2 ** 53 - 1, 2 ** 63, 1e300]),
+              ),
             }));
             result = await outcome(() => engine.link(target as string, input as never), fail);
             break;
@@ -365,10 +442,11 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
             const m = (await engine.get(id)) as Memory | null;
             if (!m) fail(`returned id ${JSON.stringify(id)} cannot be read back`);
             // Documented: leading byte order marks are dropped, nothing else changes.
-            if (!lines.has(id) && m.text !== items[k]!.text.replace(/^\uFEFF+/, ''))
-              fail(
-                `text did not read back exactly: ${JSON.stringify(m.text)} vs ${JSON.stringify(items[k]!.text)}`,
-              );
+            if (!lines.has(id) && returned.indexOf(id) === k) {
+              const wrong = misread(m, items[k] as unknown as Record<string, unknown>);
+              if (wrong)
+                fail(`remembered ${wrong} did not read back exactly: ${JSON.stringify(m)}`);
+            }
           }
         } else if (op === 'forget') {
           if (removed.length !== result.value)
@@ -379,16 +457,32 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
           const allowed = op === 'unlink' && result.value === 0 ? [] : [target as string];
           const stray = changed.filter((id) => !allowed.includes(id));
           if (stray.length > 0) fail(`${op} of ${String(target)} changed ${stray.join(', ')}`);
-          if (op === 'update' && typeof (input as { text?: unknown }).text === 'string') {
-            const m = await engine.get(target as string);
-            if (m!.text !== (input as { text: string }).text.replace(/^\uFEFF+/, ''))
-              fail('updated text did not read back exactly');
+          if (op === 'update') {
+            const wrong = misread(
+              (await engine.get(target as string))!,
+              input as Record<string, unknown>,
+            );
+            if (wrong) fail(`updated ${wrong} did not read back exactly`);
+          }
+          if (op === 'link') {
+            // The link reads back exactly as given (kind and weight included).
+            const spec = (typeof input === 'string' ? { to: input } : input) as {
+              to: string;
+              kind?: string;
+              weight?: number;
+            };
+            const want = { to: spec.to, kind: spec.kind ?? 'related', weight: spec.weight ?? 1 };
+            const line = JSON.parse(afterLines.get(target as string)!) as { links: unknown[] };
+            if (!line.links.some((l) => JSON.stringify(l) === JSON.stringify(want)))
+              fail(
+                `link did not read back: ${JSON.stringify(want)} not in ${JSON.stringify(line.links)}`,
+              );
           }
         }
       }
-      console.info(
-        `fuzz writes: ${JSON.stringify(tally)}; ${(await engine.stats()).memories} memories`,
-      );
+      largest = Math.max(largest, (await engine.stats()).memories);
+      await settle(engine, failer('writes', WRITE_CASES - 1));
+      console.info(`fuzz writes: ${JSON.stringify(tally)}; stores of up to ${largest} memories`);
       for (const op of [
         'remember',
         'rememberMany',
@@ -399,20 +493,41 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
         'import',
       ])
         expect(tally[op]?.ok, `${op} never succeeded`).toBeGreaterThan(0);
-      expect(await engine.verify()).toEqual([]);
-      // The fuzzed store (odd Unicode, NUL, SQL-looking labels) round-trips byte-identically.
-      for (const vectors of [false, true]) {
-        const first = await engine.export({ vectors });
-        const copy = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
-        await copy.import(first);
-        expect(await copy.export({ vectors })).toBe(first);
-        expect(await copy.verify()).toEqual([]);
-        await copy.close();
-      }
-      await engine.close();
     },
     TIMEOUT,
   );
+});
+
+describe('numbers SQLite-WASM would not give back as stored', () => {
+  it('times beyond the Date range and unsafe counts are refused, so export keeps working', async () => {
+    const e = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
+    for (const createdAt of [2 ** 53, 1e17, -(2 ** 60), 8.64e15 + 1]) {
+      const err = await e.remember({ text: 'far future', createdAt }).catch((x: unknown) => x);
+      expect((err as AnamnesisError).code, String(createdAt)).toBe('INVALID_INPUT');
+    }
+    await e.remember({ id: 'edge', text: 'the last representable day', createdAt: 8.64e15 });
+    const line = (patch: object) =>
+      JSON.stringify({ type: 'memory', id: 'imp', text: 'imported', ...patch });
+    for (const patch of [
+      { accessCount: 2 ** 60 },
+      { updatedAt: 1e17 },
+      { createdAt: 1e17 },
+      { usage: [{ event: 'used', at: 2 ** 53 }] },
+    ]) {
+      const err = await e.import(line(patch)).catch((x: unknown) => x);
+      expect((err as AnamnesisError).code, JSON.stringify(patch)).toBe('INVALID_INPUT');
+    }
+    expect(JSON.parse((await e.export()).split('\n')[1]!)).toMatchObject({ createdAt: 8.64e15 });
+    // A whole-number REAL of 2^63 or more comes back wrapped (1e300 as 0): weights stop at 2^53.
+    await e.remember({ id: 'other', text: 'another memory' });
+    for (const weight of [1e300, 2 ** 63, 2 ** 53]) {
+      const err = await e.link('edge', 'other', { weight }).catch((x: unknown) => x);
+      expect((err as AnamnesisError).code, String(weight)).toBe('INVALID_INPUT');
+    }
+    await e.link('edge', 'other', { weight: Number.MAX_SAFE_INTEGER });
+    expect((await e.export()).includes(`"weight":${Number.MAX_SAFE_INTEGER}`)).toBe(true);
+    await e.close();
+  });
 });
 
 describe('the recall cache never answers an invalid call', () => {

@@ -46,12 +46,21 @@ export function isAnamnesisError(value: unknown, code?: ErrorCode): value is Ana
   return value instanceof AnamnesisError && (code === undefined || value.code === code);
 }
 
+/** `String(value)` for an error message; never throws (hostile objects may refuse conversion). */
+function shown(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return typeof value;
+  }
+}
+
 /** Throws `INVALID_INPUT` naming `what` unless `value` is a finite number. */
 export function assertFinite(value: unknown, what: string): asserts value is number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     throw new AnamnesisError(
       'INVALID_INPUT',
-      `${what} must be a finite number, got ${String(value)}`,
+      `${what} must be a finite number, got ${shown(value)}`,
     );
   }
 }
@@ -77,7 +86,7 @@ export function assertNonNegativeInt(value: unknown, what: string): asserts valu
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
     throw new AnamnesisError(
       'INVALID_INPUT',
-      `${what} must be a non-negative integer, got ${String(value)}`,
+      `${what} must be a non-negative integer, got ${shown(value)}`,
     );
   }
 }
