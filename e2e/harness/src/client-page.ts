@@ -115,7 +115,7 @@ export interface ClientPageApi {
   /**
    * Opens `key` and terminates every worker of the page after the `after`-th progress event of
    * `phase` (then `delayMs` later), e.g. in the middle of a re-embedding done while opening.
-   * Resolves when the kill happened (the open itself never completes).
+   * Resolves when the kill happened (the open itself completes only if it beat the kill).
    */
   openAndKill(
     key: string,
@@ -288,10 +288,8 @@ const api: ClientPageApi = {
           }, kill.delayMs);
         },
       }).then(
-        (m) => {
-          memories.set(key, m);
-          reject(new Error(`opened before the kill (${events} ${kill.phase} events)`));
-        },
+        // Done before the kill came (a last short batch within `delayMs`): the kill still comes.
+        (m) => memories.set(key, m),
         (e: unknown) => {
           if (events < kill.after) reject(e as Error);
         },
