@@ -3,7 +3,9 @@
  * serves and emits the default model under `/models/` and ONNX Runtime's wasm files under
  * `/ort/`; {@link brokenModels} adds broken copies of the model for error tests:
  * `/broken/<missing|corrupt>/<file, with / as ~>/…` is the model folder with that one file
- * missing (404) or replaced by junk bytes. A file that does not exist is a 404, never the app's
+ * missing (404) or replaced by junk bytes, and `/alias/anamnesis/<any name>/…` is the default
+ * model under another id (the same files: a store written with one model id opened with another,
+ * to test re-embedding). A file that does not exist is a 404, never the app's
  * index.html.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -37,6 +39,11 @@ function junk(size: number): Buffer {
 
 function handle(req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const alias = /^\/alias\/anamnesis\/[\w.-]+\/(.+)$/.exec(path);
+  if (alias) {
+    const file = fileIn(MODEL_ROOT, `anamnesis/glove-100d-sif/${alias[1]!}`);
+    return file ? sendFile(res, file, 'no-store') : notFound(res, path);
+  }
   const broken = /^\/broken\/(missing|corrupt)\/([^/]+)\/(.+)$/.exec(path);
   if (!broken) return next();
   const [, mode, target, rest] = broken as unknown as [string, string, string, string];

@@ -83,8 +83,20 @@ const importInput = h('input', {
 const folderInput = h('input', { id: 'import-folder', type: 'file', multiple: true, hidden: true });
 folderInput.setAttribute('webkitdirectory', '');
 const exportButton = h('button', { type: 'button' }, 'Export (JSON Lines)');
+/**
+ * Shown when the store could not use OPFS (a private window, a browser without it): notes then
+ * live in memory only, and the user must know before writing any.
+ */
+const memoryBanner = h(
+  'div',
+  { class: 'banner', role: 'status', 'aria-label': 'Storage warning', hidden: true },
+  h('strong', {}, 'Notes are not being saved. '),
+  'This browser gives the app no on-disk storage (OPFS; a private window, for one), so notes ' +
+    'live in memory only and will not be kept after this tab closes. Export them to keep a copy.',
+);
 
 app.replaceChildren(
+  memoryBanner,
   h(
     'header',
     { class: 'top' },
@@ -402,7 +414,8 @@ async function refreshStats(): Promise<void> {
       s.persisted === null ? 'unknown' : s.persisted ? 'yes' : 'no: the browser may evict it',
     ],
   ]);
-  persistButton.hidden = s.persisted === true;
+  persistButton.hidden = s.persisted === true || s.backend !== 'opfs';
+  memoryBanner.hidden = s.backend !== 'memory';
 }
 
 persistButton.addEventListener('click', async () => {

@@ -28,7 +28,10 @@ export interface NoteMemory {
 /** Characters per chunk: about 250 words, well inside the default model's 512 tokens. */
 export const CHUNK_CHARS = 1500;
 
-/** Splits a body into chunks at paragraph, then sentence, then word boundaries. */
+/**
+ * Splits a body into chunks at paragraph, then sentence, then word boundaries (a hard cut in a
+ * line without any). Lossless: the chunks are exact slices, `chunks.join('') === body`.
+ */
 export function chunkBody(body: string, size = CHUNK_CHARS): string[] {
   if (body.length <= size) return [body];
   const chunks: string[] = [];
@@ -40,12 +43,14 @@ export function chunkBody(body: string, size = CHUNK_CHARS): string[] {
       window.lastIndexOf('. '),
       window.lastIndexOf(' '),
     );
-    const at = cut > size / 2 ? cut + 1 : size;
-    chunks.push(rest.slice(0, at).trim());
+    let at = cut > size / 2 ? cut + 1 : size;
+    // Never between the two halves of a surrogate pair.
+    if (/[\uD800-\uDBFF]/.test(rest[at - 1]!)) at--;
+    chunks.push(rest.slice(0, at));
     rest = rest.slice(at);
   }
-  if (rest.trim()) chunks.push(rest.trim());
-  return chunks.filter((c) => c.length > 0);
+  chunks.push(rest);
+  return chunks;
 }
 
 /** The text embedded and indexed for a note's first memory: title, then the first chunk. */
@@ -62,7 +67,12 @@ export function wikiLinks(body: string): string[] {
 
 /** The memories that store a note: the note itself and its extra chunks. */
 export function noteMemories(note: { title: string; body: string; tags: string[] }): {
-  head: { text: string; kind: 'note'; tags: string[]; meta: { title: string; chunks: number } };
+  head: {
+    text: string;
+    kind: 'note';
+    tags: string[];
+    meta: { title: string; chunks: number; exact: true };
+  };
   chunks: { text: string; index: number }[];
 } {
   const [first = '', ...rest] = chunkBody(note.body);
@@ -71,7 +81,9 @@ export function noteMemories(note: { title: string; body: string; tags: string[]
       text: noteText(note.title, first),
       kind: 'note',
       tags: note.tags,
-      meta: { title: note.title, chunks: rest.length },
+      // exact: the chunks are exact slices of the body (notes saved before were trimmed pieces
+      // joined by a blank line).
+      meta: { title: note.title, chunks: rest.length, exact: true },
     },
     chunks: rest.map((text, i) => ({ text: `${note.title}\n\n${text}`, index: i + 1 })),
   };
@@ -98,9 +110,12 @@ export function toNote(head: NoteMemory, extraChunks: readonly string[] = []): N
   return {
     id: head.id,
     title,
-    body: [first, ...extraChunks.map((c) => c.slice(title.length).replace(/^\n\n/, ''))]
-      .filter(Boolean)
-      .join('\n\n'),
+    body:
+      head.meta.exact === true
+        ? [first, ...extraChunks.map((c) => c.slice(title.length + 2))].join('')
+        : [first, ...extraChunks.map((c) => c.slice(title.length).replace(/^\n\n/, ''))]
+            .filter(Boolean)
+            .join('\n\n'),
     tags: head.tags,
     createdAt: head.createdAt,
     updatedAt: head.updatedAt,

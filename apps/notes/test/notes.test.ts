@@ -20,7 +20,7 @@ describe('notes as memories', () => {
     expect(chunks.every((c) => c.length <= 500)).toBe(true);
     expect(chunks.join(' ').replace(/\s+/g, ' ')).toBe(body);
     const { head, chunks: extra } = noteMemories({ title: 'Garden', body, tags: ['home'] });
-    expect(head.meta).toEqual({ title: 'Garden', chunks: extra.length });
+    expect(head.meta).toEqual({ title: 'Garden', chunks: extra.length, exact: true });
     const note = toNote(
       {
         id: 'n1',
@@ -34,7 +34,42 @@ describe('notes as memories', () => {
       extra.map((c) => c.text),
     );
     expect(note.title).toBe('Garden');
-    expect(note.body.replace(/\s+/g, ' ')).toBe(body);
+    expect(note.body).toBe(body);
+  });
+
+  it('round-trips any body exactly: unbroken lines, blank lines, surrounding spaces, emoji', () => {
+    const note = (body: string) => {
+      const { head, chunks } = noteMemories({ title: 'T', body, tags: [] });
+      const memory = { id: 'n', text: head.text, kind: 'note', tags: [], meta: head.meta };
+      return toNote(
+        { ...memory, createdAt: 1, updatedAt: 1 },
+        chunks.map((c) => c.text),
+      ).body;
+    };
+    for (const body of [
+      'x'.repeat(5000),
+      `  leading\n\n\n${'word '.repeat(900)}\n\n  trailing  `,
+      '😀'.repeat(2000),
+      `${'a'.repeat(1499)}😀${'b'.repeat(3000)}`,
+      '',
+    ]) {
+      expect(chunkBody(body).join('')).toBe(body);
+      expect(note(body)).toBe(body);
+    }
+    // A note saved before exact chunks (trimmed pieces joined by a blank line) still reads back.
+    const legacy = toNote(
+      {
+        id: 'n',
+        text: 'T\n\nfirst',
+        kind: 'note',
+        tags: [],
+        meta: { title: 'T', chunks: 1 },
+        createdAt: 1,
+        updatedAt: 1,
+      },
+      ['T\n\nsecond'],
+    );
+    expect(legacy.body).toBe('first\n\nsecond');
   });
 
   it('finds [[links]] and folds chunk results back to their note', () => {

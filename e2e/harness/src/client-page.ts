@@ -20,6 +20,37 @@ import {
   type UiSettings,
 } from '@anamnesis/client';
 
+import { rng } from '../../../apps/bench/src/corpus.ts';
+
+// Every worker this page starts, so that a test can kill them all at any moment (even while
+// `openMemory` is still opening, before a client exists to call `debug.terminateWorker` on).
+const workers: Worker[] = [];
+const NativeWorker = globalThis.Worker;
+globalThis.Worker = class extends NativeWorker {
+  constructor(url: string | URL, options?: WorkerOptions) {
+    super(url, options);
+    workers.push(this);
+  }
+};
+
+/** One call of a sequence run by {@link ClientPageApi.runOps}. */
+export interface Op {
+  method: EngineMethod;
+  args: unknown[];
+}
+
+/** What {@link ClientPageApi.load} measured and wrote in one tab. */
+export interface LoadReport {
+  /** Milliseconds of each completed call, by method. */
+  latencies: Record<'recall' | 'remember' | 'update' | 'forget', number[]>;
+  /** Memories this tab wrote that should exist at the end (id → text), as acknowledged. */
+  live: Record<string, string>;
+  /** Ids this tab wrote and then forgot (acknowledged). */
+  forgotten: string[];
+  /** Every error any call saw. */
+  errors: SeenError[];
+}
+
 /** A typed error as the tests see it. */
 export interface SeenError {
   name: string;
@@ -35,8 +66,10 @@ export type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; error: 
 
 /** What the tests call on `window.client`. */
 export interface ClientPageApi {
-  /** Opens a store under `key` (several per page are fine). */
+  /** Opens a store under `key` (several per page are fine); see {@link progressOf}. */
   open(key: string, options: OpenMemoryOptions): Promise<Outcome<MemoryInfo>>;
+  /** The progress events (model load, re-embedding) the last `open` of `key` saw. */
+  progressOf(key: string): ProgressEvent[];
   /** Calls an engine method and waits for it. */
   call(key: string, method: EngineMethod, args: unknown[]): Promise<Outcome>;
   /** Starts a call without waiting; {@link settle} waits for it. */
@@ -85,6 +118,38 @@ export interface ClientPageApi {
   clearSettings(name: string): Promise<void>;
   /** Milliseconds since navigation start (for the page-load benchmark). */
   now(): number;
+  /**
+   * Runs `ops` one after the other on `key`, stopping at the first error. Before sending op `i`
+   * and after its result it awaits `window.reportOp('sent' | 'acked', i)` when the test exposed
+   * one, so the test knows exactly which writes were acknowledged even if the page then dies.
+   */
+  runOps(key: string, ops: Op[]): Promise<{ acked: number; error?: SeenError }>;
+  /** Terminates every worker this page started, without telling the client; returns how many. */
+  killWorkers(): number;
+  /**
+   * Opens `key` and terminates every worker of the page after the `after`-th progress event of
+   * `phase` (then `delayMs` later), e.g. in the middle of a re-embedding done while opening.
+   * Resolves when the kill happened (the open itself completes only if it beat the kill).
+   */
+  openAndKill(
+    key: string,
+    options: OpenMemoryOptions,
+    kill: { phase: string; after: number; delayMs: number },
+  ): Promise<{ events: number; total: number }>;
+  /**
+   * A load of `ms` milliseconds on `key`: one loop of `recall`s and one of writes (remember,
+   * update and forget of this tab's own memories, ids `<tab>-<n>`), side by side.
+   */
+  load(key: string, options: { ms: number; seed: number; tab: string }): Promise<LoadReport>;
+  /**
+   * Checks `expected` (id → text, or null for absent) with `get`, and that `recall(word)` finds
+   * each id of `recalls` (id → a word only its text has). Returns the mismatches.
+   */
+  check(
+    key: string,
+    expected: Record<string, string | null>,
+    recalls: Record<string, string>,
+  ): Promise<string[]>;
 }
 
 function seen(e: unknown): SeenError {
@@ -108,6 +173,7 @@ async function outcome<T>(run: () => Promise<T>): Promise<Outcome<T>> {
 
 const memories = new Map<string, MemoryClient>();
 const tickets = new Map<number, Promise<Outcome>>();
+const progress = new Map<string, ProgressEvent[]>();
 let nextTicket = 1;
 
 function memory(key: string): MemoryClient {
@@ -124,10 +190,13 @@ function invoke(key: string, method: EngineMethod, args: unknown[]): Promise<unk
 const api: ClientPageApi = {
   open: (key, options) =>
     outcome(async () => {
-      const m = await openMemory(options);
+      const events: ProgressEvent[] = [];
+      progress.set(key, events);
+      const m = await openMemory({ ...options, onProgress: (e) => events.push(e) });
       memories.set(key, m);
       return m.info;
     }),
+  progressOf: (key) => progress.get(key) ?? [],
   call: (key, method, args) => outcome(() => invoke(key, method, args)),
   start(key, method, args) {
     const ticket = nextTicket++;
@@ -237,6 +306,121 @@ const api: ClientPageApi = {
   saveSettings: (patch, name) => saveSettings(patch, { name }),
   clearSettings: (name) => clearSettings({ name }),
   now: () => performance.now(),
+  async runOps(key, ops) {
+    const report = (window as unknown as { reportOp?: (what: string, i: number) => Promise<void> })
+      .reportOp;
+    let acked = 0;
+    for (const [i, op] of ops.entries()) {
+      await report?.('sent', i);
+      try {
+        await invoke(key, op.method, op.args);
+      } catch (e) {
+        return { acked, error: seen(e) };
+      }
+      acked++;
+      await report?.('acked', i);
+    }
+    return { acked };
+  },
+  killWorkers() {
+    for (const w of workers) w.terminate();
+    return workers.length;
+  },
+  openAndKill: (key, options, kill) =>
+    new Promise((resolve, reject) => {
+      let events = 0;
+      openMemory({
+        ...options,
+        onProgress: (e) => {
+          if (e.phase !== kill.phase || ++events !== kill.after) return;
+          setTimeout(() => {
+            api.killWorkers();
+            resolve({ events, total: e.total });
+          }, kill.delayMs);
+        },
+      }).then(
+        // Done before the kill came (a last short batch within `delayMs`): the kill still comes.
+        (m) => memories.set(key, m),
+        (e: unknown) => {
+          if (events < kill.after) reject(e as Error);
+        },
+      );
+    }),
+  async load(key, { ms, seed, tab }) {
+    const m = memory(key);
+    const random = rng(seed);
+    const report: LoadReport = {
+      latencies: { recall: [], remember: [], update: [], forget: [] },
+      live: {},
+      forgotten: [],
+      errors: [],
+    };
+    const WORDS = ['cat', 'tax', 'trip', 'garden', 'music', 'bread', 'meeting', 'river', 'code'];
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const end = performance.now() + ms;
+    const timed = async (
+      what: keyof LoadReport['latencies'],
+      run: () => Promise<unknown>,
+    ): Promise<boolean> => {
+      const start = performance.now();
+      try {
+        await run();
+        report.latencies[what].push(performance.now() - start);
+        return true;
+      } catch (e) {
+        report.errors.push(seen(e));
+        return false;
+      }
+    };
+    const reader = async () => {
+      while (performance.now() < end && report.errors.length === 0) {
+        const own = Object.keys(report.live);
+        const query =
+          own.length > 0 && random() < 0.3
+            ? `w${pick(own).replace(/\W/g, '')}`
+            : `${pick(WORDS)} ${pick(WORDS)}`;
+        await timed('recall', () => m.recall(query, { topK: 10 }));
+      }
+    };
+    let n = 0;
+    const writer = async () => {
+      while (performance.now() < end && report.errors.length === 0) {
+        const own = Object.keys(report.live);
+        const r = random();
+        if (own.length < 5 || r < 0.5) {
+          const id = `${tab}-${n++}`;
+          const text = `${pick(WORDS)} note ${id} by tab ${tab} w${id.replace(/\W/g, '')}`;
+          if (await timed('remember', () => m.remember({ id, text }))) report.live[id] = text;
+        } else if (r < 0.8) {
+          const id = pick(own);
+          const text = `${pick(WORDS)} edited ${id} at ${n++} w${id.replace(/\W/g, '')}`;
+          if (await timed('update', () => m.update(id, { text }))) report.live[id] = text;
+        } else {
+          const id = pick(own);
+          if (await timed('forget', () => m.forget(id))) {
+            Reflect.deleteProperty(report.live, id);
+            report.forgotten.push(id);
+          }
+        }
+      }
+    };
+    await Promise.all([reader(), writer()]);
+    return report;
+  },
+  async check(key, expected, recalls) {
+    const m = memory(key);
+    const wrong: string[] = [];
+    for (const [id, text] of Object.entries(expected)) {
+      const got = await m.get(id);
+      if ((got?.text ?? null) !== text)
+        wrong.push(`${id}: ${got?.text ?? 'absent'} ≠ ${text ?? 'absent'}`);
+    }
+    for (const [id, word] of Object.entries(recalls)) {
+      const hits = await m.recall(word, { topK: 5 });
+      if (!hits.some((h) => h.id === id)) wrong.push(`recall(${word}) misses ${id}`);
+    }
+    return wrong;
+  },
 };
 
 /** What `?autoRecall=<store>&q=<query>` measured (milliseconds since navigation start). */
