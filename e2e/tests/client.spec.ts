@@ -6,6 +6,7 @@
 import { expect, test } from '../fixtures.ts';
 import { EXAMPLE_URL } from '../playwright.config.ts';
 import { ok, openClientPage } from './client.ts';
+import { damageStore } from './opfs.ts';
 import { PROBES } from './probes.ts';
 
 const NOTES = [
@@ -363,7 +364,7 @@ test('a damaged store is STORE_CORRUPT at open; recoverMemory salvages it, keeps
   ok(await c.call('m', 'link', ['n1', 'n2']));
   ok(await c.close('m'));
   // The SQLite header (the first 100 bytes of the file) zeroed: the file is no database now.
-  ok(await c.damageStore('damaged', 0, 100, 0));
+  await damageStore(page, 'damaged', 0, 100, 0);
   const corrupt = { ok: false, error: { code: 'STORE_CORRUPT', isAnamnesisError: true } };
   expect(await c.open('x', { name: 'damaged' })).toMatchObject(corrupt);
 

@@ -5,6 +5,8 @@
  * strict and nothing violates it (every test fails on a violation: `notes-fixtures.ts`); without
  * OPFS the app says plainly that notes live in memory and are not kept.
  */
+import { readFile } from 'node:fs/promises';
+
 import type { Page } from '@playwright/test';
 
 import {
@@ -17,6 +19,7 @@ import {
   search,
   test,
 } from './notes-fixtures.ts';
+import { damageStore } from './opfs.ts';
 
 test.use({ baseURL: NOTES_URL, serviceWorkers: 'allow' });
 
@@ -331,4 +334,42 @@ test.describe('without OPFS (a private window)', () => {
     await expect(page.locator('[aria-label="Storage"]')).toContainText('OPFS (on disk)');
     await expect(page.getByRole('status', { name: 'Storage warning' })).toBeHidden();
   });
+});
+
+test('a damaged store: the app says so and recovers the readable notes in one click', async ({
+  page,
+  context,
+}) => {
+  await openApp(page);
+  await page.getByRole('button', { name: 'Load sample notes' }).click();
+  const notes = page.getByRole('list', { name: 'Notes' }).locator('li');
+  await expect(notes).toHaveCount(16, { timeout: 30_000 });
+  await page.close();
+  // The store's worker is gone with its page; the file is damaged from another page of the app's
+  // origin (a static file, so the app does not open the store): its SQLite header zeroed.
+  const other = await context.newPage();
+  await other.goto('/manifest.webmanifest');
+  await damageStore(other, 'notes', 0, 100, 0);
+  await other.goto('/');
+  const alert = other.getByRole('alert');
+  await expect(alert).toContainText('The notes store is damaged', { timeout: 60_000 });
+  const download = other.waitForEvent('download');
+  await other.getByRole('button', { name: 'Recover notes' }).click();
+  const saved = await download;
+  expect(saved.suggestedFilename()).toMatch(/^anamnesis-notes-recovered-.*\.jsonl$/);
+  const lines = (await readFile((await saved.path())!, 'utf8')).trim().split('\n');
+  expect(lines).toHaveLength(1 + 16); // the header and every note's memory or chunk
+  await expect(other.getByRole('status', { name: 'Recovery' })).toContainText(
+    /Recovered 16 notes\. The damaged store is kept as \.anamnesis\/notes\.damaged-\d+\.sqlite3/,
+  );
+  await other.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await expect(other.getByRole('list', { name: 'Notes' }).locator('li')).toHaveCount(16);
+  expect((await search(other, 'vaccination for the cat'))[0]).toMatch(
+    /Vet appointments|Luna the kitten/,
+  );
+  // The recovered store is whole: a reload opens it without the alert.
+  await other.reload();
+  await other.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await expect(other.getByRole('alert')).toHaveCount(0);
+  await expect(other.getByRole('list', { name: 'Notes' }).locator('li')).toHaveCount(16);
 });

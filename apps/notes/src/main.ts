@@ -1,5 +1,11 @@
 import './styles.css';
-import { openMemory, loadSettings, saveSettings } from '@anamnesis/client';
+import {
+  isAnamnesisError,
+  loadSettings,
+  openMemory,
+  recoverMemory,
+  saveSettings,
+} from '@anamnesis/client';
 import type { ProgressEvent } from '@anamnesis/engine';
 import { bytes, h } from './dom.ts';
 import { explainView } from './explain.ts';
@@ -373,15 +379,17 @@ async function importFiles(files: FileList | null): Promise<void> {
 
 importInput.addEventListener('change', () => void importFiles(importInput.files));
 folderInput.addEventListener('change', () => void importFiles(folderInput.files));
-exportButton.addEventListener('click', async () => {
-  const text = await memory.export();
+/** Saves JSON Lines as a download. */
+function download(text: string, what: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
   h('a', {
     href: url,
-    download: `anamnesis-notes-${new Date().toISOString().slice(0, 10)}.jsonl`,
+    download: `anamnesis-notes-${what}-${new Date().toISOString().slice(0, 10)}.jsonl`,
   }).click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-});
+}
+
+exportButton.addEventListener('click', async () => download(await memory.export(), 'export'));
 
 /* ---------- model and storage panels ---------- */
 
@@ -441,12 +449,60 @@ async function start(): Promise<void> {
   document.body.dataset.ready = 'true';
 }
 
-start().catch((e: unknown) => {
+/**
+ * A damaged store (`STORE_CORRUPT` at open): offer to salvage it. The damaged file is kept in
+ * OPFS, what could be read is downloaded as a copy and becomes the new store, and the app starts.
+ */
+function offerRecovery(e: unknown): void {
+  const status = h('span', { class: 'recovery-status' });
+  const button = h('button', { type: 'button', class: 'primary' }, 'Recover notes');
+  const alert = h(
+    'div',
+    { class: 'fatal', role: 'alert' },
+    h('p', {}, `The notes store is damaged: ${(e as Error).message}`),
+    h(
+      'p',
+      {},
+      'Recovering reads every note that is still readable, downloads them as a file, keeps a copy ' +
+        'of the damaged store and starts again from the notes recovered.',
+    ),
+    button,
+    status,
+  );
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    status.textContent = ' recovering…';
+    try {
+      const result = await recoverMemory({ name: 'notes', restore: true });
+      download(result.jsonl, 'recovered');
+      alert.remove();
+      app.prepend(
+        h(
+          'p',
+          { class: 'banner', role: 'status', 'aria-label': 'Recovery' },
+          `Recovered ${result.recovered} notes` +
+            (result.unreadable > 0 ? `; ${result.unreadable} could not be read` : '') +
+            `. The damaged store is kept as ${result.backup ?? 'a copy'}.`,
+        ),
+      );
+      await start();
+    } catch (err) {
+      button.disabled = false;
+      status.textContent = ` recovery failed: ${(err as Error).message}`;
+    }
+  });
+  app.prepend(alert);
+}
+
+function startFailed(e: unknown): void {
   app.setAttribute('aria-busy', 'false');
+  if (isAnamnesisError(e, 'STORE_CORRUPT')) return offerRecovery(e);
   app.prepend(
     h('p', { class: 'fatal', role: 'alert' }, `anamnesis could not start: ${(e as Error).message}`),
   );
-});
+}
+
+start().catch(startFailed);
 
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
   void navigator.serviceWorker.register('/sw.js', { scope: '/' });
