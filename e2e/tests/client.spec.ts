@@ -32,6 +32,44 @@ test('remember → recall in the worker on OPFS; stats say opfs, persisted, usag
   expect(stats.quota).toBeGreaterThan(0);
 });
 
+test("model: 'tfidf' opens with no model and no ONNX Runtime: remembers, recalls, survives a reload", async ({
+  page,
+}) => {
+  const assets: string[] = [];
+  page.on('request', (r) => {
+    if (/\/(models|ort)\//.test(new URL(r.url()).pathname)) assets.push(r.url());
+  });
+  let c = await openClientPage(page);
+  const info = ok(await c.open('t', { name: 'tfidf', model: 'tfidf' })) as {
+    device: string;
+    model: { id: string; dims: number };
+    openMs: number;
+  };
+  expect(info).toMatchObject({ backend: 'opfs', device: 'none', model: { id: 'tfidf', dims: 0 } });
+  ok(await c.call('t', 'rememberMany', [NOTES]));
+  const hits = ok(await c.call('t', 'recall', ['kitten sofa'])) as { id: string }[];
+  expect(hits[0]!.id).toBe('cat');
+  expect(ok(await c.call('t', 'verify', []))).toEqual([]);
+  await page.reload();
+  c = await openClientPage(page, { clear: false });
+  ok(await c.open('t', { name: 'tfidf', model: 'tfidf' }));
+  expect((ok(await c.call('t', 'recall', ['receipts deadline'])) as { id: string }[])[0]!.id).toBe(
+    'tax',
+  );
+  // No model file and no ONNX Runtime file was requested for the TF-IDF opens.
+  expect(assets).toEqual([]);
+  // The store records its backend: the default model needs an explicit re-embed.
+  ok(await c.close('t'));
+  expect(await c.open('d', { name: 'tfidf' })).toMatchObject({
+    ok: false,
+    error: { code: 'MODEL_MISMATCH' },
+  });
+  test.info().annotations.push({
+    type: 'tfidf',
+    description: `opened in ${info.openMs.toFixed(0)} ms (worker start to store ready, no model)`,
+  });
+});
+
 test('error codes and details cross the boundary; CLOSED after close and after `await using`', async ({
   page,
 }) => {

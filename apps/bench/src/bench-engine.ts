@@ -1,6 +1,6 @@
 /**
- * `pnpm bench:engine -- [--n 100000] [--json]`: the engine's speed in Node on the default model and
- * a deterministic synthetic corpus: ingest throughput, uncached and cached recall latency, open of
+ * `pnpm bench:engine -- [--n 100000] [--embedder default|tfidf] [--json]`: the engine's speed in
+ * Node on the default model (or the zero-model TF-IDF backend) and a deterministic synthetic corpus: ingest throughput, uncached and cached recall latency, open of
  * a saved store, memory. Medians over many queries; the machine is shared and noisy.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,12 +17,24 @@ import { nodeWords } from './node-corpus.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: { n: { type: 'string', default: '100000' }, json: { type: 'boolean', default: false } },
+  options: {
+    n: { type: 'string', default: '100000' },
+    embedder: { type: 'string', default: 'default' },
+    json: { type: 'boolean', default: false },
+  },
 });
+if (values.embedder !== 'default' && values.embedder !== 'tfidf') {
+  console.error('usage: pnpm bench:engine -- [--n 100000] [--embedder default|tfidf] [--json]');
+  process.exit(2);
+}
 const n = Number(values.n);
 const quantile = (xs: number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
-const embedder = await createTransformersEmbedder(await defaultEmbedderOptions());
+const embedder =
+  values.embedder === 'tfidf'
+    ? undefined
+    : await createTransformersEmbedder(await defaultEmbedderOptions());
+const spec = embedder ?? 'tfidf';
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-bench-'));
 const path = join(dir, 'bench.db');
 try {
@@ -30,7 +42,7 @@ try {
   const texts = makeCorpus(n, words);
   const queries = makeQueries(texts, words, 300);
   const heapBefore = process.memoryUsage();
-  let engine = await createEngine({ storage: 'file', path, embedder });
+  let engine = await createEngine({ storage: 'file', path, embedder: spec });
   const t0 = performance.now();
   const batch = 5000;
   for (let i = 0; i < n; i += batch) {
@@ -44,7 +56,7 @@ try {
   await engine.close();
 
   const o0 = performance.now();
-  engine = await createEngine({ storage: 'file', path, embedder });
+  engine = await createEngine({ storage: 'file', path, embedder: spec });
   const openMs = performance.now() - o0;
   const mem = process.memoryUsage();
 
@@ -70,9 +82,9 @@ try {
     }
   // the floor: one embed of the query plus one scan of the vectors
   const scan: number[] = [];
-  for (const q of queries.slice(0, 100)) {
+  for (const q of embedder ? queries.slice(0, 100) : []) {
     const s = performance.now();
-    await embedder.embed([q]);
+    await embedder!.embed([q]);
     scan.push(performance.now() - s);
   }
   await engine.close();
@@ -83,20 +95,22 @@ try {
     recall_p95_ms: quantile(uncached, 0.95),
     recall_explain_p50_ms: quantile(explained, 0.5),
     cached_p50_ms: quantile(cached, 0.5),
-    embed_query_p50_ms: quantile(scan, 0.5),
+    embed_query_p50_ms: embedder ? quantile(scan, 0.5) : 0,
     open_ms: openMs,
     rss_mb: mem.rss / 2 ** 20,
     heap_mb: (mem.heapUsed - heapBefore.heapUsed) / 2 ** 20,
     wasm_and_buffers_mb: (mem.arrayBuffers + mem.external) / 2 ** 20,
   };
-  console.log(`engine, Node ${process.version}, ${n} synthetic memories, default model`);
+  console.log(
+    `engine, Node ${process.version}, ${n} synthetic memories, ${embedder ? 'default model' : 'TF-IDF backend (no model)'}`,
+  );
   console.log(`  ingest            ${result.ingest_per_s.toFixed(0)} memories/s   (target ≥ 3000)`);
   console.log(
     `  recall uncached   p50 ${result.recall_p50_ms.toFixed(2)} ms  p95 ${result.recall_p95_ms.toFixed(2)} ms   (targets ≤ 10 / ≤ 25)`,
   );
   console.log(`  recall + explain  p50 ${result.recall_explain_p50_ms.toFixed(2)} ms`);
   console.log(`  recall cached     p50 ${result.cached_p50_ms.toFixed(4)} ms   (target ≤ 0.05)`);
-  console.log(`  embed one query   p50 ${result.embed_query_p50_ms.toFixed(3)} ms`);
+  if (embedder) console.log(`  embed one query   p50 ${result.embed_query_p50_ms.toFixed(3)} ms`);
   console.log(`  open saved store  ${result.open_ms.toFixed(0)} ms   (target ≤ 500)`);
   console.log(
     `  memory            rss ${result.rss_mb.toFixed(0)} MB, wasm + buffers ${result.wasm_and_buffers_mb.toFixed(0)} MB   (target ≤ 200)`,

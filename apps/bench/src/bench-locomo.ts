@@ -39,6 +39,12 @@ const t0 = performance.now();
 const reports: Record<string, Report> = {
   ...(await runLocomo(conversations, rankers, { embedder, k })),
   ...(await runOrama(conversations, embedder, k)),
+  // The zero-model backend: TF-IDF in place of the model, fused by the default profile and alone.
+  ...(await runLocomo(
+    conversations,
+    { 'tfidf-default': 'default', 'tfidf-vector': BASELINES.vector! },
+    { embedder: 'tfidf', k },
+  )),
 };
 const seconds = (performance.now() - t0) / 1000;
 
@@ -69,10 +75,14 @@ if (values.json) {
       ),
       profiles: Object.fromEntries(names.map((n) => [n, metrics(reports[n]!)])),
       baselines: Object.fromEntries(
-        [...Object.keys(BASELINES), 'orama-hybrid', 'orama-fulltext', 'orama-vector'].map((n) => [
-          n,
-          metrics(reports[n]!),
-        ]),
+        [
+          ...Object.keys(BASELINES),
+          'orama-hybrid',
+          'orama-fulltext',
+          'orama-vector',
+          'tfidf-default',
+          'tfidf-vector',
+        ].map((n) => [n, metrics(reports[n]!)]),
       ),
     }),
   );

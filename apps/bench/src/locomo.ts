@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnamnesisError, type ScoringProfile } from '@anamnesis/ranking';
-import { createEngine, type Embedder, type RememberInput } from '@anamnesis/engine';
+import { createEngine, type EngineOptions, type RememberInput } from '@anamnesis/engine';
 
 /** One LoCoMo conversation, turned into memories and queries. */
 export interface Conversation {
@@ -157,7 +157,7 @@ export type Ranker = string | ScoringProfile;
 export async function runLocomo(
   conversations: readonly Conversation[],
   rankers: Readonly<Record<string, Ranker>>,
-  options: { embedder: Embedder; k?: number },
+  options: { embedder: EngineOptions['embedder']; k?: number },
 ): Promise<Record<string, Report>> {
   const k = options.k ?? 10;
   const builders = Object.fromEntries(

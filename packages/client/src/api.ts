@@ -104,8 +104,8 @@ export interface WorkerOpenOptions {
   /** Store name. */
   name: string;
   storage: ClientStorage;
-  /** The embedder, with URLs already resolved against the page. */
-  embedder: Omit<TransformersEmbedderOptions, 'onProgress'>;
+  /** The embedder, with URLs already resolved against the page, or the zero-model TF-IDF backend. */
+  embedder: Omit<TransformersEmbedderOptions, 'onProgress'> | 'tfidf';
   /** See `OpenMemoryOptions.onModelMismatch`. */
   onModelMismatch: 'error' | 'reembed';
   /** How long to keep retrying a store whose files another worker still holds, in ms. */

@@ -57,7 +57,11 @@ export interface OpenMemoryOptions {
   storage?: ClientStorage;
   /** Where the app serves the model and ONNX Runtime files. Defaults: `'/models/'`, `'/ort/'`. */
   assets?: AssetUrls;
-  /** Embedding model id, a folder under `assets.models` (or on `remoteHost`). Default: the embedded default model. */
+  /**
+   * Embedding model id, a folder under `assets.models` (or on `remoteHost`), or `'tfidf'` for the
+   * zero-model TF-IDF backend (no model or ONNX Runtime is loaded). Default: the embedded default
+   * model.
+   */
   model?: string;
   /**
    * `'wasm'`, `'webgpu'`, or `'auto'` (loads both, keeps the faster after a short warm-up). When
@@ -296,7 +300,12 @@ class WorkerHost {
     try {
       return await WorkerHost.#launch(env, open, settings, undefined);
     } catch (e) {
-      if (!isAnamnesisError(e, 'UNSUPPORTED') || e.details?.freshWorker !== true) throw e;
+      if (
+        !isAnamnesisError(e, 'UNSUPPORTED') ||
+        e.details?.freshWorker !== true ||
+        open.embedder === 'tfidf'
+      )
+        throw e;
       const wasm: WorkerOpenOptions = {
         ...open,
         embedder: { ...open.embedder, device: 'wasm', wasmPaths: plainRuntime(settings.ort) },
@@ -873,15 +882,18 @@ export async function openMemory(
   const open: WorkerOpenOptions = {
     name,
     storage,
-    embedder: {
-      model,
-      localModelPath: models,
-      device,
-      // wasm only: the plain build (14 MB, about half the start-up); WebGPU needs asyncify's.
-      wasmPaths: device === 'wasm' ? plainRuntime(ort) : ort,
-      ...(options.remoteHost !== undefined ? { remoteHost: options.remoteHost } : {}),
-      ...(threads !== undefined ? { threads } : {}),
-    },
+    embedder:
+      model === 'tfidf'
+        ? 'tfidf'
+        : {
+            model,
+            localModelPath: models,
+            device,
+            // wasm only: the plain build (14 MB, about half the start-up); WebGPU needs asyncify's.
+            wasmPaths: device === 'wasm' ? plainRuntime(ort) : ort,
+            ...(options.remoteHost !== undefined ? { remoteHost: options.remoteHost } : {}),
+            ...(threads !== undefined ? { threads } : {}),
+          },
     onModelMismatch: options.onModelMismatch ?? 'error',
     lockRetryMs: checkMs(options.lockRetryMs, DEFAULT_LOCK_RETRY_MS, 'lockRetryMs'),
     ...(options.simulateWebGpuFailure ? { simulateWebGpuFailure: true } : {}),

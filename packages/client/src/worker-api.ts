@@ -154,7 +154,8 @@ export function createWorkerApi(): WorkerApi {
     const forward = forwarder(onProgress);
     const progress = forward?.send;
     try {
-      embedder = await createTransformersEmbedder({ ...options.embedder, onProgress: progress });
+      if (options.embedder !== 'tfidf')
+        embedder = await createTransformersEmbedder({ ...options.embedder, onProgress: progress });
       const modelDone = performance.now();
       const deadline = performance.now() + options.lockRetryMs;
       let lockRetries = 0;
@@ -164,7 +165,7 @@ export function createWorkerApi(): WorkerApi {
           engine = await createEngine({
             name: options.name,
             storage: options.storage,
-            embedder,
+            embedder: embedder ?? 'tfidf',
             onModelMismatch: options.onModelMismatch,
             onProgress: progress,
           });
@@ -180,8 +181,8 @@ export function createWorkerApi(): WorkerApi {
       const stats = await engine.stats();
       await forward?.delivered();
       return {
-        device: embedder.device,
-        ...(embedder.selection ? { selection: embedder.selection } : {}),
+        device: embedder?.device ?? 'none',
+        ...(embedder?.selection ? { selection: embedder.selection } : {}),
         backend: stats.backend,
         ...(stats.backendReason ? { backendReason: stats.backendReason } : {}),
         model: { id: stats.model.id, dims: stats.model.dims },

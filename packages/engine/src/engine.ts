@@ -7,6 +7,7 @@ import {
   type UsageEventKind,
 } from '@anamnesis/ranking';
 import { cacheKey } from './cache-key.ts';
+import { DenseLeg } from './dense-leg.ts';
 import {
   createTransformersEmbedder,
   type Embedder,
@@ -35,8 +36,8 @@ import {
   ridsByIds,
   toMemory,
   toMemoryRow,
-  writeVectors,
 } from './store.ts';
+import { TfidfLeg, type TfidfLegOptions } from './tfidf-leg.ts';
 import type {
   EngineStats,
   LinkInput,
@@ -54,7 +55,7 @@ import {
   validateUpdate,
   type NewMemory,
 } from './validate.ts';
-import { unitVector, VectorIndex } from './vector-index.ts';
+import type { VectorLeg } from './vector-leg.ts';
 
 /** Where the store lives. */
 export type StorageKind = 'auto' | 'opfs' | 'memory' | 'file';
@@ -72,10 +73,12 @@ export interface EngineOptions {
   /** File path for `storage: 'file'`. */
   path?: string;
   /**
-   * The embedder, or options for the transformers.js embedder. Default: the embedded default model
-   * (`@anamnesis/model-default`), read from this package in Node; a browser passes its served URL.
+   * The embedder, or options for the transformers.js embedder, or `'tfidf'` / `{ tfidf: options }`
+   * for the zero-model TF-IDF backend (no model, no stored vectors; see {@link TfidfLegOptions}).
+   * Default: the embedded default model (`@anamnesis/model-default`), read from this package in
+   * Node; a browser passes its served URL.
    */
-  embedder?: Embedder | TransformersEmbedderOptions;
+  embedder?: Embedder | TransformersEmbedderOptions | 'tfidf' | { tfidf: TfidfLegOptions };
   /** When the store holds vectors of another model: `'error'` (`MODEL_MISMATCH`) or `'reembed'`. Default `'error'`. */
   onModelMismatch?: 'error' | 'reembed';
   /** The clock, in ms since the epoch. Default `Date.now`. */
@@ -224,12 +227,11 @@ async function openDatabase(options: EngineOptions): Promise<Internals> {
  */
 export class Engine {
   readonly #io: Internals;
-  readonly #embedder: Embedder;
-  /** True when the engine created the embedder (and so disposes it on close). */
-  #ownsEmbedder = false;
+  readonly #leg: VectorLeg;
+  /** True when the engine created the leg (and so disposes it on close). */
+  #ownsLeg = false;
   readonly #now: () => number;
   readonly #maxText: number;
-  readonly #index: VectorIndex;
   readonly #cache: ArcCache<string, readonly RecallResult[]>;
   #bloom: BloomFilter;
   #generation = 0;
@@ -245,15 +247,14 @@ export class Engine {
 
   private constructor(
     io: Internals,
-    embedder: Embedder,
+    leg: VectorLeg,
     options: EngineOptions,
     schemaVersion: number,
   ) {
     this.#io = io;
-    this.#embedder = embedder;
+    this.#leg = leg;
     this.#now = options.now ?? Date.now;
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
-    this.#index = new VectorIndex(embedder.dims);
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
     this.#bloom = new BloomFilter(100_000, 0.001);
     this.#schemaVersion = schemaVersion;
@@ -263,12 +264,14 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     if (!options || typeof options !== 'object')
       throw new AnamnesisError('INVALID_INPUT', 'options must be an object');
-    const spec = options.embedder ?? (await defaultEmbedderOptions());
-    const embedder =
-      'embed' in spec
-        ? spec
-        : await createTransformersEmbedder({ onProgress: options.onProgress, ...spec });
-    const io = await openDatabase(options);
+    const { leg, owned } = await createLeg(options);
+    let io: Internals;
+    try {
+      io = await openDatabase(options);
+    } catch (e) {
+      if (owned) await leg.dispose?.();
+      throw e;
+    }
     try {
       let version: number;
       try {
@@ -279,63 +282,43 @@ export class Engine {
       } catch (e) {
         throw mapSqliteError(e, 'opening the store');
       }
-      const engine = new Engine(io, embedder, options, version);
-      engine.#ownsEmbedder = embedder !== spec;
+      const engine = new Engine(io, leg, options, version);
+      engine.#ownsLeg = owned;
       await engine.#load(options.onModelMismatch ?? 'error', options.onProgress);
       return engine;
     } catch (e) {
       io.close();
+      if (owned) await leg.dispose?.();
       throw mapSqliteError(e, 'opening the store');
     }
   }
 
-  /** Loads vectors for the current model and rebuilds the Bloom filter; handles a model change. */
+  /** Checks the model, loads the vector leg and the Bloom filter; handles a model change. */
   async #load(
     onMismatch: 'error' | 'reembed',
     onProgress?: (e: ProgressEvent) => void,
   ): Promise<void> {
     const { db } = this.#io;
-    const model = this.#embedder.id;
+    const { id: model, dims } = this.#leg;
     const storedModel = db.selectValue("SELECT value FROM meta WHERE key = 'model'") as
       string | undefined;
     const storedDims = Number(db.selectValue("SELECT value FROM meta WHERE key = 'dims'") ?? 0);
     const count = Number(db.selectValue('SELECT count(*) FROM memories'));
-    if (
-      storedModel !== undefined &&
-      (storedModel !== model || storedDims !== this.#embedder.dims) &&
-      count > 0
-    ) {
+    if (storedModel !== undefined && (storedModel !== model || storedDims !== dims) && count > 0) {
       if (onMismatch !== 'reembed') {
         throw new AnamnesisError(
           'MODEL_MISMATCH',
-          `the store was embedded with ${storedModel} (${storedDims} dims), not ${model} (${this.#embedder.dims} dims); open with onModelMismatch: 'reembed'`,
-          { details: { stored: storedModel, storedDims, model, dims: this.#embedder.dims } },
+          `the store was embedded with ${storedModel} (${storedDims} dims), not ${model} (${dims} dims); open with onModelMismatch: 'reembed'`,
+          { details: { stored: storedModel, storedDims, model, dims } },
         );
       }
     }
-    // Bulk load: one statement, blobs copied straight from the wasm heap into the matrix.
-    const { capi, wasm } = this.#io.sqlite3;
-    const stmt = db.prepare('SELECT rid, vector FROM embeddings WHERE model = ?');
-    try {
-      stmt.bind([model]);
-      const pStmt = stmt.pointer!;
-      let heap = wasm.heap8u();
-      while (stmt.step()) {
-        const rid = capi.sqlite3_column_int(pStmt, 0);
-        const p = Number(capi.sqlite3_column_blob(pStmt, 1));
-        const n = capi.sqlite3_column_bytes(pStmt, 1);
-        if (heap.buffer !== wasm.heap8u().buffer) heap = wasm.heap8u();
-        this.#index.appendRaw(rid, heap.subarray(p, p + n));
-      }
-    } finally {
-      stmt.finalize();
-    }
     this.#loadBloom(count);
-    if (this.#index.size < count) await this.#reembedMissing(onProgress);
+    await this.#leg.load(db, this.#io.sqlite3, onProgress);
     transaction(db, 'recording the model', () => {
       db.exec({
         sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('model', ?), ('dims', ?)",
-        bind: [model, String(this.#embedder.dims)],
+        bind: [model, String(dims)],
       });
       db.exec({ sql: 'DELETE FROM embeddings WHERE model <> ?', bind: [model] });
     });
@@ -385,44 +368,6 @@ export class Engine {
     });
     this.#bloomSnapshot = true;
     this.#dirty = true;
-  }
-
-  /**
-   * Embeds every memory without a vector for the current model, in batches, each batch one
-   * transaction; the previous model's vectors stay until the caller's model is complete.
-   */
-  async #reembedMissing(onProgress?: (e: ProgressEvent) => void): Promise<void> {
-    const { db } = this.#io;
-    const model = this.#embedder.id;
-    const total = Number(
-      db.selectValue(
-        'SELECT count(*) FROM memories m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.rid = m.rid AND e.model = ?)',
-        [model],
-      ),
-    );
-    let done = 0;
-    for (;;) {
-      const rows = db.selectArrays(
-        'SELECT rid, text FROM memories m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.rid = m.rid AND e.model = ?) ORDER BY rid LIMIT 256',
-        [model],
-      );
-      if (rows.length === 0) break;
-      const vectors = await this.#embedder.embed(rows.map((r) => r[1] as string));
-      transaction(db, 're-embedding', () => {
-        this.#writeVectors(
-          rows.map((r) => r[0] as number),
-          vectors,
-        );
-      });
-      rows.forEach((r, i) => this.#index.set(r[0] as number, vectors[i]!));
-      done += rows.length;
-      onProgress?.({ phase: 'reembed', loaded: done, total });
-    }
-  }
-
-  /** Writes unit-length copies of vectors for rows (inside a transaction). */
-  #writeVectors(rids: readonly number[], vectors: readonly Float32Array[]): void {
-    writeVectors(this.#io.db, this.#embedder.id, rids, vectors.map(unitVector));
   }
 
   /**
@@ -482,7 +427,7 @@ export class Engine {
       db,
       items.map((m) => ({ ...m, updatedAt: now, accessCount: 0, contentHash: m.hash })),
     );
-    this.#writeVectors(rids, vectors);
+    this.#leg.store(db, rids, vectors);
     const targets = ridsByIds(
       db,
       items.flatMap((m) => m.links.map((l) => l.to)),
@@ -569,7 +514,7 @@ export class Engine {
     const step = 256;
     for (let start = 0; start < fresh.length; start += step) {
       const batch = fresh.slice(start, start + step);
-      vectors.push(...(await this.#embedder.embed(batch.map((m) => m.text))));
+      vectors.push(...(await this.#leg.encode(batch.map((m) => m.text))));
       onProgress?.({
         phase: 'embed',
         loaded: Math.min(start + step, fresh.length),
@@ -578,10 +523,12 @@ export class Engine {
     }
     if (this.#closed) throw new AnamnesisError('CLOSED');
     const rids = transaction(this.#io.db, 'remembering', () => this.#insert(fresh, vectors));
-    rids.forEach((rid, i) => {
-      this.#index.set(rid, vectors[i]!);
-      this.#bloom.add(dedupKey(fresh[i]!.session, fresh[i]!.hash));
-    });
+    this.#leg.apply(
+      rids,
+      fresh.map((m) => m.text),
+      vectors,
+    );
+    fresh.forEach((m) => this.#bloom.add(dedupKey(m.session, m.hash)));
     this.#bump();
     await this.#persist();
     return ids;
@@ -633,7 +580,7 @@ export class Engine {
       if (!before) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
       const vector =
         fields.text !== undefined && fields.text !== before.text
-          ? (await this.#embedder.embed([fields.text]))[0]!
+          ? (await this.#leg.encode([fields.text]))[0]!
           : undefined;
       const { db } = this.#io;
       const after = transaction(db, 'updating', () => {
@@ -656,10 +603,10 @@ export class Engine {
             row.rid,
           ],
         });
-        if (vector) this.#writeVectors([row.rid], [vector]);
+        if (vector) this.#leg.store(db, [row.rid], [vector]);
         return rowById(db, key)!;
       });
-      if (vector) this.#index.set(after.rid, vector);
+      if (vector) this.#leg.apply([after.rid], [after.text], [vector]);
       this.#bloom.add(dedupKey(after.session, after.contentHash));
       this.#bump();
       await this.#persist();
@@ -692,7 +639,7 @@ export class Engine {
         });
         return found;
       });
-      for (const rid of rids) this.#index.delete(rid);
+      this.#leg.remove(rids);
       if (rids.length > 0) {
         this.#bump();
         await this.#persist();
@@ -789,7 +736,7 @@ export class Engine {
       const results =
         cached ??
         (await runRecall(
-          { db: this.#io.db, index: this.#index, embedder: this.#embedder, now: this.#now() },
+          { db: this.#io.db, leg: this.#leg, now: this.#now() },
           normalized,
           options,
         ));
@@ -840,21 +787,16 @@ export class Engine {
 
   /** Exports every memory as JSON Lines (deterministic order and key order). */
   export(options: ExportOptions = {}): Promise<string> {
-    return this.#run(async () => exportJsonl(this.#io.db, this.#embedder, options));
+    return this.#run(async () => exportJsonl(this.#io.db, this.#leg, options));
   }
 
   /** Imports JSON Lines atomically; returns how many memories were added. */
   import(jsonl: string, options: ImportOptions = {}): Promise<number> {
     return this.#run(async () => {
-      const result = await importJsonl(
-        this.#io.db,
-        this.#embedder,
-        jsonl,
-        options,
-        this.#now(),
-        () => this.#dropBloomSnapshot(),
+      const result = await importJsonl(this.#io.db, this.#leg, jsonl, options, this.#now(), () =>
+        this.#dropBloomSnapshot(),
       );
-      for (const [rid, vector] of result.vectors) this.#index.set(rid, vector);
+      this.#leg.apply(result.rids, result.texts, result.vectors);
       for (const key of result.dedupKeys) this.#bloom.add(key);
       if (result.added > 0) {
         this.#bump();
@@ -877,8 +819,8 @@ export class Engine {
         bytes: n('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
         backend: this.#io.backend,
         ...(this.#io.backendReason ? { backendReason: this.#io.backendReason } : {}),
-        model: { id: this.#embedder.id, dims: this.#embedder.dims, device: this.#embedder.device },
-        truncated: this.#embedder.truncated,
+        model: { id: this.#leg.id, dims: this.#leg.dims, device: this.#leg.device },
+        truncated: this.#leg.truncated,
         cache: { hits: cache.hits, misses: cache.misses, size: this.#cache.size },
         generation: this.#generation,
         schemaVersion: this.#schemaVersion,
@@ -901,20 +843,7 @@ export class Engine {
       } catch (e) {
         problems.push(`fts: ${e instanceof Error ? e.message : String(e)}`);
       }
-      const rows = Number(db.selectValue('SELECT count(*) FROM memories'));
-      const stored = Number(
-        db.selectValue('SELECT count(*) FROM embeddings WHERE model = ?', [this.#embedder.id]),
-      );
-      if (stored !== rows)
-        problems.push(`embeddings: ${stored} stored vectors for ${rows} memories`);
-      if (this.#index.size !== rows)
-        problems.push(`vector index: ${this.#index.size} vectors for ${rows} memories`);
-      for (const [rid] of db.selectArrays('SELECT rid FROM memories')) {
-        if (!this.#index.has(rid as number)) {
-          problems.push(`vector index: memory ${String(rid)} has no vector`);
-          break;
-        }
-      }
+      problems.push(...this.#leg.verify(db));
       return problems;
     });
   }
@@ -934,7 +863,7 @@ export class Engine {
         await this.#persist();
       } finally {
         this.#io.close();
-        if (this.#ownsEmbedder) await this.#embedder.dispose?.();
+        if (this.#ownsLeg) await this.#leg.dispose?.();
       }
     })();
     return this.#closing;
@@ -951,6 +880,18 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
+}
+
+/** The vector leg of `options.embedder`, and whether the engine created (so disposes) it. */
+async function createLeg(options: EngineOptions): Promise<{ leg: VectorLeg; owned: boolean }> {
+  const spec = options.embedder ?? (await defaultEmbedderOptions());
+  if (spec === 'tfidf') return { leg: new TfidfLeg(), owned: true };
+  if (typeof spec !== 'object' || spec === null)
+    throw new AnamnesisError('INVALID_INPUT', "embedder must be an embedder, options or 'tfidf'");
+  if ('tfidf' in spec) return { leg: new TfidfLeg(spec.tfidf), owned: true };
+  if ('embed' in spec) return { leg: new DenseLeg(spec), owned: false };
+  const embedder = await createTransformersEmbedder({ onProgress: options.onProgress, ...spec });
+  return { leg: new DenseLeg(embedder), owned: true };
 }
 
 /** Options loading the embedded default model from its package (Node). */

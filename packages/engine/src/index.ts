@@ -21,7 +21,9 @@ export type { ExportOptions, ImportOptions } from './jsonl.ts';
 export { recoverStore, type RecoverResult } from './recover.ts';
 export { DEFAULT_PROFILE, ENGINE_PROFILES, resolveProfile } from './profiles.ts';
 export { SCHEMA_VERSION } from './schema.ts';
+export { TFIDF_MODEL_ID, type TfidfLegOptions } from './tfidf-leg.ts';
 export { VectorIndex, unitVector, type VectorHit } from './vector-index.ts';
+export type { VectorLeg } from './vector-leg.ts';
 export type {
   EngineStats,
   Explain,

@@ -1,10 +1,11 @@
 import { AnamnesisError, assertInRange, norm, sha256Hex } from '@anamnesis/ranking';
-import type { Embedder, ProgressEvent } from './embedder.ts';
-import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory, writeVectors } from './store.ts';
+import type { ProgressEvent } from './embedder.ts';
+import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory } from './store.ts';
 import { transaction, type Database } from './sqlite.ts';
 import type { Memory } from './types.ts';
 import { MAX_TIME, validateLinks, validateRemember } from './validate.ts';
 import { unitVector } from './vector-index.ts';
+import type { VectorLeg } from './vector-leg.ts';
 
 /** Options of `export`. */
 export interface ExportOptions {
@@ -52,13 +53,13 @@ function fromBase64(text: string): Uint8Array {
 }
 
 /** Exports the store as JSON Lines; vectors are the stored bytes, so a round trip is byte-identical. */
-export function exportJsonl(db: Database, embedder: Embedder, options: ExportOptions): string {
+export function exportJsonl(db: Database, leg: VectorLeg, options: ExportOptions): string {
   const withVectors = options.vectors === true;
   const header: Header = {
     type: 'anamnesis',
     version: 1,
-    model: embedder.id,
-    dims: embedder.dims,
+    model: leg.id,
+    dims: leg.dims,
     vectors: withVectors,
   };
   const lines = [JSON.stringify(header)];
@@ -86,7 +87,7 @@ export function exportJsonl(db: Database, embedder: Embedder, options: ExportOpt
     if (withVectors) {
       for (const [rid, blob] of db.selectArrays(
         'SELECT rid, vector FROM embeddings WHERE model = ? AND rid IN (SELECT value FROM json_each(?))',
-        [embedder.id, JSON.stringify(chunk)],
+        [leg.id, JSON.stringify(chunk)],
       )) {
         blobs.set(rid as number, blob as Uint8Array);
       }
@@ -110,7 +111,10 @@ export function exportJsonl(db: Database, embedder: Embedder, options: ExportOpt
 /** What an import changed, for the engine to update its in-memory state. */
 export interface ImportResult {
   added: number;
-  vectors: [number, Float32Array][];
+  /** Rows added, with their texts and vectors (for the vector leg). */
+  rids: number[];
+  texts: string[];
+  vectors: Float32Array[];
   dedupKeys: string[];
 }
 
@@ -124,11 +128,11 @@ function parseLine(text: string, n: number): unknown {
 
 /**
  * Imports JSON Lines in one transaction: every line is validated first; stored vectors are used
- * when the header's model and dimension match the embedder, otherwise texts are embedded.
+ * when the header's model and dimension match the leg, otherwise texts are embedded.
  */
 export async function importJsonl(
   db: Database,
-  embedder: Embedder,
+  leg: VectorLeg,
   jsonl: string,
   options: ImportOptions,
   now: number,
@@ -150,7 +154,7 @@ export async function importJsonl(
         details: { line: i + 1 },
       });
   });
-  const reuseVectors = header?.model === embedder.id && header.dims === embedder.dims;
+  const reuseVectors = header?.model === leg.id && header.dims === leg.dims;
   const items = lines.map((l, i) => {
     try {
       const m = validateRemember({ ...l, links: [] }, now, Number.MAX_SAFE_INTEGER);
@@ -181,12 +185,12 @@ export async function importJsonl(
         } catch (cause) {
           throw new AnamnesisError('INVALID_INPUT', 'vector is not base64', { cause });
         }
-        if (bytes.length !== embedder.dims * 4)
+        if (bytes.length !== leg.dims * 4)
           throw new AnamnesisError(
             'DIMENSION_MISMATCH',
             `vector has ${bytes.length / 4} dimensions`,
           );
-        vector = new Float32Array(bytes.buffer, bytes.byteOffset, embedder.dims);
+        vector = new Float32Array(bytes.buffer, bytes.byteOffset, leg.dims);
         if (!vector.every(Number.isFinite))
           throw new AnamnesisError('INVALID_INPUT', 'vector has non-finite values');
         // Stored bytes are kept verbatim (a round trip stays byte-identical) unless not unit length.
@@ -220,7 +224,7 @@ export async function importJsonl(
   const missing = todo.filter((x) => !x.vector);
   for (let start = 0; start < missing.length; start += 256) {
     const batch = missing.slice(start, start + 256);
-    const vectors = await embedder.embed(batch.map((x) => x.m.text));
+    const vectors = await leg.encode(batch.map((x) => x.m.text));
     batch.forEach((x, i) => (x.vector = vectors[i]!));
     options.onProgress?.({
       phase: 'import',
@@ -242,7 +246,7 @@ export async function importJsonl(
       })),
     );
     const vectors = todo.map((x) => x.vector!);
-    writeVectors(db, embedder.id, inserted, vectors);
+    leg.store(db, inserted, vectors);
     todo.forEach((x, i) => {
       for (const u of x.usage) {
         db.exec({
@@ -254,7 +258,9 @@ export async function importJsonl(
     const rids = new Map(todo.map((x, i) => [x.id, inserted[i]!]));
     const result: ImportResult = {
       added: todo.length,
-      vectors: inserted.map((rid, i) => [rid, vectors[i]!]),
+      rids: inserted,
+      texts: todo.map((x) => x.m.text),
+      vectors,
       dedupKeys: todo.map((x, i) => dedupKey(x.m.session, hashes[i]!)),
     };
     const targets = ridsByIds(

@@ -14,7 +14,6 @@ import {
   type ScoredCandidate,
   type ScoringProfile,
 } from '@anamnesis/ranking';
-import type { Embedder } from './embedder.ts';
 import { buildFilter, IDENTIFIER } from './filter.ts';
 import { resolveProfile } from './profiles.ts';
 import {
@@ -27,13 +26,12 @@ import {
 } from './store.ts';
 import type { Database } from './sqlite.ts';
 import type { Explain, RecallOptions, RecallResult } from './types.ts';
-import type { VectorIndex } from './vector-index.ts';
+import type { VectorLeg } from './vector-leg.ts';
 
 /** What the pipeline reads. */
 export interface RecallContext {
   db: Database;
-  index: VectorIndex;
-  embedder: Embedder;
+  leg: VectorLeg;
   /** The time of the query, ms since the epoch. */
   now: number;
 }
@@ -219,8 +217,7 @@ export async function recall(
   const { profile } = v;
   const { where, params } = buildFilter(options.filter);
   const { perLeg, beforeRerank } = poolSize(profile, v.tokenBudget ? Math.max(v.topK, 50) : v.topK);
-  const [qv] = await ctx.embedder.embed([query]);
-  const queryVector = qv!;
+  const queryVector = await ctx.leg.query(query);
 
   // Candidate legs: query-dependent lists of rids (as strings until rows are read).
   const lists: RankedList[] = [];
@@ -230,7 +227,7 @@ export async function recall(
   if (profile.legs.includes('vector')) {
     lists.push({
       leg: 'vector',
-      items: ctx.index
+      items: ctx.leg
         .search(queryVector, perLeg, allowed)
         .map((h) => ({ id: String(h.rid), score: h.score })),
     });
@@ -295,7 +292,7 @@ export async function recall(
   const candidateRids = [...new Set(lists.flatMap((l) => l.items.map((i) => Number(i.id))))];
   const rows = rowsByRid(ctx.db, candidateRids);
   const features = new Map<string, CandidateFeatures>();
-  const similarity = ctx.index.similarities([...rows.keys()], queryVector);
+  const similarity = ctx.leg.similarities([...rows.keys()], queryVector);
   for (const [rid, row] of rows) {
     features.set(String(rid), {
       similarity: similarity.get(rid)!,
@@ -378,12 +375,12 @@ export async function recall(
   let ordered: ScoredCandidate[] = scored;
   if (v.mmr && scored.length > 1) {
     const head = scored.slice(0, beforeRerank);
-    const zero = new Float32Array(ctx.index.dims);
+    const vectors = ctx.leg.vectors(head.map((c) => Number(c.id)));
     const picked = mmr(
-      head.map((c) => ({
+      head.map((c, i) => ({
         id: c.id,
         relevance: c.score,
-        vector: ctx.index.get(Number(c.id)) ?? zero,
+        vector: vectors[i]!,
         tags: rows.get(Number(c.id))!.tags,
       })),
       {
@@ -443,7 +440,7 @@ export async function recall(
         results.push({
           ...toMemory(n),
           score: c.score,
-          similarity: ctx.index.similarities([n.rid], queryVector).get(n.rid)!,
+          similarity: ctx.leg.similarities([n.rid], queryVector).get(n.rid)!,
           ...(options.explain
             ? {
                 explain: {

@@ -1,5 +1,4 @@
 import { sha256Hex } from '@anamnesis/ranking';
-import type { Embedder } from './embedder.ts';
 import { exportJsonl } from './jsonl.ts';
 import {
   freelistPages,
@@ -12,6 +11,7 @@ import { migrate } from './schema.ts';
 import { importDatabase, loadSqlite, type Database } from './sqlite.ts';
 import { insertMemories, MEMORY_COLUMNS, toMemory, toMemoryRow, type MemoryRow } from './store.ts';
 import { validateLinks, validateRemember } from './validate.ts';
+import type { VectorLeg } from './vector-leg.ts';
 
 /** What {@link recoverStore} salvaged from a damaged store. */
 export interface RecoverResult {
@@ -258,9 +258,8 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
     out.exec('COMMIT');
     if (droppedLinks > 0) problems.push(`${droppedLinks} links lost an end and were dropped`);
     const known = expected ? expected.size : unique.length + lostBySql + corruptRows;
-    const embedder = { id: model, dims } as Embedder;
     return {
-      jsonl: exportJsonl(out, embedder, {}),
+      jsonl: exportJsonl(out, { id: model, dims } as VectorLeg, {}), // no vectors: id and dims only
       recovered: unique.length,
       unreadable: Math.max(0, known - unique.length),
       problems,

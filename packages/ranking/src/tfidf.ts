@@ -433,9 +433,16 @@ export class TfidfIndex {
    *   non-negative integer.
    */
   search(query: string, options: TfidfSearchOptions = {}): TfidfHit[] {
+    return this.searchVector(this.vectorize(query), options);
+  }
+
+  /**
+   * {@link TfidfIndex.search} for a query already vectorised by {@link TfidfIndex.vectorize}.
+   * @throws AnamnesisError `INVALID_INPUT` when `topK` is not a non-negative integer.
+   */
+  searchVector(q: SparseVector, options: TfidfSearchOptions = {}): TfidfHit[] {
     const topK = options.topK ?? DEFAULT_TFIDF_TOP_K;
     assertNonNegativeInt(topK, 'topK');
-    const q = this.vectorize(query);
     if (topK === 0 || q.size === 0) return [];
     const scores = new Map<string, number>();
     for (const [term, qw] of q) {

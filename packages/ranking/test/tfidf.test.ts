@@ -187,6 +187,9 @@ describe('TfidfIndex.search', () => {
     const q = index.vectorize('apple durian');
     expect(hits[0]!.score).toBeCloseTo(sparseDot(q, index.vector('d1')!), 14);
     expect(index.search('nothing matches')).toEqual([]);
+    // searchVector takes the vectorised query: what the engine's TF-IDF leg prepares once.
+    expect(index.searchVector(q)).toEqual(hits);
+    expect(index.searchVector(q, { topK: 1 })).toEqual(hits.slice(0, 1));
   });
 
   it('breaks score ties by ascending id and honours topK', () => {

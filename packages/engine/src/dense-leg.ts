@@ -1,0 +1,152 @@
+import type { Embedder, ProgressEvent } from './embedder.ts';
+import { transaction, type Database, type Sqlite3 } from './sqlite.ts';
+import { writeVectors } from './store.ts';
+import type { LegQuery, VectorLeg } from './vector-leg.ts';
+import { unitVector, VectorIndex, type VectorHit } from './vector-index.ts';
+
+/** Rows embedded per transaction while a store re-embeds. */
+const REEMBED_BATCH = 256;
+
+/**
+ * Dense vectors from an embedding model: stored as float32 blobs in `embeddings` (one model per
+ * store), scanned in memory by {@link VectorIndex}.
+ */
+export class DenseLeg implements VectorLeg {
+  readonly embedder: Embedder;
+  readonly #index: VectorIndex;
+
+  constructor(embedder: Embedder) {
+    this.embedder = embedder;
+    this.#index = new VectorIndex(embedder.dims);
+  }
+
+  get id(): string {
+    return this.embedder.id;
+  }
+  get dims(): number {
+    return this.embedder.dims;
+  }
+  get device(): string {
+    return this.embedder.device;
+  }
+  get truncated(): number {
+    return this.embedder.truncated;
+  }
+
+  /** Bulk-loads this model's vectors, then embeds the memories that have none. */
+  async load(
+    db: Database,
+    sqlite3: Sqlite3,
+    onProgress?: (e: ProgressEvent) => void,
+  ): Promise<void> {
+    // One statement, blobs copied straight from the wasm heap into the matrix.
+    const { capi, wasm } = sqlite3;
+    const stmt = db.prepare('SELECT rid, vector FROM embeddings WHERE model = ?');
+    try {
+      stmt.bind([this.id]);
+      const pStmt = stmt.pointer!;
+      let heap = wasm.heap8u();
+      while (stmt.step()) {
+        const rid = capi.sqlite3_column_int(pStmt, 0);
+        const p = Number(capi.sqlite3_column_blob(pStmt, 1));
+        const n = capi.sqlite3_column_bytes(pStmt, 1);
+        if (heap.buffer !== wasm.heap8u().buffer) heap = wasm.heap8u();
+        this.#index.appendRaw(rid, heap.subarray(p, p + n));
+      }
+    } finally {
+      stmt.finalize();
+    }
+    const count = Number(db.selectValue('SELECT count(*) FROM memories'));
+    if (this.#index.size < count) await this.#reembedMissing(db, onProgress);
+  }
+
+  /**
+   * Embeds every memory without a vector for this model, in batches, each batch one transaction;
+   * another model's vectors stay until this one's are complete.
+   */
+  async #reembedMissing(db: Database, onProgress?: (e: ProgressEvent) => void): Promise<void> {
+    const total = Number(
+      db.selectValue(
+        'SELECT count(*) FROM memories m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.rid = m.rid AND e.model = ?)',
+        [this.id],
+      ),
+    );
+    let done = 0;
+    for (;;) {
+      const rows = db.selectArrays(
+        'SELECT rid, text FROM memories m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.rid = m.rid AND e.model = ?) ORDER BY rid LIMIT ?',
+        [this.id, REEMBED_BATCH],
+      );
+      if (rows.length === 0) break;
+      const rids = rows.map((r) => r[0] as number);
+      const vectors = await this.encode(rows.map((r) => r[1] as string));
+      transaction(db, 're-embedding', () => this.store(db, rids, vectors));
+      rids.forEach((rid, i) => this.#index.set(rid, vectors[i]!));
+      done += rows.length;
+      onProgress?.({ phase: 'reembed', loaded: done, total });
+    }
+  }
+
+  /** Unit-length vectors, as they are stored and scanned. */
+  async encode(texts: readonly string[]): Promise<Float32Array[]> {
+    return (await this.embedder.embed(texts)).map(unitVector);
+  }
+
+  /** Writes the vectors' bytes as they are (an import keeps its stored bytes). */
+  store(db: Database, rids: readonly number[], vectors: readonly Float32Array[]): void {
+    writeVectors(db, this.id, rids, vectors);
+  }
+
+  apply(
+    rids: readonly number[],
+    _texts: readonly string[],
+    vectors: readonly Float32Array[],
+  ): void {
+    rids.forEach((rid, i) => this.#index.set(rid, vectors[i]!));
+  }
+
+  remove(rids: readonly number[]): void {
+    for (const rid of rids) this.#index.delete(rid);
+  }
+
+  async query(text: string): Promise<LegQuery> {
+    const [vector] = await this.embedder.embed([text]);
+    return vector!;
+  }
+
+  search(query: LegQuery, k: number, allowed?: ReadonlySet<number>): VectorHit[] {
+    return this.#index.search(query as Float32Array, k, allowed);
+  }
+
+  similarities(rids: readonly number[], query: LegQuery): Map<number, number> {
+    return this.#index.similarities(rids, query as Float32Array);
+  }
+
+  vectors(rids: readonly number[]): Float32Array[] {
+    const zero = new Float32Array(this.dims);
+    return rids.map((rid) => this.#index.get(rid) ?? zero);
+  }
+
+  /** Every memory has exactly one vector of this model, on disk and in the index. */
+  verify(db: Database): string[] {
+    const problems: string[] = [];
+    const rows = Number(db.selectValue('SELECT count(*) FROM memories'));
+    const stored = Number(
+      db.selectValue('SELECT count(*) FROM embeddings WHERE model = ?', [this.id]),
+    );
+    if (stored !== rows) problems.push(`embeddings: ${stored} stored vectors for ${rows} memories`);
+    if (this.#index.size !== rows)
+      problems.push(`vector index: ${this.#index.size} vectors for ${rows} memories`);
+    for (const [rid] of db.selectArrays('SELECT rid FROM memories')) {
+      if (!this.#index.has(rid as number)) {
+        problems.push(`vector index: memory ${String(rid)} has no vector`);
+        break;
+      }
+    }
+    return problems;
+  }
+
+  async dispose(): Promise<void> {
+    await this.embedder.dispose?.();
+  }
+}

@@ -1,0 +1,50 @@
+import type { ProgressEvent } from './embedder.ts';
+import type { Database, Sqlite3 } from './sqlite.ts';
+import type { VectorHit } from './vector-index.ts';
+
+/**
+ * The similarity half of the engine: how memories and queries become comparable. Two kinds exist:
+ * dense vectors from an embedding model ({@link DenseLeg}) and the zero-model TF-IDF backend
+ * ({@link TfidfLeg}), whose memories have 0-dimensional dense vectors and sparse ones in memory.
+ *
+ * A write goes through three steps: `encode` before the transaction (it may be slow), `store`
+ * inside it, `apply` after it commits, so in-memory state never runs ahead of the store.
+ */
+export interface VectorLeg {
+  /** Recorded in the store (`meta.model`); opening a store with another id needs a re-embed. */
+  readonly id: string;
+  /** Dense vector dimension (0 for TF-IDF). */
+  readonly dims: number;
+  /** Where it runs: `'webgpu'`, `'wasm'`, `'cpu'` or `'none'`. */
+  readonly device: string;
+  /** Texts truncated to the model's maximum length so far. */
+  readonly truncated: number;
+  /**
+   * Builds the in-memory state of the stored memories, after the engine checked the model: reads
+   * vectors (and embeds the memories that have none) or fits the TF-IDF vocabulary.
+   */
+  load(db: Database, sqlite3: Sqlite3, onProgress?: (e: ProgressEvent) => void): Promise<void>;
+  /** Vectors for texts, computed before a write transaction. */
+  encode(texts: readonly string[]): Promise<Float32Array[]>;
+  /** Inside a write transaction: saves the vectors of new or changed rows. */
+  store(db: Database, rids: readonly number[], vectors: readonly Float32Array[]): void;
+  /** After the transaction commits: the rows' texts and vectors join the in-memory index. */
+  apply(rids: readonly number[], texts: readonly string[], vectors: readonly Float32Array[]): void;
+  /** After a delete commits. */
+  remove(rids: readonly number[]): void;
+  /** Prepares a query for {@link search} and {@link similarities}. */
+  query(text: string): Promise<LegQuery>;
+  /** The k memories most similar to the query, best first; only `allowed` ones when given. */
+  search(query: LegQuery, k: number, allowed?: ReadonlySet<number>): VectorHit[];
+  /** Cosine similarity of each memory with the query (0 for one without a vector). */
+  similarities(rids: readonly number[], query: LegQuery): Map<number, number>;
+  /** Mutually comparable vectors of these memories (for MMR): cosines equal the leg's similarity. */
+  vectors(rids: readonly number[]): Float32Array[];
+  /** Problems found comparing the rows, the stored vectors and the in-memory index (empty: ok). */
+  verify(db: Database): string[];
+  /** Releases what the leg owns. */
+  dispose?(): Promise<void>;
+}
+
+/** A prepared query, opaque to the pipeline: each leg reads only its own. */
+export type LegQuery = unknown;
