@@ -349,6 +349,53 @@ test('a full disk gives QUOTA_EXCEEDED and leaves the store as it was', async ({
   expect(ok(await c.call('m', 'stats', []))).toMatchObject({ memories: 3003 });
 });
 
+test('a damaged store is STORE_CORRUPT at open; recoverMemory salvages it, keeps the damaged file and restores the store', async ({
+  page,
+}) => {
+  const c = await openClientPage(page);
+  ok(await c.open('m', { name: 'damaged' }));
+  const notes = Array.from({ length: 300 }, (_, i) => ({
+    id: `n${i}`,
+    text: `damaged note ${i} ${PROBES[i % 30]}`,
+    tags: [`t${i % 7}`],
+  }));
+  ok(await c.call('m', 'rememberMany', [notes]));
+  ok(await c.call('m', 'link', ['n1', 'n2']));
+  ok(await c.close('m'));
+  // The SQLite header (the first 100 bytes of the file) zeroed: the file is no database now.
+  ok(await c.damageStore('damaged', 0, 100, 0));
+  const corrupt = { ok: false, error: { code: 'STORE_CORRUPT', isAnamnesisError: true } };
+  expect(await c.open('x', { name: 'damaged' })).toMatchObject(corrupt);
+
+  // Salvage only: nothing is written, the store stays as it was.
+  const salvaged = ok(await c.recover({ name: 'damaged' }));
+  expect(salvaged).toMatchObject({ recovered: notes.length, unreadable: 0 });
+  expect(salvaged.backup).toBeUndefined();
+  expect(await c.open('x', { name: 'damaged' })).toMatchObject(corrupt);
+
+  // Restore: the damaged file is kept beside the stores, the store is rebuilt from the salvage.
+  const restored = ok(await c.recover({ name: 'damaged', restore: true }));
+  expect(restored.recovered).toBe(notes.length);
+  expect(restored.backup).toMatch(/^\.anamnesis\/damaged\.damaged-\d+\.sqlite3$/);
+  expect(await c.storeFolder()).toContain(restored.backup!.split('/')[1]);
+  ok(await c.open('m', { name: 'damaged' }));
+  expect(ok(await c.call('m', 'stats', []))).toMatchObject({ memories: notes.length, links: 1 });
+  expect(ok(await c.call('m', 'verify', []))).toEqual([]);
+  expect(ok(await c.call('m', 'get', ['n42']))).toMatchObject({ text: notes[42]!.text });
+  const hits = ok(await c.call('m', 'recall', [notes[7]!.text])) as { id: string }[];
+  expect(hits[0]!.id).toBe('n7');
+
+  // A store open in a tab cannot be salvaged under it; a store that does not exist is NOT_FOUND.
+  expect(await c.recover({ name: 'damaged' })).toMatchObject({
+    ok: false,
+    error: { code: 'STORE_LOCKED' },
+  });
+  expect(await c.recover({ name: 'nothing-here' })).toMatchObject({
+    ok: false,
+    error: { code: 'NOT_FOUND' },
+  });
+});
+
 test.describe('the example app (apps/example, built by its own Vite config with anamnesis())', () => {
   test.use({ baseURL: EXAMPLE_URL });
 

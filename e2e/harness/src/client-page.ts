@@ -7,12 +7,15 @@ import {
   isAnamnesisError,
   loadSettings,
   openMemory,
+  recoverMemory,
   saveSettings,
   type EngineMethod,
   type MemoryClient,
   type MemoryInfo,
   type OpenMemoryOptions,
+  type OpfsRecoverResult,
   type ProgressEvent,
+  type RecoverMemoryOptions,
   type RememberInput,
   type UiSettings,
 } from '@anamnesis/client';
@@ -66,6 +69,17 @@ export interface ClientPageApi {
   roundTrips(key: string, query: string, n: number): Promise<number[]>;
   /** Removes every entry of the origin's OPFS root; returns the names removed. */
   clearOpfs(): Promise<string[]>;
+  /**
+   * Overwrites `length` bytes at `offset` of a closed store's database file with `fill`, in its
+   * opfs-sahpool file (the file whose header names `/<name>.sqlite3`; data after a 4 KiB header).
+   */
+  damageStore(name: string, offset: number, length: number, fill: number): Promise<Outcome<void>>;
+  /** `recoverMemory(options)`, without the salvaged JSON Lines (its length instead). */
+  recover(
+    options: RecoverMemoryOptions,
+  ): Promise<Outcome<Omit<OpfsRecoverResult, 'jsonl'> & { jsonlLength: number }>>;
+  /** Names in the OPFS folder `.anamnesis`. */
+  storeFolder(): Promise<string[]>;
   loadSettings(name: string): Promise<UiSettings>;
   saveSettings(patch: Partial<UiSettings>, name: string): Promise<UiSettings>;
   clearSettings(name: string): Promise<void>;
@@ -180,6 +194,43 @@ const api: ClientPageApi = {
       names.push(name);
     }
     for (const name of names) await root.removeEntry(name, { recursive: true });
+    return names;
+  },
+  damageStore: (name, offset, length, fill) =>
+    outcome(async () => {
+      const root = await navigator.storage.getDirectory();
+      const folder = await (await root.getDirectoryHandle('.anamnesis')).getDirectoryHandle(name);
+      const opaque = await folder.getDirectoryHandle('.opaque');
+      const want = `/${name}.sqlite3`;
+      for await (const [, handle] of (
+        opaque as unknown as { entries(): AsyncIterable<[string, FileSystemFileHandle]> }
+      ).entries()) {
+        const file = await handle.getFile();
+        const header = new Uint8Array(await file.slice(0, 512).arrayBuffer());
+        const path = new TextDecoder().decode(header.subarray(0, header.indexOf(0)));
+        if (path !== want) continue;
+        const writable = await handle.createWritable({ keepExistingData: true });
+        await writable.write({
+          type: 'write',
+          position: 4096 + offset,
+          data: new Uint8Array(length).fill(fill),
+        });
+        await writable.close();
+        return;
+      }
+      throw new Error(`no pool file holds ${want}`);
+    }),
+  recover: (options) =>
+    outcome(async () => {
+      const { jsonl, ...rest } = await recoverMemory(options);
+      return { ...rest, jsonlLength: jsonl.length };
+    }),
+  async storeFolder() {
+    const root = await navigator.storage.getDirectory();
+    const folder = await root.getDirectoryHandle('.anamnesis');
+    const names: string[] = [];
+    for await (const name of (folder as unknown as { keys(): AsyncIterable<string> }).keys())
+      names.push(name);
     return names;
   },
   loadSettings: (name) => loadSettings({ name }),

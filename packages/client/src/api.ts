@@ -6,6 +6,7 @@ import type {
   DeviceSelection,
   Engine,
   EngineStats,
+  OpfsRecoverResult,
   ProgressEvent,
   TransformersEmbedderOptions,
 } from '@anamnesis/engine';
@@ -129,4 +130,13 @@ export interface WorkerApi {
   ): Promise<K extends 'stats' ? MemoryStats : MethodResult<K>>;
   /** Closes the engine (waits for calls in flight) and disposes the model. */
   close(): Promise<void>;
+  /**
+   * Salvages a store no worker has open (see `recoverMemory`); with `restore`, then opens the
+   * emptied store with `options` and imports what was salvaged, and closes it.
+   */
+  recover(
+    options: WorkerOpenOptions,
+    restore: boolean,
+    onProgress?: (event: ProgressEvent) => void,
+  ): Promise<OpfsRecoverResult>;
 }

@@ -12,7 +12,7 @@
  *   `OWNER_CHANGED`. Nothing settles silently: every call resolves, rejects, or times out.
  * - Errors keep their `code` across both boundaries (`wire.ts`); every call has a deadline.
  */
-import type { ProgressEvent } from '@anamnesis/engine';
+import type { OpfsRecoverResult, ProgressEvent } from '@anamnesis/engine';
 import { MODEL_ID } from '@anamnesis/model-default';
 import { AnamnesisError, isAnamnesisError } from '@anamnesis/ranking';
 import * as Comlink from 'comlink';
@@ -840,6 +840,78 @@ export async function openMemory(
   options: OpenMemoryOptions = {},
   env: ClientEnvironment = browserEnvironment(),
 ): Promise<MemoryClient> {
+  const { open, settings } = resolveOptions(options, env);
+  if (options.persist && env.persist) await env.persist().catch(() => false);
+
+  const client = new Client(env, open, settings);
+  try {
+    await client.start();
+  } catch (e) {
+    await client.close();
+    throw e;
+  }
+  return memoryOf(client);
+}
+
+/** Options of {@link recoverMemory}: those of `openMemory`, plus `restore`. */
+export interface RecoverMemoryOptions extends OpenMemoryOptions {
+  /**
+   * After salvaging, keep a copy of the damaged file in OPFS (`result.backup`), start the store
+   * afresh and import what was salvaged (re-embedded with the options' model), so the next
+   * `openMemory` opens it. Default false: the store is only read.
+   */
+  restore?: boolean;
+}
+
+/**
+ * Salvages a damaged store (one whose open failed with `STORE_CORRUPT`): reads its OPFS file in a
+ * worker of its own without opening it as a database, and returns the memories it could read as
+ * JSON Lines (`import` takes them), with counts and the problems found; see `restore`. The store
+ * must not be open in any tab (`STORE_LOCKED` otherwise); `NOT_FOUND` when it does not exist.
+ *
+ * @internal `env` replaces the browser globals (tests).
+ */
+export async function recoverMemory(
+  options: RecoverMemoryOptions = {},
+  env: ClientEnvironment = browserEnvironment(),
+): Promise<OpfsRecoverResult> {
+  const { open, settings } = resolveOptions(options, env);
+  const run = async () => {
+    const worker = env.createWorker();
+    try {
+      const remote = Comlink.wrap<WorkerApi>(worker);
+      const progress = settings.onProgress;
+      return await withDeadline(settings.openTimeoutMs, 'recover', (touch) =>
+        remote.recover(
+          open,
+          options.restore === true,
+          progress
+            ? Comlink.proxy((event: ProgressEvent) => {
+                touch();
+                progress(event);
+              })
+            : undefined,
+        ),
+      );
+    } finally {
+      worker.terminate();
+    }
+  };
+  if (!env.locks) return run();
+  let result: OpfsRecoverResult | undefined;
+  await env.locks.request(`anamnesis:${open.name}`, { ifAvailable: true }, async (lock) => {
+    if (!lock)
+      throw new AnamnesisError('STORE_LOCKED', `the store ${open.name} is open in another tab`);
+    result = await run();
+  });
+  return result!;
+}
+
+/** Validates `openMemory`'s options: what the worker opens with, and the page's settings. */
+function resolveOptions(
+  options: OpenMemoryOptions,
+  env: ClientEnvironment,
+): { open: WorkerOpenOptions; settings: Settings } {
   if (!registered) {
     registerErrorTransfer();
     registered = true;
@@ -898,16 +970,7 @@ export async function openMemory(
     lockRetryMs: checkMs(options.lockRetryMs, DEFAULT_LOCK_RETRY_MS, 'lockRetryMs'),
     ...(options.simulateWebGpuFailure ? { simulateWebGpuFailure: true } : {}),
   };
-  if (options.persist && env.persist) await env.persist().catch(() => false);
-
-  const client = new Client(env, open, settings);
-  try {
-    await client.start();
-  } catch (e) {
-    await client.close();
-    throw e;
-  }
-  return memoryOf(client);
+  return { open, settings };
 }
 
 /** The public object: the engine's methods forwarded through `client.call`. */

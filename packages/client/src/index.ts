@@ -6,11 +6,13 @@
 export { AnamnesisError, ERROR_CODES, isAnamnesisError, type ErrorCode } from '@anamnesis/ranking';
 export {
   openMemory,
+  recoverMemory,
   type AssetUrls,
   type MemoryClient,
   type MemoryApi,
   type MemoryInfo,
   type OpenMemoryOptions,
+  type RecoverMemoryOptions,
   type Role,
 } from './client.ts';
 export {
@@ -36,6 +38,7 @@ export type {
   ListOptions,
   Memory,
   MemoryFilter,
+  OpfsRecoverResult,
   ProgressEvent,
   RecallOptions,
   RecallResult,

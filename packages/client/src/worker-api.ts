@@ -8,6 +8,7 @@ import {
   createEngine,
   createTransformersEmbedder,
   isAnamnesisError,
+  recoverOpfsStore,
   type Embedder,
   type Engine,
   type ProgressEvent,
@@ -131,6 +132,22 @@ function buffersOf(value: unknown, depth = 0, out = new Set<ArrayBuffer>()): Arr
   return [...out];
 }
 
+/**
+ * Runs `attempt` until it does not fail with `STORE_LOCKED` or `ms` have passed: the previous
+ * owner's worker may still hold the store's files for a moment after it was terminated.
+ */
+async function whileLocked<T>(ms: number, attempt: () => Promise<T>): Promise<T> {
+  const deadline = performance.now() + ms;
+  for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (!isAnamnesisError(e, 'STORE_LOCKED') || performance.now() + delay > deadline) throw e;
+      await sleep(delay);
+    }
+  }
+}
+
 /** Creates the API a worker exposes (one engine per worker). */
 export function createWorkerApi(): WorkerApi {
   let engine: Engine | undefined;
@@ -157,27 +174,17 @@ export function createWorkerApi(): WorkerApi {
       if (options.embedder !== 'tfidf')
         embedder = await createTransformersEmbedder({ ...options.embedder, onProgress: progress });
       const modelDone = performance.now();
-      const deadline = performance.now() + options.lockRetryMs;
-      let lockRetries = 0;
-      let delay = 20;
-      for (;;) {
-        try {
-          engine = await createEngine({
-            name: options.name,
-            storage: options.storage,
-            embedder: embedder ?? 'tfidf',
-            onModelMismatch: options.onModelMismatch,
-            onProgress: progress,
-          });
-          break;
-        } catch (e) {
-          // The previous owner's worker may still hold the store's files for a moment.
-          if (!isAnamnesisError(e, 'STORE_LOCKED') || performance.now() + delay > deadline) throw e;
-          lockRetries++;
-          await sleep(delay);
-          delay = Math.min(delay * 2, 250);
-        }
-      }
+      let attempts = 0;
+      engine = await whileLocked(options.lockRetryMs, () => {
+        attempts++;
+        return createEngine({
+          name: options.name,
+          storage: options.storage,
+          embedder: embedder ?? 'tfidf',
+          onModelMismatch: options.onModelMismatch,
+          onProgress: progress,
+        });
+      });
       const stats = await engine.stats();
       await forward?.delivered();
       return {
@@ -188,7 +195,7 @@ export function createWorkerApi(): WorkerApi {
         model: { id: stats.model.id, dims: stats.model.dims },
         openMs: performance.now() - start,
         timings: { modelMs: modelDone - start, storeMs: performance.now() - modelDone },
-        lockRetries,
+        lockRetries: attempts - 1,
       };
     } catch (e) {
       await embedder?.dispose?.().catch(() => undefined);
@@ -196,6 +203,19 @@ export function createWorkerApi(): WorkerApi {
       throw e;
     } finally {
       release(onProgress);
+    }
+  }
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    await opening?.catch(() => undefined);
+    try {
+      await engine?.close();
+    } finally {
+      await embedder?.dispose?.().catch(() => undefined);
+      engine = undefined;
+      embedder = undefined;
     }
   }
 
@@ -239,17 +259,26 @@ export function createWorkerApi(): WorkerApi {
       }
     },
 
-    async close() {
-      if (closed) return;
-      closed = true;
-      await opening?.catch(() => undefined);
-      try {
-        await engine?.close();
-      } finally {
-        await embedder?.dispose?.().catch(() => undefined);
-        engine = undefined;
-        embedder = undefined;
+    async recover(options, restore, onProgress) {
+      if (opening) throw new AnamnesisError('INVALID_INPUT', 'this worker has a store open');
+      const result = await whileLocked(options.lockRetryMs, () =>
+        recoverOpfsStore(options.name, { reset: restore }),
+      );
+      if (restore) {
+        opening = open(options);
+        await opening;
+        const progress = forwarder(onProgress);
+        try {
+          await ready().import(result.jsonl, progress ? { onProgress: progress.send } : {});
+          await progress?.delivered();
+        } finally {
+          release(onProgress);
+          await close();
+        }
       }
+      return result;
     },
+
+    close,
   };
 }

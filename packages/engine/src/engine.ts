@@ -18,6 +18,7 @@ import { buildFilter } from './filter.ts';
 import { newId } from './ids.ts';
 import { exportJsonl, importJsonl, type ImportOptions, type ExportOptions } from './jsonl.ts';
 import { recall as runRecall } from './recall.ts';
+import { installStorePool, storeFile } from './opfs-store.ts';
 import { migrate } from './schema.ts';
 import {
   exportDatabase,
@@ -177,17 +178,8 @@ async function openDatabase(options: EngineOptions): Promise<Internals> {
   let reason: string | undefined;
   if (storage === 'opfs' || (storage === 'auto' && inWorker)) {
     try {
-      // One pool (VFS and OPFS folder) per store: opfs-sahpool holds every file of its folder
-      // exclusively, so stores of different names can be owned by different tabs. A failed
-      // install (another worker still holds the files, e.g. during an owner hand-over) must
-      // neither delete the folder (the default on failure) nor stay cached: a retry re-opens.
-      const pool = await sqlite3.installOpfsSAHPoolVfs({
-        name: `anamnesis-sahpool-${name}`,
-        directory: `.anamnesis/${name}`,
-        preserveOnInitFailure: true,
-        forceReinitIfPreviouslyFailed: true,
-      } as Parameters<Sqlite3['installOpfsSAHPoolVfs']>[0]);
-      const db = new pool.OpfsSAHPoolDb(`/${name}.sqlite3`);
+      const pool = await installStorePool(sqlite3, name);
+      const db = new pool.OpfsSAHPoolDb(storeFile(name));
       return {
         sqlite3,
         db,

@@ -53,7 +53,11 @@ function fromBase64(text: string): Uint8Array {
 }
 
 /** Exports the store as JSON Lines; vectors are the stored bytes, so a round trip is byte-identical. */
-export function exportJsonl(db: Database, leg: VectorLeg, options: ExportOptions): string {
+export function exportJsonl(
+  db: Database,
+  leg: Pick<VectorLeg, 'id' | 'dims'>,
+  options: ExportOptions,
+): string {
   const withVectors = options.vectors === true;
   const header: Header = {
     type: 'anamnesis',

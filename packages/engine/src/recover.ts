@@ -11,7 +11,6 @@ import { migrate } from './schema.ts';
 import { importDatabase, loadSqlite, type Database } from './sqlite.ts';
 import { insertMemories, MEMORY_COLUMNS, toMemory, toMemoryRow, type MemoryRow } from './store.ts';
 import { validateLinks, validateRemember } from './validate.ts';
-import type { VectorLeg } from './vector-leg.ts';
 
 /** What {@link recoverStore} salvaged from a damaged store. */
 export interface RecoverResult {
@@ -259,7 +258,7 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
     if (droppedLinks > 0) problems.push(`${droppedLinks} links lost an end and were dropped`);
     const known = expected ? expected.size : unique.length + lostBySql + corruptRows;
     return {
-      jsonl: exportJsonl(out, { id: model, dims } as VectorLeg, {}), // no vectors: id and dims only
+      jsonl: exportJsonl(out, { id: model, dims }, {}),
       recovered: unique.length,
       unreadable: Math.max(0, known - unique.length),
       problems,

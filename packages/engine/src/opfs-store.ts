@@ -1,0 +1,109 @@
+import { AnamnesisError } from '@anamnesis/ranking';
+import { recoverStore, type RecoverResult } from './recover.ts';
+import { loadSqlite, type Sqlite3 } from './sqlite.ts';
+
+/** The opfs-sahpool pool of one store. */
+export type StorePool = Awaited<ReturnType<Sqlite3['installOpfsSAHPoolVfs']>>;
+
+/** The database file's name inside its pool. */
+export function storeFile(name: string): string {
+  return `/${name}.sqlite3`;
+}
+
+/**
+ * Installs the pool (VFS and OPFS folder `.anamnesis/<name>`) of one store. One pool per store:
+ * opfs-sahpool holds every file of its folder exclusively, so stores of different names can be
+ * owned by different tabs. A failed install (another worker still holds the files, e.g. during an
+ * owner hand-over) must neither delete the folder (the default on failure) nor stay cached: a
+ * retry re-opens.
+ */
+export function installStorePool(sqlite3: Sqlite3, name: string): Promise<StorePool> {
+  return sqlite3.installOpfsSAHPoolVfs({
+    name: `anamnesis-sahpool-${name}`,
+    directory: `.anamnesis/${name}`,
+    preserveOnInitFailure: true,
+    forceReinitIfPreviouslyFailed: true,
+  } as Parameters<Sqlite3['installOpfsSAHPoolVfs']>[0]);
+}
+
+/** The part of a worker's `FileSystemSyncAccessHandle` used here. */
+interface SyncAccessHandle {
+  write(data: Uint8Array, options: { at: number }): number;
+  flush(): void;
+  close(): void;
+}
+
+/** What {@link recoverOpfsStore} salvaged, and where the damaged file was kept. */
+export interface OpfsRecoverResult extends RecoverResult {
+  /** Bytes of the damaged database file. */
+  bytes: number;
+  /** With `reset`: the OPFS path of the kept copy of the damaged file. */
+  backup?: string;
+}
+
+/** Options of {@link recoverOpfsStore}. */
+export interface OpfsRecoverOptions {
+  /**
+   * After salvaging, keep a copy of the damaged file (`.anamnesis/<name>.damaged-<ms>.sqlite3`)
+   * and delete the store, so the next open starts empty and `import(result.jsonl)` restores it.
+   * Default false: nothing is written.
+   */
+  reset?: boolean;
+}
+
+/**
+ * Salvages an OPFS store that no engine has open (dedicated worker only): reads its database file
+ * through its pool without opening it as a database, and runs {@link recoverStore} on the bytes.
+ * `NOT_FOUND` when the store has no file; `STORE_LOCKED` when another worker holds it.
+ */
+export async function recoverOpfsStore(
+  name: string,
+  options: OpfsRecoverOptions = {},
+): Promise<OpfsRecoverResult> {
+  // Installing a pool creates its folder: look first, so an unknown name writes nothing.
+  const root = await navigator.storage.getDirectory();
+  const folder = await root.getDirectoryHandle('.anamnesis', { create: true });
+  const exists = await folder.getDirectoryHandle(name).then(
+    () => true,
+    () => false,
+  );
+  if (!exists)
+    throw new AnamnesisError('NOT_FOUND', `no store named ${name}`, { details: { name } });
+  const sqlite3 = await loadSqlite();
+  let pool: StorePool;
+  try {
+    pool = await installStorePool(sqlite3, name);
+  } catch (e) {
+    throw new AnamnesisError('STORE_LOCKED', `the OPFS store ${name} is open elsewhere`, {
+      cause: e,
+    });
+  }
+  const dbFile = storeFile(name);
+  if (!pool.getFileNames().includes(dbFile))
+    throw new AnamnesisError('NOT_FOUND', `no store named ${name}`, { details: { name } });
+  const image = pool.exportFile(dbFile);
+  const result: OpfsRecoverResult = { ...(await recoverStore(image)), bytes: image.length };
+  if (options.reset) {
+    const backup = `${name}.damaged-${Date.now()}.sqlite3`;
+    const file = (await folder.getFileHandle(backup, { create: true })) as unknown as {
+      createSyncAccessHandle(): Promise<SyncAccessHandle>;
+    };
+    const handle = await file.createSyncAccessHandle();
+    let kept: boolean;
+    try {
+      kept = handle.write(image, { at: 0 }) === image.length;
+      handle.flush();
+    } catch {
+      kept = false;
+    } finally {
+      handle.close();
+    }
+    if (!kept) {
+      await folder.removeEntry(backup).catch(() => undefined);
+      throw new AnamnesisError('QUOTA_EXCEEDED', 'no room to keep a copy of the damaged store');
+    }
+    await pool.wipeFiles();
+    result.backup = `.anamnesis/${backup}`;
+  }
+  return result;
+}
