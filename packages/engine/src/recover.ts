@@ -108,6 +108,15 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
       ? new Uint8Array(await (await import('node:fs/promises')).readFile(source))
       : source;
   const problems: string[] = [];
+  if (input.length < 512) {
+    const empty = `${JSON.stringify({ type: 'anamnesis', version: 1, model: 'unknown', dims: 0, vectors: false })}\n`;
+    return {
+      jsonl: empty,
+      recovered: 0,
+      unreadable: 0,
+      problems: [`${input.length} bytes: too small to hold a store`],
+    };
+  }
   const pageSize = guessPageSize(input);
   if (headerPageSize(input) === undefined)
     problems.push(`the file header is damaged; read with a rebuilt header (pages of ${pageSize})`);

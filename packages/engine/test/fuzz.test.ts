@@ -6,7 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnamnesisError, ERROR_CODES } from '@anamnesis/ranking';
-import { createEngine, ENGINE_PROFILES, type Engine, type Memory } from '../src/index.ts';
+import {
+  createEngine,
+  ENGINE_PROFILES,
+  type Engine,
+  type EngineOptions,
+  type Memory,
+} from '../src/index.ts';
 import { caseSeed, FUZZ_CASES, FUZZ_SEED, Gen, replay } from './fuzz-gen.ts';
 import { defaultEmbedder, NOTES } from './helpers.ts';
 
@@ -198,17 +204,25 @@ function misread(m: Memory, input: Record<string, unknown>): string | undefined 
   return undefined;
 }
 
+type Backend = EngineOptions['embedder'];
+
+/** The similarity backends the write property runs on, and their share of the write cases. */
+const BACKENDS: [string, () => Promise<Backend>, number][] = [
+  ['dense model', defaultEmbedder, Math.round(WRITE_CASES * 0.8)],
+  ['tfidf', async () => 'tfidf', WRITE_CASES - Math.round(WRITE_CASES * 0.8)],
+];
+
 /** Write cases per fresh store. */
 const SEGMENT = 600;
 
 /** End of a segment: the store checks clean and round-trips byte-identically, then closes. */
-async function settle(engine: Engine, fail: Fail): Promise<void> {
+async function settle(engine: Engine, fail: Fail, embedder: Backend): Promise<void> {
   const problems = await engine.verify();
   if (problems.length > 0) fail(`verify: ${problems.join('; ')}`);
   // The fuzzed store (odd Unicode, NUL, SQL-looking labels) round-trips byte-identically.
   for (const vectors of [false, true]) {
     const first = await engine.export({ vectors });
-    const copy = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
+    const copy = await createEngine({ storage: 'memory', embedder });
     await copy.import(first);
     if ((await copy.export({ vectors })) !== first) fail(`export round trip (vectors: ${vectors})`);
     const copyProblems = await copy.verify();
@@ -316,186 +330,194 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
     TIMEOUT,
   );
 
-  it(
-    `writes: ${WRITE_CASES} random remember/rememberMany/update/forget/link/unlink/markUsed/import calls; failures change nothing, successes only what they should`,
-    async () => {
-      const fresh = async () => {
-        const e = await createEngine({
-          storage: 'memory',
-          embedder: await defaultEmbedder(),
-          now,
-          maxTextLength: MAX_TEXT,
-        });
-        await e.rememberMany(NOTES);
-        return e;
-      };
-      let engine = await fresh();
-      const tally: Record<string, { ok: number; error: number }> = {};
-      let exported = await engine.export();
-      let largest = 0;
-      for (let i = 0; i < WRITE_CASES; i++) {
-        if (i > 0 && i % SEGMENT === 0) {
-          // A fresh store per segment keeps each export small; a segment replays from its start.
-          largest = Math.max(largest, (await engine.stats()).memories);
-          await settle(engine, failer('writes', i - 1));
-          engine = await fresh();
-          exported = await engine.export();
+  for (const [backend, embedderOf, cases] of BACKENDS) {
+    const property = backend === 'dense model' ? 'writes' : `writes-${backend}`;
+    it(
+      `writes (${backend}): ${cases} random remember/rememberMany/update/forget/link/unlink/markUsed/import calls; failures change nothing, successes only what they should`,
+      async () => {
+        const fresh = async () => {
+          const e = await createEngine({
+            storage: 'memory',
+            embedder: await embedderOf(),
+            now,
+            maxTextLength: MAX_TEXT,
+          });
+          await e.rememberMany(NOTES);
+          return e;
+        };
+        let engine = await fresh();
+        const tally: Record<string, { ok: number; error: number }> = {};
+        let exported = await engine.export();
+        let largest = 0;
+        for (let i = 0; i < cases; i++) {
+          if (i > 0 && i % SEGMENT === 0) {
+            // A fresh store per segment keeps each export small; a segment replays from its start.
+            largest = Math.max(largest, (await engine.stats()).memories);
+            await settle(engine, failer(property, i - 1), await embedderOf());
+            engine = await fresh();
+            exported = await engine.export();
+          }
+          const g = new Gen(caseSeed(FUZZ_SEED, property, i));
+          const fail: Fail = failer(property, i);
+          clock += 1 + g.int(60_000);
+          const before = exported;
+          const lines = linesById(before);
+          const ids = [...lines.keys()];
+          const someId = () => (g.chance(0.85) && ids.length > 0 ? g.pick(ids) : g.string());
+          const op = g.pick([
+            'remember',
+            'remember',
+            'remember',
+            'remember',
+            'rememberMany',
+            'rememberMany',
+            'rememberMany',
+            'update',
+            'forget',
+            'link',
+            'unlink',
+            'markUsed',
+            'import',
+          ]);
+          let result: Outcome<unknown>;
+          let input: unknown;
+          let target: unknown;
+          switch (op) {
+            case 'remember':
+              input = rememberInput(g, ids, i);
+              result = await outcome(() => engine.remember(input as never), fail);
+              break;
+            case 'rememberMany':
+              input = g.maybe(
+                () => Array.from({ length: g.int(5) }, (_, k) => rememberInput(g, ids, i * 10 + k)),
+                0.05,
+              );
+              result = await outcome(() => engine.rememberMany(input as never), fail);
+              break;
+            case 'update':
+              target = someId();
+              input = patch(g);
+              result = await outcome(() => engine.update(target as string, input as never), fail);
+              break;
+            case 'forget':
+              target = g.pick([
+                () => someId(),
+                () => someId(),
+                () => [someId(), someId()],
+                () => (g.chance(0.3) ? filter(g, ids) : g.any()),
+              ])();
+              result = await outcome(() => engine.forget(target as never), fail);
+              break;
+            case 'link':
+              target = someId();
+              input = g.maybe(() => ({
+                to: someId(),
+                kind: g.maybe(() => g.pick(['related', "x'); DROP TABLE links; --"])),
+                weight: g.maybe(() =>
+                  g.pick([g.float() + 0.01, 5e-324, 2 ** 53 - 1, 2 ** 63, 1e300]),
+                ),
+              }));
+              result = await outcome(() => engine.link(target as string, input as never), fail);
+              break;
+            case 'unlink':
+              target = someId();
+              input = g.maybe(() => g.pick([undefined, 'related', "x'); DROP TABLE links; --"]));
+              result = await outcome(
+                () => engine.unlink(target as string, someId(), input as never),
+                fail,
+              );
+              break;
+            case 'markUsed':
+              target = someId();
+              input = g.maybe(() => g.pick(['selected', 'used', 'discarded']));
+              result = await outcome(() => engine.markUsed(target as string, input as never), fail);
+              break;
+            default:
+              input = importText(g, before, i);
+              result = await outcome(() => engine.import(input as string), fail);
+          }
+          (tally[op] ??= { ok: 0, error: 0 })[result.ok ? 'ok' : 'error']++;
+          const after = await engine.export();
+          exported = after;
+          if (!result.ok) {
+            if (after !== before)
+              fail(`${op} failed (${result.error.message}) but changed the store`);
+            continue;
+          }
+          const afterLines = linesById(after);
+          const changed = [...afterLines]
+            .filter(([id, l]) => lines.get(id) !== l)
+            .map(([id]) => id);
+          const removed = ids.filter((id) => !afterLines.has(id));
+          if (op === 'remember' || op === 'rememberMany' || op === 'import') {
+            // New rows only: the old export is a prefix of the new one.
+            if (!after.startsWith(before)) fail(`${op} changed existing memories`);
+            const items = (op === 'remember' ? [input] : op === 'rememberMany' ? input : []) as {
+              text: string;
+            }[];
+            const returned = (op === 'remember' ? [result.value] : result.value) as string[];
+            for (const [k, id] of (op === 'import' ? [] : returned).entries()) {
+              const m = (await engine.get(id)) as Memory | null;
+              if (!m) fail(`returned id ${JSON.stringify(id)} cannot be read back`);
+              // Documented: leading byte order marks are dropped, nothing else changes.
+              if (!lines.has(id) && returned.indexOf(id) === k) {
+                const wrong = misread(m, items[k] as unknown as Record<string, unknown>);
+                if (wrong)
+                  fail(`remembered ${wrong} did not read back exactly: ${JSON.stringify(m)}`);
+              }
+            }
+          } else if (op === 'forget') {
+            if (removed.length !== result.value)
+              fail(`forget said ${String(result.value)}, removed ${removed.length}`);
+            if (afterLines.size !== lines.size - removed.length) fail('forget added memories');
+          } else {
+            if (removed.length > 0 || afterLines.size !== lines.size)
+              fail(`${op} removed memories`);
+            const allowed = op === 'unlink' && result.value === 0 ? [] : [target as string];
+            const stray = changed.filter((id) => !allowed.includes(id));
+            if (stray.length > 0) fail(`${op} of ${String(target)} changed ${stray.join(', ')}`);
+            if (op === 'update') {
+              const wrong = misread(
+                (await engine.get(target as string))!,
+                input as Record<string, unknown>,
+              );
+              if (wrong) fail(`updated ${wrong} did not read back exactly`);
+            }
+            if (op === 'link') {
+              // The link reads back exactly as given (kind and weight included).
+              const spec = (typeof input === 'string' ? { to: input } : input) as {
+                to: string;
+                kind?: string;
+                weight?: number;
+              };
+              const want = { to: spec.to, kind: spec.kind ?? 'related', weight: spec.weight ?? 1 };
+              const line = JSON.parse(afterLines.get(target as string)!) as { links: unknown[] };
+              if (!line.links.some((l) => JSON.stringify(l) === JSON.stringify(want)))
+                fail(
+                  `link did not read back: ${JSON.stringify(want)} not in ${JSON.stringify(line.links)}`,
+                );
+            }
+          }
         }
-        const g = new Gen(caseSeed(FUZZ_SEED, 'writes', i));
-        const fail: Fail = failer('writes', i);
-        clock += 1 + g.int(60_000);
-        const before = exported;
-        const lines = linesById(before);
-        const ids = [...lines.keys()];
-        const someId = () => (g.chance(0.85) && ids.length > 0 ? g.pick(ids) : g.string());
-        const op = g.pick([
+        largest = Math.max(largest, (await engine.stats()).memories);
+        await settle(engine, failer(property, cases - 1), await embedderOf());
+        console.info(
+          `fuzz ${property}: ${JSON.stringify(tally)}; stores of up to ${largest} memories`,
+        );
+        for (const op of [
           'remember',
-          'remember',
-          'remember',
-          'remember',
-          'rememberMany',
-          'rememberMany',
           'rememberMany',
           'update',
           'forget',
           'link',
-          'unlink',
           'markUsed',
           'import',
-        ]);
-        let result: Outcome<unknown>;
-        let input: unknown;
-        let target: unknown;
-        switch (op) {
-          case 'remember':
-            input = rememberInput(g, ids, i);
-            result = await outcome(() => engine.remember(input as never), fail);
-            break;
-          case 'rememberMany':
-            input = g.maybe(
-              () => Array.from({ length: g.int(5) }, (_, k) => rememberInput(g, ids, i * 10 + k)),
-              0.05,
-            );
-            result = await outcome(() => engine.rememberMany(input as never), fail);
-            break;
-          case 'update':
-            target = someId();
-            input = patch(g);
-            result = await outcome(() => engine.update(target as string, input as never), fail);
-            break;
-          case 'forget':
-            target = g.pick([
-              () => someId(),
-              () => someId(),
-              () => [someId(), someId()],
-              () => (g.chance(0.3) ? filter(g, ids) : g.any()),
-            ])();
-            result = await outcome(() => engine.forget(target as never), fail);
-            break;
-          case 'link':
-            target = someId();
-            input = g.maybe(() => ({
-              to: someId(),
-              kind: g.maybe(() => g.pick(['related', "x'); DROP TABLE links; --"])),
-              weight: g.maybe(() =>
-                g.pick([g.float() + 0.01, 5e-324, 2 ** 53 - 1, 2 ** 63, 1e300]),
-              ),
-            }));
-            result = await outcome(() => engine.link(target as string, input as never), fail);
-            break;
-          case 'unlink':
-            target = someId();
-            input = g.maybe(() => g.pick([undefined, 'related', "x'); DROP TABLE links; --"]));
-            result = await outcome(
-              () => engine.unlink(target as string, someId(), input as never),
-              fail,
-            );
-            break;
-          case 'markUsed':
-            target = someId();
-            input = g.maybe(() => g.pick(['selected', 'used', 'discarded']));
-            result = await outcome(() => engine.markUsed(target as string, input as never), fail);
-            break;
-          default:
-            input = importText(g, before, i);
-            result = await outcome(() => engine.import(input as string), fail);
-        }
-        (tally[op] ??= { ok: 0, error: 0 })[result.ok ? 'ok' : 'error']++;
-        const after = await engine.export();
-        exported = after;
-        if (!result.ok) {
-          if (after !== before)
-            fail(`${op} failed (${result.error.message}) but changed the store`);
-          continue;
-        }
-        const afterLines = linesById(after);
-        const changed = [...afterLines].filter(([id, l]) => lines.get(id) !== l).map(([id]) => id);
-        const removed = ids.filter((id) => !afterLines.has(id));
-        if (op === 'remember' || op === 'rememberMany' || op === 'import') {
-          // New rows only: the old export is a prefix of the new one.
-          if (!after.startsWith(before)) fail(`${op} changed existing memories`);
-          const items = (op === 'remember' ? [input] : op === 'rememberMany' ? input : []) as {
-            text: string;
-          }[];
-          const returned = (op === 'remember' ? [result.value] : result.value) as string[];
-          for (const [k, id] of (op === 'import' ? [] : returned).entries()) {
-            const m = (await engine.get(id)) as Memory | null;
-            if (!m) fail(`returned id ${JSON.stringify(id)} cannot be read back`);
-            // Documented: leading byte order marks are dropped, nothing else changes.
-            if (!lines.has(id) && returned.indexOf(id) === k) {
-              const wrong = misread(m, items[k] as unknown as Record<string, unknown>);
-              if (wrong)
-                fail(`remembered ${wrong} did not read back exactly: ${JSON.stringify(m)}`);
-            }
-          }
-        } else if (op === 'forget') {
-          if (removed.length !== result.value)
-            fail(`forget said ${String(result.value)}, removed ${removed.length}`);
-          if (afterLines.size !== lines.size - removed.length) fail('forget added memories');
-        } else {
-          if (removed.length > 0 || afterLines.size !== lines.size) fail(`${op} removed memories`);
-          const allowed = op === 'unlink' && result.value === 0 ? [] : [target as string];
-          const stray = changed.filter((id) => !allowed.includes(id));
-          if (stray.length > 0) fail(`${op} of ${String(target)} changed ${stray.join(', ')}`);
-          if (op === 'update') {
-            const wrong = misread(
-              (await engine.get(target as string))!,
-              input as Record<string, unknown>,
-            );
-            if (wrong) fail(`updated ${wrong} did not read back exactly`);
-          }
-          if (op === 'link') {
-            // The link reads back exactly as given (kind and weight included).
-            const spec = (typeof input === 'string' ? { to: input } : input) as {
-              to: string;
-              kind?: string;
-              weight?: number;
-            };
-            const want = { to: spec.to, kind: spec.kind ?? 'related', weight: spec.weight ?? 1 };
-            const line = JSON.parse(afterLines.get(target as string)!) as { links: unknown[] };
-            if (!line.links.some((l) => JSON.stringify(l) === JSON.stringify(want)))
-              fail(
-                `link did not read back: ${JSON.stringify(want)} not in ${JSON.stringify(line.links)}`,
-              );
-          }
-        }
-      }
-      largest = Math.max(largest, (await engine.stats()).memories);
-      await settle(engine, failer('writes', WRITE_CASES - 1));
-      console.info(`fuzz writes: ${JSON.stringify(tally)}; stores of up to ${largest} memories`);
-      for (const op of [
-        'remember',
-        'rememberMany',
-        'update',
-        'forget',
-        'link',
-        'markUsed',
-        'import',
-      ])
-        expect(tally[op]?.ok, `${op} never succeeded`).toBeGreaterThan(0);
-    },
-    TIMEOUT,
-  );
+        ])
+          expect(tally[op]?.ok, `${op} never succeeded`).toBeGreaterThan(0);
+      },
+      TIMEOUT,
+    );
+  }
 });
 
 describe('numbers SQLite-WASM would not give back as stored', () => {
