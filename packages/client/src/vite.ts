@@ -141,6 +141,12 @@ export interface AnamnesisPluginOptions {
    * loads) and `'asyncify'` (wasm and WebGPU, 27 MB; what `'webgpu'` and `'auto'` load). Default both.
    */
   ortBuilds?: ('asyncify' | 'plain')[];
+  /**
+   * `'tfidf'` for an app whose stores all open with `model: 'tfidf'` (the zero-model backend): no
+   * model or ONNX Runtime file is served or emitted (their paths answer 404), which takes the model
+   * (6 MB) and the runtime (up to 40 MB) out of the build. Default `'model'`.
+   */
+  backend?: 'model' | 'tfidf';
 }
 
 /** A route: URL prefix → folder, optionally only some files. */
@@ -166,17 +172,18 @@ export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
   const modelsPath = slashes(options.modelsPath ?? '/models/');
   const ortPath = slashes(options.ortPath ?? '/ort/');
   const builds = options.ortBuilds ?? ['plain', 'asyncify'];
+  const none = options.backend === 'tfidf' ? [] : undefined;
   const routes: Route[] = [
     {
       prefix: modelsPath,
       root: resolve(options.modelRoot ?? MODEL_ROOT),
-      files: undefined,
+      files: none,
       out: modelsPath.slice(1),
     },
     {
       prefix: ortPath,
       root: ORT_DIST,
-      files: builds.flatMap((b) => ORT_BUILDS[b]),
+      files: none ?? builds.flatMap((b) => ORT_BUILDS[b]),
       out: ortPath.slice(1),
     },
   ];

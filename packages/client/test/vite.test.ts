@@ -32,6 +32,33 @@ afterAll(async () => {
   await server?.close();
 });
 
+describe("anamnesis({ backend: 'tfidf' })", () => {
+  it('serves no model and no ONNX Runtime file: an app on the zero-model backend ships neither', async () => {
+    const tfidf = await createServer({
+      configFile: false,
+      root: MODEL_ROOT,
+      logLevel: 'silent',
+      plugins: [anamnesis({ backend: 'tfidf' })],
+      server: { port: 0, host: '127.0.0.1', ws: false },
+      optimizeDeps: { noDiscovery: true },
+    });
+    await tfidf.listen();
+    try {
+      const url = tfidf.resolvedUrls!.local[0]!.replace(/\/$/, '');
+      for (const path of [
+        ...MODEL_FILES.map((f) => `/models/${f}`),
+        ...ORT_FILES.map((f) => `/ort/${f}`),
+      ]) {
+        const response = await fetch(`${url}${path}`);
+        expect(response.status, path).toBe(404);
+        await response.text();
+      }
+    } finally {
+      await tfidf.close();
+    }
+  });
+});
+
 describe('anamnesis() on the dev server', () => {
   it('serves every default model file and the chosen ONNX Runtime build, byte for byte', async () => {
     for (const file of MODEL_FILES) {
