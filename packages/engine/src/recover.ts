@@ -169,7 +169,7 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
       if (!expected) problems.push('no index of the memories table is readable');
       const max =
         firstAnswer([() => Number(d.selectValue('SELECT max(rid) FROM memories') ?? 0)]) ??
-        Math.max(0, ...(expected ?? []));
+        [...(expected ?? [])].reduce((a, b) => Math.max(a, b), 0);
       const failed = readRanges(
         d,
         `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.rid BETWEEN ?1 AND ?2`,
