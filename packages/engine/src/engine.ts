@@ -341,22 +341,33 @@ export class Engine {
     }
   }
 
-  /** Inside a write transaction that adds content hashes: drops the now stale Bloom snapshot. */
-  #dropBloomSnapshot(): void {
-    if (!this.#bloomSnapshot) return;
-    this.#io.db.exec("DELETE FROM meta WHERE key = 'bloom'");
-    this.#bloomSnapshot = false;
+  /**
+   * Inside a write transaction that adds, changes or deletes texts: drops the snapshots it makes
+   * stale (the Bloom filter's, the vector leg's), so a snapshot on disk always matches the rows.
+   */
+  #dropSnapshots(): void {
+    if (this.#bloomSnapshot) {
+      this.#io.db.exec("DELETE FROM meta WHERE key = 'bloom'");
+      this.#bloomSnapshot = false;
+    }
+    const key = this.#leg.snapshotKey;
+    if (key !== undefined) this.#io.db.exec({ sql: 'DELETE FROM meta WHERE key = ?', bind: [key] });
   }
 
-  /** Saves the Bloom filter so the next open need not rebuild it. */
-  #saveBloom(): void {
-    if (this.#bloomSnapshot) return;
-    const bytes = this.#bloom.toBytes();
-    transaction(this.#io.db, 'saving the dedup filter', () => {
-      this.#io.db.exec({
-        sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('bloom', ?)",
-        bind: [bytes],
-      });
+  /** Saves the Bloom filter and the vector leg's snapshot so the next open need not rebuild them. */
+  #saveSnapshots(): void {
+    const bloom = this.#bloomSnapshot ? undefined : this.#bloom.toBytes();
+    const leg = this.#leg.snapshot?.();
+    const key = this.#leg.snapshotKey;
+    if (!bloom && (leg === undefined || key === undefined)) return;
+    transaction(this.#io.db, 'saving snapshots', () => {
+      const save = (k: string, value: Uint8Array | string) =>
+        this.#io.db.exec({
+          sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)',
+          bind: [k, value],
+        });
+      if (bloom) save('bloom', bloom);
+      if (leg !== undefined && key !== undefined) save(key, leg);
     });
     this.#bloomSnapshot = true;
     this.#dirty = true;
@@ -413,7 +424,7 @@ export class Engine {
     vectors: readonly Float32Array[],
   ): number[] {
     const { db } = this.#io;
-    this.#dropBloomSnapshot();
+    this.#dropSnapshots();
     const now = this.#now();
     const rids = insertMemories(
       db,
@@ -578,7 +589,7 @@ export class Engine {
       const after = transaction(db, 'updating', () => {
         const row = rowById(db, key);
         if (!row) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
-        if (fields.text !== undefined || fields.session !== undefined) this.#dropBloomSnapshot();
+        if (fields.text !== undefined || fields.session !== undefined) this.#dropSnapshots();
         const next = { ...row, ...fields };
         db.exec({
           sql: 'UPDATE memories SET text=?, kind=?, session=?, tags=?, meta=?, importance=?, memory_score=?, content_hash=?, updated_at=? WHERE rid=?',
@@ -625,6 +636,7 @@ export class Engine {
         const found = db
           .selectArrays(`SELECT m.rid FROM memories m WHERE ${where}`, params)
           .map((r) => r[0] as number);
+        if (found.length > 0) this.#dropSnapshots();
         db.exec({
           sql: 'DELETE FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
           bind: [JSON.stringify(found)],
@@ -786,7 +798,7 @@ export class Engine {
   import(jsonl: string, options: ImportOptions = {}): Promise<number> {
     return this.#run(async () => {
       const result = await importJsonl(this.#io.db, this.#leg, jsonl, options, this.#now(), () =>
-        this.#dropBloomSnapshot(),
+        this.#dropSnapshots(),
       );
       this.#leg.apply(result.rids, result.texts, result.vectors);
       for (const key of result.dedupKeys) this.#bloom.add(key);
@@ -847,9 +859,9 @@ export class Engine {
       this.#flushRetrieved();
       this.#closed = true;
       try {
-        this.#saveBloom();
+        this.#saveSnapshots();
       } catch {
-        // a full disk: the filter is rebuilt at the next open
+        // a full disk: the filter and the leg are rebuilt at the next open
       }
       try {
         await this.#persist();

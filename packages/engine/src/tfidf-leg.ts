@@ -1,5 +1,7 @@
 import {
   AnamnesisError,
+  DEFAULT_MAX_FEATURES,
+  DEFAULT_MIN_DF,
   isStale,
   sparseCosine,
   TfidfIndex,
@@ -28,7 +30,8 @@ const NO_VECTOR = new Float32Array(0);
 /**
  * The zero-model backend of seed 002: TF-IDF sparse vectors in memory, no model, no stored
  * vectors (its memories' dense vectors have 0 dimensions). The vocabulary and IDF are fitted on
- * the stored texts at open; later writes are indexed against that vocabulary, and the index is
+ * the stored texts at open (or restored from the snapshot saved at the last clean close, when it
+ * matches the rows, the options and the tokenizer); later writes are indexed against that vocabulary, and the index is
  * refitted at the next recall once enough of the store changed (see `refitRatio`) or when its
  * tokenizer configuration is stale. Similarity is the sparse cosine.
  */
@@ -37,12 +40,15 @@ export class TfidfLeg implements VectorLeg {
   readonly dims = 0;
   readonly device = 'none';
   readonly truncated = 0;
+  readonly snapshotKey = 'tfidf';
   readonly #options: TfidfOptions;
   readonly #refitRatio: number;
   #db: Database | undefined;
   #index: TfidfIndex;
   /** Writes since the last fit. */
   #changes = 0;
+  /** Whether the snapshot on disk holds this state (loaded from it, nothing changed since). */
+  #saved = false;
 
   constructor(options: TfidfLegOptions = {}) {
     if (!options || typeof options !== 'object')
@@ -55,10 +61,44 @@ export class TfidfLeg implements VectorLeg {
     this.#index = TfidfIndex.build([], tfidf); // validates maxFeatures and minDf
   }
 
+  /** Restores the snapshot saved at the last clean close when it still fits, else fits. */
   load(db: Database): Promise<void> {
     this.#db = db;
-    this.#fit();
+    if (!this.#restore()) this.#fit();
     return Promise.resolve();
+  }
+
+  #restore(): boolean {
+    const db = this.#db!;
+    const saved = db.selectValue('SELECT value FROM meta WHERE key = ?', [this.snapshotKey]);
+    // Only a snapshot of this store's current backend: another model may have written since.
+    const model = db.selectValue("SELECT value FROM meta WHERE key = 'model'");
+    if (typeof saved !== 'string' || model !== this.id) return false;
+    try {
+      const { changes, index } = JSON.parse(saved) as { changes: number; index: unknown };
+      const restored = TfidfIndex.fromJSON(index);
+      const { maxFeatures = DEFAULT_MAX_FEATURES, minDf = DEFAULT_MIN_DF } = this.#options;
+      if (
+        isStale(restored) ||
+        restored.maxFeatures !== maxFeatures ||
+        restored.minDf !== minDf ||
+        restored.size !== Number(db.selectValue('SELECT count(*) FROM memories')) ||
+        !Number.isSafeInteger(changes)
+      )
+        return false;
+      this.#index = restored;
+      this.#changes = changes;
+      this.#saved = true;
+      return true;
+    } catch {
+      return false; // an unreadable snapshot is refitted
+    }
+  }
+
+  snapshot(): string | undefined {
+    if (this.#saved) return undefined;
+    this.#saved = true;
+    return JSON.stringify({ changes: this.#changes, index: this.#index.toJSON() });
   }
 
   #fit(): void {
@@ -68,6 +108,7 @@ export class TfidfLeg implements VectorLeg {
       this.#options,
     );
     this.#changes = 0;
+    this.#saved = false;
   }
 
   encode(texts: readonly string[]): Promise<Float32Array[]> {
@@ -81,11 +122,13 @@ export class TfidfLeg implements VectorLeg {
   apply(rids: readonly number[], texts: readonly string[]): void {
     rids.forEach((rid, i) => this.#index.add({ id: String(rid), text: texts[i]! }));
     this.#changes += rids.length;
+    this.#saved = false;
   }
 
   remove(rids: readonly number[]): void {
     for (const rid of rids) this.#index.remove(String(rid));
     this.#changes += rids.length;
+    this.#saved = false;
   }
 
   query(text: string): Promise<LegQuery> {

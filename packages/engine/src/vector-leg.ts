@@ -42,6 +42,14 @@ export interface VectorLeg {
   vectors(rids: readonly number[]): Float32Array[];
   /** Problems found comparing the rows, the stored vectors and the in-memory index (empty: ok). */
   verify(db: Database): string[];
+  /**
+   * The meta key of a snapshot of the leg's in-memory state, saved by the engine at a clean close
+   * and deleted by it in any write transaction that changes texts, so a snapshot on disk always
+   * matches the rows. `load` reads it. Absent: the leg keeps no snapshot.
+   */
+  readonly snapshotKey?: string;
+  /** The snapshot to save at close, or undefined when the one on disk is current. */
+  snapshot?(): string | undefined;
   /** Releases what the leg owns. */
   dispose?(): Promise<void>;
 }

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cosine, sparseCosine, TfidfIndex, type ScoringProfile } from '@anamnesis/ranking';
-import { createEngine, DEFAULT_PROFILE, TFIDF_MODEL_ID } from '../src/index.ts';
+import { createEngine, DEFAULT_PROFILE, TFIDF_MODEL_ID, type Engine } from '../src/index.ts';
 import { TfidfLeg } from '../src/tfidf-leg.ts';
 import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
 
@@ -107,7 +107,7 @@ describe("embedder: 'tfidf' (the zero-model sparse backend)", () => {
     const leg = new TfidfLeg();
     const texts = ['alpha beta gamma', 'beta gamma delta delta', 'epsilon', ''];
     const rows = texts.map((text, rid) => [rid + 1, text]);
-    await leg.load({ selectArrays: () => rows } as never);
+    await leg.load({ selectArrays: () => rows, selectValue: () => undefined } as never);
     const [a, b, c, d] = leg.vectors([1, 2, 3, 4]);
     const q = (await leg.query('beta delta')) as Map<string, number>;
     const sims = leg.similarities([1, 2, 3, 4], q);
@@ -166,6 +166,43 @@ describe("embedder: 'tfidf' (the zero-model sparse backend)", () => {
     expect(await back.verify()).toEqual([]);
     expect((await back.stats()).model.id).toBe('tfidf');
     await back.close();
+  });
+
+  it('a clean close saves the fitted index; a write drops that snapshot in its transaction', async () => {
+    const path = join(dir, 'snapshot.db');
+    const open = (at = path, tfidf = {}) =>
+      createEngine({
+        storage: 'file',
+        path: at,
+        embedder: { tfidf: { refitRatio: 0.5, ...tfidf } },
+      });
+    const vectorOnly = (e: Engine, q: string) =>
+      e.recall(q, { profile: VECTOR_ONLY, noCache: true }).then(ids);
+    let engine = await open();
+    await engine.rememberMany(NOTES.concat(NOTES.map((n) => ({ ...n, id: `${n.id}-2` }))));
+    await engine.recall('fit');
+    await engine.remember({ id: 'zebra', text: 'A zebra crossed the savannah at dawn' });
+    expect(await vectorOnly(engine, 'zebra')).toEqual([]); // 1 change of 13: "zebra" not learnt
+    await engine.close();
+
+    // Restored, not refitted: the vocabulary still lacks "zebra".
+    engine = await open();
+    expect(await vectorOnly(engine, 'zebra')).toEqual([]);
+    expect(await engine.verify()).toEqual([]);
+    // An update (the count stays the same) drops the snapshot in its transaction: the file as a
+    // crash right after it would leave it is refitted at open, and learns "zebra".
+    await engine.update('cat', { text: 'A zebra and a kitten on the sofa' });
+    const crashCopy = join(dir, 'snapshot-crash.db');
+    copyFileSync(path, crashCopy);
+    const reopened = await open(crashCopy);
+    expect((await vectorOnly(reopened, 'zebra')).sort()).toEqual(['cat', 'zebra']);
+    await reopened.close();
+    await engine.close();
+
+    // A snapshot fitted with other options is not used either.
+    engine = await open(path, { maxFeatures: 5_000 });
+    expect((await vectorOnly(engine, 'zebra')).sort()).toEqual(['cat', 'zebra']);
+    await engine.close();
   });
 
   it('bad options are INVALID_INPUT', async () => {
