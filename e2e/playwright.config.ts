@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 import { defineConfig } from '@playwright/test';
 
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
+
 // One port per run, shared with the web server and test workers through the environment, so
 // that runs side by side on one machine never share (or fight over) a server.
 process.env.HARNESS_PORT ??= String(20_000 + (process.pid % 20_000));
@@ -18,18 +20,6 @@ process.env.NOTES_PORT ??= String(Number(process.env.HARNESS_PORT) + 2);
 const { HARNESS_PORT, EXAMPLE_PORT, NOTES_PORT } = await import('./harness/port.ts');
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-
-/** Chromium flags: WebGPU (SwiftShader adapter headless) and no background traffic. */
-export const CHROMIUM_ARGS = [
-  // Without it, navigator.gpu.requestAdapter() is null headless on Linux; with it, Chromium
-  // gives a SwiftShader adapter (no other flag needed).
-  '--enable-unsafe-webgpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--no-sandbox',
-  '--disable-dev-shm-usage',
-];
 
 export const BASE_URL = `http://127.0.0.1:${HARNESS_PORT}`;
 /** The example app's origin (tests of it set `baseURL` to this). */
@@ -51,7 +41,7 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     serviceWorkers: 'block',
-    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'off',
   },
   webServer: [

@@ -12,17 +12,14 @@
  *
  * With `--json` the last line printed is one JSON object. Not a test: it only reports.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 
 import type { AutoRecall, ClientPageApi, Outcome } from '../harness/src/client-page.ts';
 import { isForeign } from '../fixtures.ts';
 import { median, quantile, rng, startHarness } from './common.ts';
-import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { launchProfile } from '../chromium.ts';
 import { PROBES } from '../tests/probes.ts';
 
 const TARGET_ROUND_TRIP_P50_MS = 0.5;
@@ -62,13 +59,8 @@ function ok<T>(outcome: Outcome<T>): T {
 }
 
 async function measure(baseURL: string, n: number, trips: number) {
-  const profile = mkdtempSync(join(tmpdir(), 'anamnesis-bench-client-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-    baseURL,
-  });
+  const profile = await launchProfile('anamnesis-bench-client-', { baseURL });
+  const { context } = profile;
   const foreign: string[] = [];
   context.on('request', (request) => {
     if (isForeign(request.url(), new URL(baseURL).origin)) foreign.push(request.url());
@@ -115,8 +107,7 @@ async function measure(baseURL: string, n: number, trips: number) {
     if (foreign.length > 0) throw new Error(`requests to other origins: ${foreign.join(', ')}`);
     return { times, stats, buildMs, loads };
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await profile.close();
   }
 }
 

@@ -11,12 +11,7 @@
  * 27 MB) and plain (wasm only, 14 MB). With `--json` the last line printed is one JSON object. Not a test: it only reports,
  * against the targets (Node ≥ 5,000 texts/s; cold load in a worker ≤ 300 ms).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-
-import { chromium } from '@playwright/test';
 
 import { createTransformersEmbedder } from '@anamnesis/engine';
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
@@ -25,7 +20,7 @@ import type { HarnessApi, PageLoadResult } from '../harness/src/main.ts';
 import type { LoadOptions, ThroughputResult } from '../harness/src/protocol.ts';
 import { isForeign } from '../fixtures.ts';
 import { rng, startHarness } from './common.ts';
-import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { launchProfile } from '../chromium.ts';
 import { PROBES } from '../tests/probes.ts';
 
 const TARGET_NODE_TEXTS_PER_S = 5000;
@@ -67,13 +62,8 @@ async function browserRows(
 ): Promise<{ rows: Row[]; auto: PageLoadResult }> {
   // A persistent profile, like a user's: its disk cache keeps the 27 MB runtime (an incognito
   // context's memory cache does not), and V8 can cache the compiled wasm.
-  const profile = mkdtempSync(join(tmpdir(), 'anamnesis-bench-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-    baseURL,
-  });
+  const profile = await launchProfile('anamnesis-bench-', { baseURL });
+  const { context } = profile;
   try {
     const page = await context.newPage();
     const foreign: string[] = [];
@@ -116,8 +106,7 @@ async function browserRows(
     if (foreign.length > 0) throw new Error(`requests to other origins: ${foreign.join(', ')}`);
     return { rows, auto };
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await profile.close();
   }
 }
 

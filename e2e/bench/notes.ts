@@ -12,16 +12,14 @@
  *
  * With `--json` the last line printed is one JSON object. Not a test: it only reports.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { chromium } from '@playwright/test';
 import { build, preview } from 'vite';
 
-import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { launchProfile } from '../chromium.ts';
 import { median, quantile } from './common.ts';
 import { PROBES } from '../tests/probes.ts';
 
@@ -73,15 +71,12 @@ const server = await preview({
   preview: { port: 0, strictPort: false },
 });
 const url = server.resolvedUrls!.local[0]!;
-const profile = mkdtempSync(join(tmpdir(), 'anamnesis-notes-bench-'));
-const importFile = join(profile, 'notes.jsonl');
-writeFileSync(importFile, notesJsonl(n));
-const context = await chromium.launchPersistentContext(join(profile, 'chrome'), {
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: CHROMIUM_ARGS,
+const profile = await launchProfile('anamnesis-notes-bench-', {
   viewport: { width: 1280, height: 900 },
 });
+const { context } = profile;
+const importFile = join(profile.dir, 'notes.jsonl');
+writeFileSync(importFile, notesJsonl(n));
 try {
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(url);
@@ -154,7 +149,6 @@ try {
   );
   if (values.json) console.log(JSON.stringify(result));
 } finally {
-  await context.close();
+  await profile.close();
   await server.close();
-  rmSync(profile, { recursive: true, force: true });
 }

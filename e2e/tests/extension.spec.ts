@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, test, expect, type BrowserContext, type Page } from '@playwright/test';
 
 import { watchForeignRequests } from '../fixtures.ts';
-import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const dist = join(repoRoot, 'apps/extension/dist');
@@ -75,7 +75,7 @@ test.afterAll(async () => {
 /** Chromium with the unpacked extension, on the test's profile; its id; foreign requests. */
 async function launch() {
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     args: [...CHROMIUM_ARGS, `--disable-extensions-except=${dist}`, `--load-extension=${dist}`],
     viewport: { width: 900, height: 800 },

@@ -17,32 +17,20 @@
  * With `--json` the last line printed is one JSON object. Exits non-zero on any error; targets are
  * only reported.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { anamnesis } from '@anamnesis/client/vite';
-import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { build, preview, type InlineConfig } from 'vite';
 
+import { launchProfile } from '../../../e2e/chromium.ts';
 import type { BenchWindow } from '../browser/main.ts';
 import { rendererPids, rendererRssMb } from './renderer-memory.ts';
 
 /** In `page.evaluate` callbacks: the benchmark page's window. */
 declare const window: BenchWindow;
 
-/** The e2e suite's Chromium flags (e2e/playwright.config.ts), plus precise `performance.memory`. */
-const CHROMIUM_ARGS = [
-  '--enable-unsafe-webgpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--no-sandbox',
-  '--disable-dev-shm-usage',
-  '--enable-precise-memory-info',
-];
 const TARGETS = { cachedP50Ms: 0.5, recallP50Ms: 10, recallP95Ms: 25, atN: 100_000 };
 const BATCH = 2500;
 
@@ -110,13 +98,12 @@ async function closePage(page: Page, profile: string): Promise<void> {
 }
 
 async function run(baseURL: string, n: number) {
-  const profile = mkdtempSync(join(tmpdir(), 'anamnesis-bench-speed-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
+  // The e2e suite's Chromium, plus precise `performance.memory`.
+  const profile = await launchProfile('anamnesis-bench-speed-', {
     baseURL,
+    args: ['--enable-precise-memory-info'],
   });
+  const { context } = profile;
   try {
     let page = await openPage(context, '/');
     await page.evaluate(() => window.bench.clearOpfs());
@@ -130,7 +117,7 @@ async function run(baseURL: string, n: number) {
     const uncached = await page.evaluate((w) => window.bench.recallUncached(w), plan.warm);
     const cached = await page.evaluate((r) => window.bench.recallCached(r), plan.cachedReps);
     const base = await page.evaluate((s) => window.bench.baselines(s), plan.searches);
-    await closePage(page, profile);
+    await closePage(page, profile.dir);
 
     const loads: { firstRecallMs: number; openMs: number; heapMb: number | null }[] = [];
     let rssMb: number | null = null;
@@ -140,8 +127,8 @@ async function run(baseURL: string, n: number) {
       const cold = (await page.evaluate(() => window.cold))!;
       if ('error' in cold) throw new Error(`cold open: ${cold.error}`);
       loads.push(cold);
-      rssMb = rendererRssMb(profile);
-      await closePage(page, profile);
+      rssMb = rendererRssMb(profile.dir);
+      await closePage(page, profile.dir);
     }
     return {
       n,
@@ -156,8 +143,7 @@ async function run(baseURL: string, n: number) {
       rssMb,
     };
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await profile.close();
   }
 }
 

@@ -3,17 +3,10 @@
  * Every run with the same seed produces the same texts, so speed numbers are comparable.
  */
 
-/** mulberry32: a small, fast, seeded PRNG returning floats in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '@anamnesis/ranking';
+
+/** The seeded PRNG every corpus, query set and browser benchmark here draws from. */
+export const rng = mulberry32;
 
 const PEOPLE = [
   'Alice',

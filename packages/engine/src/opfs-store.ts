@@ -62,12 +62,12 @@ export async function recoverOpfsStore(
 ): Promise<OpfsRecoverResult> {
   // Installing a pool creates its folder: look first, so an unknown name writes nothing.
   const root = await navigator.storage.getDirectory();
-  const folder = await root.getDirectoryHandle('.anamnesis', { create: true });
-  const exists = await folder.getDirectoryHandle(name).then(
+  const folder = await root.getDirectoryHandle('.anamnesis').catch(() => undefined);
+  const exists = await folder?.getDirectoryHandle(name).then(
     () => true,
     () => false,
   );
-  if (!exists)
+  if (!folder || !exists)
     throw new AnamnesisError('NOT_FOUND', `no store named ${name}`, { details: { name } });
   const sqlite3 = await loadSqlite();
   let pool: StorePool;

@@ -1,22 +1,14 @@
 import { AnamnesisError, assertInRange } from '@anamnesis/ranking';
 import { assertMetaKey, assertMetaValue, toMillis } from './filter.ts';
 import { assertColumnText, assertWellFormed, stripBom } from './text.ts';
-import type { LinkInput, MetaValue, RememberInput, UpdateInput } from './types.ts';
+import type { LinkInput, Memory, MetaValue, RememberInput, UpdateInput } from './types.ts';
 
-/** A validated, normalised memory ready to insert. */
-export interface NewMemory {
+/** A validated, normalised memory ready to insert (the store adds the rest of a `Memory`). */
+export type NewMemory = Omit<Memory, 'id' | 'updatedAt' | 'accessCount'> & {
   id: string | undefined;
-  text: string;
-  kind: string;
-  session: string | null;
-  tags: string[];
-  meta: Record<string, MetaValue>;
-  importance: number;
-  createdAt: number;
-  memoryScore: number;
   links: Required<LinkInput>[];
   allowDuplicate: boolean;
-}
+};
 
 const MAX_TAGS = 256;
 const MAX_LABEL = 512;

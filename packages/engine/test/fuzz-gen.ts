@@ -4,6 +4,7 @@
  * the total case budget of a run (default {@link DEFAULT_CASES}); a failure names both and the case
  * index, so `ANAMNESIS_FUZZ_SEED=<seed> pnpm exec vitest run <file>` replays it exactly.
  */
+import { mulberry32 } from '@anamnesis/ranking';
 
 /** The seed of the default (CI) run. */
 export const DEFAULT_SEED = 20260126;
@@ -22,18 +23,6 @@ function envInt(name: string, fallback: number): number {
 export const FUZZ_SEED = envInt('ANAMNESIS_FUZZ_SEED', DEFAULT_SEED);
 /** The total number of cases of this run. */
 export const FUZZ_CASES = envInt('ANAMNESIS_FUZZ_CASES', DEFAULT_CASES);
-
-/** mulberry32: a tiny 32-bit PRNG, uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Mixes a run seed, a property name and a case index into the seed of one case. */
 export function caseSeed(seed: number, property: string, index: number): number {

@@ -11,21 +11,10 @@
 import { parseArgs } from 'node:util';
 
 import { env, pipeline } from '@huggingface/transformers';
+import { mulberry32 as rng } from '@anamnesis/ranking';
 
 import { EMBED_OPTIONS, MODEL_ID, modelRootPath } from '../src/index.ts';
 import { cliArgs } from './lib/cli.ts';
-
-/** Mulberry32: a small seeded PRNG, so every run embeds the same texts. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

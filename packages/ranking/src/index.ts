@@ -118,6 +118,7 @@ export {
   optimalSize,
 } from './bloom-filter.ts';
 export { md5 } from './md5.ts';
+export { mulberry32 } from './mulberry32.ts';
 export { sha1 } from './sha1.ts';
 export { sha256, sha256Hex } from './sha256.ts';
 export { utf8Encode } from './utf8.ts';
