@@ -16,19 +16,12 @@ import {
 } from './embedder.ts';
 import { buildFilter } from './filter.ts';
 import { newId } from './ids.ts';
-import { exportJsonl, importJsonl, type ImportOptions, type ExportOptions } from './jsonl.ts';
+import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from './jsonl.ts';
 import { recall as runRecall } from './recall.ts';
-import { installStorePool, storeFile } from './opfs-store.ts';
 import { migrate } from './schema.ts';
-import {
-  exportDatabase,
-  importDatabase,
-  loadSqlite,
-  mapSqliteError,
-  transaction,
-  type Database,
-  type Sqlite3,
-} from './sqlite.ts';
+import { mapSqliteError, transaction } from './sqlite.ts';
+import type { StorageBackend, StorageKind } from './storage/backend.ts';
+import { openStorage } from './storage/open.ts';
 import {
   dedupKey,
   insertMemories,
@@ -57,9 +50,9 @@ import {
   type NewMemory,
 } from './validate.ts';
 import type { VectorLeg } from './vector-leg.ts';
+import { WritePath } from './write-path.ts';
 
-/** Where the store lives. */
-export type StorageKind = 'auto' | 'opfs' | 'memory' | 'file';
+export type { StorageKind };
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -113,112 +106,16 @@ export interface ListOptions {
 /** Options of `markUsed`. */
 export type UsageEvent = Extract<UsageEventKind, 'selected' | 'used' | 'discarded'>;
 
-interface Internals {
-  sqlite3: Sqlite3;
-  db: Database;
-  backend: 'opfs' | 'memory' | 'file';
-  backendReason: string | undefined;
-  persist: (() => Promise<void>) | undefined;
-  close: () => void;
-}
-
 const DEFAULT_MAX_TEXT = 4 * 1024 * 1024;
 /** Quiet time after which queued `retrieved` events are written, in ms. */
 const RETRIEVED_FLUSH_MS = 1000;
-
-async function openDatabase(options: EngineOptions): Promise<Internals> {
-  const sqlite3 = await loadSqlite();
-  const name = options.name ?? 'anamnesis';
-  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(name)) {
-    throw new AnamnesisError(
-      'INVALID_INPUT',
-      'name must be 1-128 letters, digits, dots, dashes or underscores',
-    );
-  }
-  const storage = options.storage ?? 'auto';
-  const inWorker =
-    typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
-  if (storage === 'file') {
-    if (!options.path) throw new AnamnesisError('INVALID_INPUT', "storage 'file' needs a path");
-    const fs = await import('node:fs/promises');
-    let db: Database | undefined;
-    try {
-      const bytes = await fs.readFile(options.path);
-      db = importDatabase(sqlite3, new Uint8Array(bytes));
-      // The whole file is in memory already; a structural check finds damage before a save
-      // could spread it (the file is rewritten on every write). `recoverStore` salvages it.
-      const check = db.selectValues('PRAGMA quick_check(1)').map(String);
-      const pages = Number(db.selectValue('PRAGMA page_count'));
-      const pageSize = Number(db.selectValue('PRAGMA page_size'));
-      if (pages * pageSize !== bytes.length)
-        check.push(`${bytes.length} bytes, not ${pages} pages`);
-      if (check.join() !== 'ok') {
-        throw new AnamnesisError('STORE_CORRUPT', `${options.path}: ${check.join('; ')}`);
-      }
-    } catch (e) {
-      db?.close();
-      if ((e as { code?: string }).code === 'ENOENT') db = new sqlite3.oo1.DB(':memory:', 'c');
-      else throw mapSqliteError(e, `opening ${options.path}`);
-    }
-    const path = options.path;
-    const persist = async () => {
-      const tmp = `${path}.${process.pid}.tmp`;
-      await fs.writeFile(tmp, exportDatabase(sqlite3, db));
-      await fs.rename(tmp, path);
-    };
-    return {
-      sqlite3,
-      db,
-      backend: 'file',
-      backendReason: undefined,
-      persist,
-      close: () => db.close(),
-    };
-  }
-  let reason: string | undefined;
-  if (storage === 'opfs' || (storage === 'auto' && inWorker)) {
-    try {
-      const pool = await installStorePool(sqlite3, name);
-      const db = new pool.OpfsSAHPoolDb(storeFile(name));
-      return {
-        sqlite3,
-        db,
-        backend: 'opfs',
-        backendReason: undefined,
-        persist: undefined,
-        close: () => db.close(),
-      };
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      if (/locked|NoModificationAllowed|InvalidState|access handle/i.test(message)) {
-        throw new AnamnesisError('STORE_LOCKED', `the OPFS store is open elsewhere: ${message}`, {
-          cause: e,
-        });
-      }
-      if (storage === 'opfs')
-        throw new AnamnesisError('UNSUPPORTED', `OPFS is not available: ${message}`, { cause: e });
-      reason = `OPFS is not available (${message}); the store lives in memory and is lost on reload`;
-    }
-  } else if (storage === 'auto') {
-    reason = 'not in a dedicated worker: OPFS needs one; the store lives in memory';
-  }
-  const db = new sqlite3.oo1.DB(':memory:', 'c');
-  return {
-    sqlite3,
-    db,
-    backend: 'memory',
-    backendReason: reason,
-    persist: undefined,
-    close: () => db.close(),
-  };
-}
 
 /**
  * The anamnesis engine: one store, one embedder, the recall pipeline. Every public write is one
  * SQLite transaction; in-memory state (vectors, Bloom filter, cache) changes only after it commits.
  */
 export class Engine {
-  readonly #io: Internals;
+  readonly #io: StorageBackend;
   readonly #leg: VectorLeg;
   /** True when the engine created the leg (and so disposes it on close). */
   #ownsLeg = false;
@@ -231,6 +128,7 @@ export class Engine {
   #closed = false;
   #closing: Promise<void> | undefined;
   readonly #pending = new Set<Promise<unknown>>();
+  readonly #writes: WritePath;
   #dirty = false;
   /** Whether the meta table holds a Bloom snapshot matching the rows. */
   #bloomSnapshot = false;
@@ -238,7 +136,7 @@ export class Engine {
   #retrievedTimer: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(
-    io: Internals,
+    io: StorageBackend,
     leg: VectorLeg,
     options: EngineOptions,
     schemaVersion: number,
@@ -250,6 +148,11 @@ export class Engine {
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
     this.#bloom = new BloomFilter(100_000, 0.001);
     this.#schemaVersion = schemaVersion;
+    this.#writes = new WritePath(io.db, {
+      closed: () => this.#closed,
+      bump: () => this.#bump(),
+      persist: () => this.#persist(),
+    });
   }
 
   /** Opens (or creates) a store and loads its vectors. */
@@ -257,9 +160,9 @@ export class Engine {
     if (!options || typeof options !== 'object')
       throw new AnamnesisError('INVALID_INPUT', 'options must be an object');
     const { leg, owned } = await createLeg(options);
-    let io: Internals;
+    let io: StorageBackend;
     try {
-      io = await openDatabase(options);
+      io = await openStorage(options);
     } catch (e) {
       if (owned) await leg.dispose?.();
       throw e;
@@ -267,7 +170,7 @@ export class Engine {
     try {
       let version: number;
       try {
-        version = migrate(io.db, io.backend);
+        version = migrate(io.db, io.kind);
         // Reading the schema and counting rows touches the file's structure; a full integrity
         // check is O(size) and runs on demand in verify().
         io.db.selectValue('SELECT count(*) FROM memories');
@@ -482,13 +385,57 @@ export class Engine {
         throw e;
       }
     });
+    const hashes = items.map((m) => sha256Hex(m.text));
     const ids: string[] = new Array(items.length);
+    let fresh: (NewMemory & { id: string; hash: string })[] = [];
+    const vectors: Float32Array[] = [];
+    await this.#writes.run({
+      what: 'remembering',
+      // In the serialised section: duplicates and taken ids are decided against the store as the
+      // transaction will find it, so concurrent identical texts get one id.
+      encode: async () => {
+        fresh = this.#resolveNew(items, hashes, ids, now);
+        const step = 256;
+        for (let start = 0; start < fresh.length; start += step) {
+          const batch = fresh.slice(start, start + step);
+          vectors.push(...(await this.#leg.encode(batch.map((m) => m.text))));
+          onProgress?.({
+            phase: 'embed',
+            loaded: Math.min(start + step, fresh.length),
+            total: fresh.length,
+          });
+        }
+      },
+      tx: () => (fresh.length === 0 ? [] : this.#insert(fresh, vectors)),
+      apply: (rids) => {
+        this.#leg.apply(
+          rids,
+          fresh.map((m) => m.text),
+          vectors,
+        );
+        fresh.forEach((m) => this.#bloom.add(dedupKey(m.session, m.hash)));
+      },
+      changed: () => fresh.length > 0,
+    });
+    return ids;
+  }
+
+  /**
+   * Decides, for each validated item, its id: an existing memory's (same text, same session,
+   * unless `allowDuplicate`), an earlier item's of the batch, the caller's or a new one. Fills
+   * `ids` and returns the items to insert. `INVALID_INPUT` for an id given twice or already taken.
+   */
+  #resolveNew(
+    items: readonly NewMemory[],
+    hashes: readonly string[],
+    ids: string[],
+    now: number,
+  ): (NewMemory & { id: string; hash: string })[] {
     const fresh: (NewMemory & { id: string; hash: string })[] = [];
-    const freshIndex: number[] = [];
     const batchKeys = new Map<string, number>();
     const callerIds = new Set<string>();
     items.forEach((m, i) => {
-      const hash = sha256Hex(m.text);
+      const hash = hashes[i]!;
       if (!m.allowDuplicate) {
         const key = dedupKey(m.session, hash);
         const existing = this.#findDuplicate(m.session, hash);
@@ -503,38 +450,14 @@ export class Engine {
       callerIds.add(id);
       ids[i] = id;
       fresh.push({ ...m, id, hash });
-      freshIndex.push(i);
     });
-    if (fresh.length === 0) return ids;
     const taken = ridsByIds(
       this.#io.db,
       fresh.map((m) => m.id),
     );
     if (taken.size > 0)
       throw new AnamnesisError('INVALID_INPUT', `id already exists: ${[...taken.keys()][0]}`);
-
-    const vectors: Float32Array[] = [];
-    const step = 256;
-    for (let start = 0; start < fresh.length; start += step) {
-      const batch = fresh.slice(start, start + step);
-      vectors.push(...(await this.#leg.encode(batch.map((m) => m.text))));
-      onProgress?.({
-        phase: 'embed',
-        loaded: Math.min(start + step, fresh.length),
-        total: fresh.length,
-      });
-    }
-    if (this.#closed) throw new AnamnesisError('CLOSED');
-    const rids = transaction(this.#io.db, 'remembering', () => this.#insert(fresh, vectors));
-    this.#leg.apply(
-      rids,
-      fresh.map((m) => m.text),
-      vectors,
-    );
-    fresh.forEach((m) => this.#bloom.add(dedupKey(m.session, m.hash)));
-    this.#bump();
-    await this.#persist();
-    return ids;
+    return fresh;
   }
 
   /**
@@ -579,40 +502,43 @@ export class Engine {
     return this.#run(async () => {
       const key = validateId(id);
       const fields = validateUpdate(patch, this.#maxText);
-      const before = rowById(this.#io.db, key);
-      if (!before) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
-      const vector =
-        fields.text !== undefined && fields.text !== before.text
-          ? (await this.#leg.encode([fields.text]))[0]!
-          : undefined;
-      const { db } = this.#io;
-      const after = transaction(db, 'updating', () => {
-        const row = rowById(db, key);
-        if (!row) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
-        if (fields.text !== undefined || fields.session !== undefined) this.#dropSnapshots();
-        const next = { ...row, ...fields };
-        db.exec({
-          sql: 'UPDATE memories SET text=?, kind=?, session=?, tags=?, meta=?, importance=?, memory_score=?, content_hash=?, updated_at=? WHERE rid=?',
-          bind: [
-            next.text,
-            next.kind,
-            next.session,
-            JSON.stringify(next.tags),
-            JSON.stringify(next.meta),
-            next.importance,
-            next.memoryScore,
-            fields.text !== undefined ? sha256Hex(next.text) : row.contentHash,
-            this.#now(),
-            row.rid,
-          ],
-        });
-        if (vector) this.#leg.store(db, [row.rid], [vector]);
-        return rowById(db, key)!;
+      let vector: Float32Array | undefined;
+      const after = await this.#writes.run({
+        what: 'updating',
+        encode: async () => {
+          const before = rowById(this.#io.db, key);
+          if (!before) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
+          if (fields.text !== undefined && fields.text !== before.text)
+            vector = (await this.#leg.encode([fields.text]))[0]!;
+        },
+        tx: (db) => {
+          const row = rowById(db, key);
+          if (!row) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
+          if (fields.text !== undefined || fields.session !== undefined) this.#dropSnapshots();
+          const next = { ...row, ...fields };
+          db.exec({
+            sql: 'UPDATE memories SET text=?, kind=?, session=?, tags=?, meta=?, importance=?, memory_score=?, content_hash=?, updated_at=? WHERE rid=?',
+            bind: [
+              next.text,
+              next.kind,
+              next.session,
+              JSON.stringify(next.tags),
+              JSON.stringify(next.meta),
+              next.importance,
+              next.memoryScore,
+              fields.text !== undefined ? sha256Hex(next.text) : row.contentHash,
+              this.#now(),
+              row.rid,
+            ],
+          });
+          if (vector) this.#leg.store(db, [row.rid], [vector]);
+          return rowById(db, key)!;
+        },
+        apply: (row) => {
+          if (vector) this.#leg.apply([row.rid], [row.text], [vector]);
+          this.#bloom.add(dedupKey(row.session, row.contentHash));
+        },
       });
-      if (vector) this.#leg.apply([after.rid], [after.text], [vector]);
-      this.#bloom.add(dedupKey(after.session, after.contentHash));
-      this.#bump();
-      await this.#persist();
       return toMemory(after);
     });
   }
@@ -631,23 +557,22 @@ export class Engine {
       }
       if (Array.isArray(target) && target.length === 0) return 0;
       const { where, params } = buildFilter(filter);
-      const { db } = this.#io;
-      const rids = transaction(db, 'forgetting', () => {
-        const found = db
-          .selectArrays(`SELECT m.rid FROM memories m WHERE ${where}`, params)
-          .map((r) => r[0] as number);
-        if (found.length > 0) this.#dropSnapshots();
-        db.exec({
-          sql: 'DELETE FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
-          bind: [JSON.stringify(found)],
-        });
-        return found;
+      const rids = await this.#writes.run({
+        what: 'forgetting',
+        tx: (db) => {
+          const found = db
+            .selectArrays(`SELECT m.rid FROM memories m WHERE ${where}`, params)
+            .map((r) => r[0] as number);
+          if (found.length > 0) this.#dropSnapshots();
+          db.exec({
+            sql: 'DELETE FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
+            bind: [JSON.stringify(found)],
+          });
+          return found;
+        },
+        apply: (found) => this.#leg.remove(found),
+        changed: (found) => found.length > 0,
       });
-      this.#leg.remove(rids);
-      if (rids.length > 0) {
-        this.#bump();
-        await this.#persist();
-      }
       return rids.length;
     });
   }
@@ -657,18 +582,18 @@ export class Engine {
     return this.#run(async () => {
       const src = validateId(from);
       const [l] = validateLinks([typeof to === 'string' ? { to, ...options } : to]);
-      const { db } = this.#io;
-      transaction(db, 'linking', () => {
-        const rids = ridsByIds(db, [src, l!.to]);
-        for (const id of [src, l!.to])
-          if (!rids.has(id)) throw new AnamnesisError('NOT_FOUND', id, { details: { id } });
-        db.exec({
-          sql: 'INSERT OR REPLACE INTO links(src, dst, kind, weight) VALUES (?,?,?,?)',
-          bind: [rids.get(src)!, rids.get(l!.to)!, l!.kind, l!.weight],
-        });
+      await this.#writes.run({
+        what: 'linking',
+        tx: (db) => {
+          const rids = ridsByIds(db, [src, l!.to]);
+          for (const id of [src, l!.to])
+            if (!rids.has(id)) throw new AnamnesisError('NOT_FOUND', id, { details: { id } });
+          db.exec({
+            sql: 'INSERT OR REPLACE INTO links(src, dst, kind, weight) VALUES (?,?,?,?)',
+            bind: [rids.get(src)!, rids.get(l!.to)!, l!.kind, l!.weight],
+          });
+        },
       });
-      this.#bump();
-      await this.#persist();
     });
   }
 
@@ -680,21 +605,19 @@ export class Engine {
       if (kind !== undefined && (typeof kind !== 'string' || kind.length === 0)) {
         throw new AnamnesisError('INVALID_INPUT', 'kind must be a non-empty string');
       }
-      const { db } = this.#io;
-      const removed = transaction(db, 'unlinking', () => {
-        const rids = ridsByIds(db, [src, dst]);
-        if (!rids.has(src) || !rids.has(dst)) return 0;
-        db.exec({
-          sql: 'DELETE FROM links WHERE src = ? AND dst = ? AND (?3 IS NULL OR kind = ?3)',
-          bind: [rids.get(src)!, rids.get(dst)!, kind ?? null],
-        });
-        return db.changes();
+      return this.#writes.run({
+        what: 'unlinking',
+        tx: (db) => {
+          const rids = ridsByIds(db, [src, dst]);
+          if (!rids.has(src) || !rids.has(dst)) return 0;
+          db.exec({
+            sql: 'DELETE FROM links WHERE src = ? AND dst = ? AND (?3 IS NULL OR kind = ?3)',
+            bind: [rids.get(src)!, rids.get(dst)!, kind ?? null],
+          });
+          return db.changes();
+        },
+        changed: (removed) => removed > 0,
       });
-      if (removed > 0) {
-        this.#bump();
-        await this.#persist();
-      }
-      return removed;
     });
   }
 
@@ -708,17 +631,18 @@ export class Engine {
           "event must be 'selected', 'used' or 'discarded'",
         );
       }
-      const { db } = this.#io;
-      transaction(db, 'recording usage', () => {
-        const rid = ridsByIds(db, [key]).get(key);
-        if (rid === undefined) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
-        db.exec({
-          sql: 'INSERT INTO usage(rid, event, at) VALUES (?,?,?)',
-          bind: [rid, event, this.#now()],
-        });
+      await this.#writes.run({
+        what: 'recording usage',
+        tx: (db) => {
+          const rid = ridsByIds(db, [key]).get(key);
+          if (rid === undefined)
+            throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
+          db.exec({
+            sql: 'INSERT INTO usage(rid, event, at) VALUES (?,?,?)',
+            bind: [rid, event, this.#now()],
+          });
+        },
       });
-      this.#bump();
-      await this.#persist();
     });
   }
 
@@ -797,15 +721,16 @@ export class Engine {
   /** Imports JSON Lines atomically; returns how many memories were added. */
   import(jsonl: string, options: ImportOptions = {}): Promise<number> {
     return this.#run(async () => {
-      const result = await importJsonl(this.#io.db, this.#leg, jsonl, options, this.#now(), () =>
+      const plan = importPlan(this.#io.db, this.#leg, jsonl, options, this.#now(), () =>
         this.#dropSnapshots(),
       );
-      this.#leg.apply(result.rids, result.texts, result.vectors);
-      for (const key of result.dedupKeys) this.#bloom.add(key);
-      if (result.added > 0) {
-        this.#bump();
-        await this.#persist();
-      }
+      const result = await this.#writes.run({
+        ...plan,
+        apply: (r) => {
+          this.#leg.apply(r.rids, r.texts, r.vectors);
+          for (const key of r.dedupKeys) this.#bloom.add(key);
+        },
+      });
       return result.added;
     });
   }
@@ -821,8 +746,8 @@ export class Engine {
         links: n('SELECT count(*) FROM links'),
         usageEvents: n('SELECT count(*) FROM usage'),
         bytes: n('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
-        backend: this.#io.backend,
-        ...(this.#io.backendReason ? { backendReason: this.#io.backendReason } : {}),
+        backend: this.#io.kind,
+        ...(this.#io.reason ? { backendReason: this.#io.reason } : {}),
         model: { id: this.#leg.id, dims: this.#leg.dims, device: this.#leg.device },
         truncated: this.#leg.truncated,
         cache: { hits: cache.hits, misses: cache.misses, size: this.#cache.size },

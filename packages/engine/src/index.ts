@@ -20,7 +20,11 @@ export {
 export type { ExportOptions, ImportOptions } from './jsonl.ts';
 export { recoverStore, type RecoverResult } from './recover.ts';
 export { DEFAULT_PROFILE, ENGINE_PROFILES, resolveProfile } from './profiles.ts';
-export { recoverOpfsStore, type OpfsRecoverOptions, type OpfsRecoverResult } from './opfs-store.ts';
+export {
+  recoverOpfsStore,
+  type OpfsRecoverOptions,
+  type OpfsRecoverResult,
+} from './storage/opfs.ts';
 export { SCHEMA_VERSION } from './schema.ts';
 export { TFIDF_MODEL_ID, type TfidfLegOptions } from './tfidf-leg.ts';
 export { VectorIndex, unitVector, type VectorHit } from './vector-index.ts';

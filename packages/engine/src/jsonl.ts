@@ -1,11 +1,12 @@
 import { AnamnesisError, assertInRange, norm, sha256Hex } from '@anamnesis/ranking';
 import type { ProgressEvent } from './embedder.ts';
 import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory } from './store.ts';
-import { transaction, type Database } from './sqlite.ts';
+import type { Database } from './sqlite.ts';
 import type { Memory } from './types.ts';
 import { MAX_TIME, validateLinks, validateRemember } from './validate.ts';
 import { unitVector } from './vector-index.ts';
 import type { VectorLeg } from './vector-leg.ts';
+import type { WritePlan } from './write-path.ts';
 
 /** Options of `export`. */
 export interface ExportOptions {
@@ -131,17 +132,18 @@ function parseLine(text: string, n: number): unknown {
 }
 
 /**
- * Imports JSON Lines in one transaction: every line is validated first; stored vectors are used
- * when the header's model and dimension match the leg, otherwise texts are embedded.
+ * The write plan of an import (one transaction): every line is validated at once, before the plan
+ * is queued; stored vectors are used when the header's model and dimension match the leg,
+ * otherwise texts are embedded. Id conflicts are decided in the serialised section.
  */
-export async function importJsonl(
+export function importPlan(
   db: Database,
   leg: VectorLeg,
   jsonl: string,
   options: ImportOptions,
   now: number,
   beforeWrite: () => void = () => undefined,
-): Promise<ImportResult> {
+): WritePlan<ImportResult> {
   if (typeof jsonl !== 'string')
     throw new AnamnesisError('INVALID_INPUT', 'import takes a JSON Lines string');
   const onConflict = options.onConflict ?? 'error';
@@ -212,78 +214,89 @@ export async function importJsonl(
   });
   if (items.some((x) => x.id === ''))
     throw new AnamnesisError('INVALID_INPUT', 'every imported memory needs an id');
-  const existing = ridsByIds(
-    db,
-    items.map((x) => x.id),
-  );
-  if (existing.size > 0 && onConflict === 'error') {
-    throw new AnamnesisError('INVALID_INPUT', `id already exists: ${[...existing.keys()][0]}`);
-  }
-  const seen = new Set<string>();
-  const todo = items.filter((x) => {
-    if (existing.has(x.id) || seen.has(x.id)) return false;
-    seen.add(x.id);
-    return true;
-  });
-  const missing = todo.filter((x) => !x.vector);
-  for (let start = 0; start < missing.length; start += 256) {
-    const batch = missing.slice(start, start + 256);
-    const vectors = await leg.encode(batch.map((x) => x.m.text));
-    batch.forEach((x, i) => (x.vector = vectors[i]!));
-    options.onProgress?.({
-      phase: 'import',
-      loaded: Math.min(start + 256, missing.length),
-      total: missing.length,
-    });
-  }
-  return transaction(db, 'importing', () => {
-    beforeWrite();
-    const hashes = todo.map((x) => sha256Hex(x.m.text));
-    const inserted = insertMemories(
+  let todo: typeof items = [];
+  /** Skips lines whose id is taken (or repeated); `onConflict: 'error'` refuses the import. */
+  const select = (): typeof items => {
+    const existing = ridsByIds(
       db,
-      todo.map((x, i) => ({
-        ...x.m,
-        id: x.id,
-        updatedAt: x.updatedAt,
-        accessCount: x.accessCount,
-        contentHash: hashes[i]!,
-      })),
+      items.map((x) => x.id),
     );
-    const vectors = todo.map((x) => x.vector!);
-    leg.store(db, inserted, vectors);
-    todo.forEach((x, i) => {
-      for (const u of x.usage) {
-        db.exec({
-          sql: 'INSERT INTO usage(rid, event, at) VALUES (?,?,?)',
-          bind: [inserted[i]!, u.event, u.at],
-        });
-      }
-    });
-    const rids = new Map(todo.map((x, i) => [x.id, inserted[i]!]));
-    const result: ImportResult = {
-      added: todo.length,
-      rids: inserted,
-      texts: todo.map((x) => x.m.text),
-      vectors,
-      dedupKeys: todo.map((x, i) => dedupKey(x.m.session, hashes[i]!)),
-    };
-    const targets = ridsByIds(
-      db,
-      todo.flatMap((x) => x.links.map((l) => l.to)),
-    );
-    for (const x of todo) {
-      for (const l of x.links) {
-        const dst = targets.get(l.to);
-        if (dst === undefined)
-          throw new AnamnesisError('NOT_FOUND', `link target ${l.to}`, { details: { id: l.to } });
-        if (!Number.isFinite(l.weight) || l.weight <= 0)
-          throw new AnamnesisError('INVALID_INPUT', 'link weight must be > 0');
-        db.exec({
-          sql: 'INSERT OR REPLACE INTO links(src, dst, kind, weight) VALUES (?,?,?,?)',
-          bind: [rids.get(x.id)!, dst, l.kind, l.weight],
-        });
-      }
+    if (existing.size > 0 && onConflict === 'error') {
+      throw new AnamnesisError('INVALID_INPUT', `id already exists: ${[...existing.keys()][0]}`);
     }
-    return result;
-  });
+    const seen = new Set<string>();
+    return items.filter((x) => {
+      if (existing.has(x.id) || seen.has(x.id)) return false;
+      seen.add(x.id);
+      return true;
+    });
+  };
+  return {
+    what: 'importing',
+    encode: async () => {
+      todo = select();
+      const missing = todo.filter((x) => !x.vector);
+      for (let start = 0; start < missing.length; start += 256) {
+        const batch = missing.slice(start, start + 256);
+        const vectors = await leg.encode(batch.map((x) => x.m.text));
+        batch.forEach((x, i) => (x.vector = vectors[i]!));
+        options.onProgress?.({
+          phase: 'import',
+          loaded: Math.min(start + 256, missing.length),
+          total: missing.length,
+        });
+      }
+    },
+    changed: (result) => result.added > 0,
+    tx: () => {
+      beforeWrite();
+      const hashes = todo.map((x) => sha256Hex(x.m.text));
+      const inserted = insertMemories(
+        db,
+        todo.map((x, i) => ({
+          ...x.m,
+          id: x.id,
+          updatedAt: x.updatedAt,
+          accessCount: x.accessCount,
+          contentHash: hashes[i]!,
+        })),
+      );
+      const vectors = todo.map((x) => x.vector!);
+      leg.store(db, inserted, vectors);
+      todo.forEach((x, i) => {
+        for (const u of x.usage) {
+          db.exec({
+            sql: 'INSERT INTO usage(rid, event, at) VALUES (?,?,?)',
+            bind: [inserted[i]!, u.event, u.at],
+          });
+        }
+      });
+      const rids = new Map(todo.map((x, i) => [x.id, inserted[i]!]));
+      const result: ImportResult = {
+        added: todo.length,
+        rids: inserted,
+        texts: todo.map((x) => x.m.text),
+        vectors,
+        dedupKeys: todo.map((x, i) => dedupKey(x.m.session, hashes[i]!)),
+      };
+      const targets = ridsByIds(
+        db,
+        todo.flatMap((x) => x.links.map((l) => l.to)),
+      );
+      for (const x of todo) {
+        for (const l of x.links) {
+          const dst = targets.get(l.to);
+          if (dst === undefined)
+            throw new AnamnesisError('NOT_FOUND', `link target ${l.to}`, { details: { id: l.to } });
+          if (!Number.isFinite(l.weight) || l.weight <= 0)
+            throw new AnamnesisError('INVALID_INPUT', 'link weight must be > 0');
+          db.exec({
+            sql: 'INSERT OR REPLACE INTO links(src, dst, kind, weight) VALUES (?,?,?,?)',
+            bind: [rids.get(x.id)!, dst, l.kind, l.weight],
+          });
+        }
+      }
+      return result;
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { AnamnesisError } from '@anamnesis/ranking';
-import { recoverStore, type RecoverResult } from './recover.ts';
-import { loadSqlite, type Sqlite3 } from './sqlite.ts';
+import { recoverStore, type RecoverResult } from '../recover.ts';
+import { loadSqlite, type Sqlite3 } from '../sqlite.ts';
+import type { StorageBackend } from './backend.ts';
 
 /** The opfs-sahpool pool of one store. */
 export type StorePool = Awaited<ReturnType<Sqlite3['installOpfsSAHPoolVfs']>>;
@@ -24,6 +25,33 @@ export function installStorePool(sqlite3: Sqlite3, name: string): Promise<StoreP
     preserveOnInitFailure: true,
     forceReinitIfPreviouslyFailed: true,
   } as Parameters<Sqlite3['installOpfsSAHPoolVfs']>[0]);
+}
+
+/**
+ * Opens a store in OPFS through its opfs-sahpool pool (dedicated workers only). `STORE_LOCKED`
+ * when another worker holds its files; `UNSUPPORTED` when OPFS cannot be used here.
+ */
+export async function openOpfsStorage(sqlite3: Sqlite3, name: string): Promise<StorageBackend> {
+  try {
+    const pool = await installStorePool(sqlite3, name);
+    const db = new pool.OpfsSAHPoolDb(storeFile(name));
+    return {
+      sqlite3,
+      db,
+      kind: 'opfs',
+      reason: undefined,
+      persist: undefined,
+      close: () => db.close(),
+    };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (/locked|NoModificationAllowed|InvalidState|access handle/i.test(message)) {
+      throw new AnamnesisError('STORE_LOCKED', `the OPFS store is open elsewhere: ${message}`, {
+        cause: e,
+      });
+    }
+    throw new AnamnesisError('UNSUPPORTED', `OPFS is not available: ${message}`, { cause: e });
+  }
 }
 
 /** The part of a worker's `FileSystemSyncAccessHandle` used here. */

@@ -1,0 +1,49 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { AnamnesisError } from '@anamnesis/ranking';
+import {
+  exportDatabase,
+  importDatabase,
+  mapSqliteError,
+  type Database,
+  type Sqlite3,
+} from '../sqlite.ts';
+import type { StorageBackend } from './backend.ts';
+
+/**
+ * A store in one SQLite file (Node only; the engine imports this module lazily so that browser
+ * bundles never see `node:fs`). The whole database is held in memory and the file is replaced
+ * (write to a temporary file, then rename) after every write, so it is always a committed state.
+ */
+export async function openFileStorage(sqlite3: Sqlite3, path: string): Promise<StorageBackend> {
+  let db: Database | undefined;
+  try {
+    const bytes = await readFile(path);
+    db = importDatabase(sqlite3, new Uint8Array(bytes));
+    // The whole file is in memory already; a structural check finds damage before a save
+    // could spread it (the file is rewritten on every write). `recoverStore` salvages it.
+    const check = db.selectValues('PRAGMA quick_check(1)').map(String);
+    const pages = Number(db.selectValue('PRAGMA page_count'));
+    const pageSize = Number(db.selectValue('PRAGMA page_size'));
+    if (pages * pageSize !== bytes.length) check.push(`${bytes.length} bytes, not ${pages} pages`);
+    if (check.join() !== 'ok') {
+      throw new AnamnesisError('STORE_CORRUPT', `${path}: ${check.join('; ')}`);
+    }
+  } catch (e) {
+    db?.close();
+    if ((e as { code?: string }).code !== 'ENOENT') throw mapSqliteError(e, `opening ${path}`);
+    db = new sqlite3.oo1.DB(':memory:', 'c');
+  }
+  const open = db;
+  return {
+    sqlite3,
+    db: open,
+    kind: 'file',
+    reason: undefined,
+    persist: async () => {
+      const tmp = `${path}.${process.pid}.tmp`;
+      await writeFile(tmp, exportDatabase(sqlite3, open));
+      await rename(tmp, path);
+    },
+    close: () => open.close(),
+  };
+}
