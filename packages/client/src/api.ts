@@ -12,9 +12,9 @@ import type {
 } from '@anamnesis/engine';
 
 /**
- * Every public engine method the client forwards, and whether it only reads (`'read'`: retried on
- * the new owner after a hand-over) or writes (`'write'`: rejected with `OWNER_CHANGED` when the
- * owner changes while it is in flight, since it may or may not have been applied).
+ * Every public engine method the client forwards, and whether it only reads (`'read'`) or writes
+ * (`'write'`: a follower's write carries an operation id, so that re-sent to a new owner after a
+ * hand-over it is applied at most once).
  */
 export const ENGINE_METHODS = {
   remember: 'write',
@@ -47,9 +47,10 @@ type EnginePublicMethods = {
 
 /**
  * Compile-time guard: a public engine method that the client neither forwards nor handles itself
- * (`close`) makes this type non-`never`, and the assignment below fails to compile.
+ * (`close`; `once`, which the owner's worker uses for forwarded writes) makes this type
+ * non-`never`, and the assignment below fails to compile.
  */
-type Unforwarded = Exclude<EnginePublicMethods, EngineMethod | 'close'>;
+type Unforwarded = Exclude<EnginePublicMethods, EngineMethod | 'close' | 'once'>;
 const _everyMethodForwarded: [Unforwarded] extends [never] ? true : Unforwarded = true;
 void _everyMethodForwarded;
 
@@ -122,11 +123,16 @@ export interface WorkerOpenOptions {
 export interface WorkerApi {
   /** Loads the model and opens the store. */
   open(options: WorkerOpenOptions, onProgress?: (event: ProgressEvent) => void): Promise<OpenInfo>;
-  /** Runs one engine method. `stats` is extended with the browser's storage figures. */
+  /**
+   * Runs one engine method. `stats` is extended with the browser's storage figures. A write with
+   * an `operation` id is applied at most once per id (`Engine.once`): a follower's write re-sent
+   * to a new owner is answered, not applied again.
+   */
   call<K extends EngineMethod>(
     method: K,
     args: MethodArgs<K>,
     onProgress?: (event: ProgressEvent) => void,
+    operation?: string,
   ): Promise<K extends 'stats' ? MemoryStats : MethodResult<K>>;
   /** Closes the engine (waits for calls in flight) and disposes the model. */
   close(): Promise<void>;

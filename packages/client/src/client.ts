@@ -6,10 +6,13 @@
  *   name and wait in the lock's queue. When the owner tab goes, the next tab in the queue starts
  *   its own worker, opens the store (retrying while the old worker's files are released) and
  *   announces itself.
- * - A call in flight during a hand-over is sent again to the new owner when that is safe: any
- *   read, and any call the old owner never ran (it answers `retry` while closing, and says `bye`
- *   after its last answer). A write the old owner may have run when it vanished rejects with
- *   `OWNER_CHANGED`. Nothing settles silently: every call resolves, rejects, or times out.
+ * - Calls made before the store is open (right after `connectMemory`, or during an owner
+ *   hand-over) wait, in order, and run when it is; their deadline starts then.
+ * - A call in flight during a hand-over is sent again to the new owner: a read as it is, a write
+ *   with the operation id it was first sent with, so the new owner applies it at most once (the
+ *   store records each forwarded write's id and reply in the write's own transaction) and the
+ *   caller gets its real answer. Nothing settles silently: every call resolves, rejects, or times
+ *   out.
  * - Errors keep their `code` across both boundaries (`wire.ts`); every call has a deadline.
  */
 import type { OpfsRecoverResult, ProgressEvent } from '@anamnesis/engine';
@@ -101,9 +104,21 @@ export interface OpenMemoryOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** Called when this tab's role changes (a follower took over as owner). */
   onRoleChange?: (role: Role) => void;
+  /**
+   * Called when the store's state changes: `'ready'` once the store is open and the model loaded
+   * (they become ready together: the worker loads the model, then opens the store), `'failed'`
+   * (with the error) when it could not be opened, `'closed'` after `close()`.
+   */
+  onStateChange?: (state: MemoryState, error?: unknown) => void;
   /** @internal Test only: make WebGPU session creation fail in the worker (to test the wasm fallback). */
   simulateWebGpuFailure?: boolean;
 }
+
+/**
+ * A client's state: `'opening'` (calls wait, in order), `'ready'`, `'failed'` (every call rejects
+ * with the opening error), `'closed'`.
+ */
+export type MemoryState = 'opening' | 'ready' | 'failed' | 'closed';
 
 /** Whether this tab hosts the store (`'owner'`) or forwards to the tab that does (`'follower'`). */
 export type Role = 'owner' | 'follower';
@@ -132,8 +147,12 @@ export interface MemoryClient extends MemoryApi {
   readonly name: string;
   /** This tab's current role (a follower becomes the owner when the owner tab goes). */
   readonly role: Role;
-  /** Device, backend and model, as the owner opened them. */
+  /** Device, backend and model, as the owner opened them (throws `CLOSED` before `ready`). */
   readonly info: MemoryInfo;
+  /** Resolves when the store is open and calls run; rejects with the error when it cannot open. */
+  readonly ready: Promise<void>;
+  /** Where the client is: see {@link MemoryState}. */
+  readonly state: MemoryState;
   /**
    * Waits for calls in flight, closes the store and the worker, and hands ownership to the next
    * tab. Idempotent; later calls reject with `CLOSED`.
@@ -215,6 +234,7 @@ function withDeadline<T>(
   ms: number,
   what: string,
   start: (touch: () => void) => Promise<T>,
+  startClock = true,
 ): Promise<T> {
   if (!(ms > 0) || ms === Infinity) return start(() => undefined);
   return new Promise<T>((resolve, reject) => {
@@ -231,7 +251,7 @@ function withDeadline<T>(
         ms,
       );
     };
-    touch();
+    if (startClock) touch();
     start(touch).then(
       (value) => {
         clearTimeout(timer);
@@ -364,11 +384,13 @@ class WorkerHost {
     method: EngineMethod,
     args: unknown[],
     onProgress: ((e: ProgressEvent) => void) | undefined,
+    operation?: string,
   ): Promise<unknown> {
     const call = this.#remote.call as unknown as (
       method: EngineMethod,
       args: unknown[],
       onProgress?: unknown,
+      operation?: string,
     ) => Promise<unknown>;
     return withDeadline(this.#timeoutMs, method, (touch) =>
       call(
@@ -380,6 +402,7 @@ class WorkerHost {
               onProgress(event);
             })
           : undefined,
+        operation,
       ),
     );
   }
@@ -408,8 +431,16 @@ function plainRuntime(ort: string): { mjs: string; wasm: string } {
 // ---------------------------------------------------------------------------------------------
 // Tabs
 
+/**
+ * Version of the tab protocol. Every message carries it as `v`; a tab ignores messages of another
+ * version (two versions of an app open at once do not share a store's owner).
+ */
+const PROTOCOL_VERSION = 2;
+
 /** Messages between the tabs of one store, on BroadcastChannel `anamnesis:<name>`. */
-type TabMessage =
+type TabMessage = { v: number } & TabBody;
+
+type TabBody =
   | { t: 'hello'; from: string }
   | { t: 'owner'; from: string; info: OpenInfo; fellBackFrom?: { code: string; message: string } }
   | { t: 'bye'; from: string }
@@ -421,6 +452,8 @@ type TabMessage =
       method: EngineMethod;
       args: unknown[];
       progress: boolean;
+      /** A write's operation id: the owner applies it at most once. */
+      op?: string;
     }
   | { t: 'progress'; to: string; id: number; event: ProgressEvent }
   | { t: 'result'; from: string; to: string; id: number; ok: true; value: unknown }
@@ -430,6 +463,8 @@ type TabMessage =
 /** A follower's call waiting for the owner's answer. */
 interface Forwarded {
   id: number;
+  /** A write's operation id (the same on every send). */
+  op: string | undefined;
   method: EngineMethod;
   args: unknown[];
   onProgress: ((e: ProgressEvent) => void) | undefined;
@@ -490,6 +525,8 @@ class Client {
   #nextId = 1;
   /** Calls this tab is running for itself or for followers (close waits for them). */
   readonly #inflight = new Set<Promise<unknown>>();
+  /** Settles when this client's last write has been answered. */
+  #lastWrite: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
   #failed: unknown;
 
@@ -566,6 +603,12 @@ class Client {
   async #becomeOwner(): Promise<void> {
     const host = WorkerHost.start(this.#env, this.#open, this.#settings);
     this.#host = host;
+    // Calls waiting for an owner (never sent, or sent to an owner that went) run here, in order;
+    // a write keeps its operation id, so one the old owner applied is answered, not re-applied.
+    for (const f of [...this.#forwarded.values()]) {
+      this.#forwarded.delete(f.id);
+      this.#track(this.#runLocal(f.method, f.args, f.onProgress, f.op)).then(f.resolve, f.reject);
+    }
     try {
       this.#hostValue = await host;
     } catch (e) {
@@ -579,28 +622,15 @@ class Client {
 
   /** A follower got the lock: the owner is gone. */
   async #promote(): Promise<void> {
-    const previous = this.#ownerId;
     this.#ownerId = undefined;
     try {
       await this.#becomeOwner();
     } catch (e) {
       // Cannot host the store: fail everything here, let another tab try.
-      this.#failed = e;
-      for (const f of this.#forwarded.values()) f.reject(e);
-      this.#forwarded.clear();
+      this.fail(e);
       this.#ownerKnown.reject(e);
       this.#channel?.close();
       return;
-    }
-    // Calls that were waiting for the old owner: reads (and never-sent calls) run here; a write
-    // the old owner may have applied cannot be told apart from one it never saw.
-    for (const f of [...this.#forwarded.values()]) {
-      this.#forwarded.delete(f.id);
-      if (f.to !== undefined && f.to === previous && ENGINE_METHODS[f.method] === 'write') {
-        f.reject(ownerChanged(f.method));
-      } else {
-        this.#runLocal(f.method, f.args, f.onProgress).then(f.resolve, f.reject);
-      }
     }
     this.#ownerKnown.resolve(undefined);
     this.#settings.onRoleChange?.('owner');
@@ -617,16 +647,16 @@ class Client {
     });
   }
 
-  #post(message: TabMessage): void {
+  #post(message: TabBody): void {
     try {
-      this.#channel?.postMessage(message);
+      this.#channel?.postMessage({ v: PROTOCOL_VERSION, ...message });
     } catch {
       // a closed channel: the tab is going
     }
   }
 
   #onMessage(m: TabMessage): void {
-    if (!m || typeof m !== 'object') return;
+    if (!m || typeof m !== 'object' || m.v !== PROTOCOL_VERSION) return;
     switch (m.t) {
       case 'hello':
         this.#announce();
@@ -682,21 +712,15 @@ class Client {
   ): void {
     this.#ownerId = owner;
     this.#ownerInfo = info;
-    for (const f of [...this.#forwarded.values()]) {
-      if (f.to === undefined) this.#send(f);
-      else if (f.to !== owner) {
-        if (ENGINE_METHODS[f.method] === 'write') {
-          this.#forwarded.delete(f.id);
-          f.reject(ownerChanged(f.method));
-        } else this.#send(f);
-      }
-    }
+    // Unsent calls go now; those the old owner had go again (a write with its operation id).
+    for (const f of [...this.#forwarded.values()]) if (f.to !== owner) this.#send(f);
     this.#ownerKnown.resolve(undefined);
   }
 
   #send(f: Forwarded): void {
     if (!this.#ownerId) return;
     f.to = this.#ownerId;
+    f.touch(); // the deadline runs from the first send
     this.#post({
       t: 'call',
       from: this.tabId,
@@ -705,6 +729,7 @@ class Client {
       method: f.method,
       args: f.args,
       progress: f.onProgress !== undefined,
+      ...(f.op !== undefined ? { op: f.op } : {}),
     });
   }
 
@@ -718,7 +743,7 @@ class Client {
       ? (event: ProgressEvent) => this.#post({ t: 'progress', to: m.from, id: m.id, event })
       : undefined;
     this.#track(
-      this.#runLocal(m.method, m.args, progress).then(
+      this.#runLocal(m.method, m.args, progress, m.op).then(
         (value) =>
           this.#post({ t: 'result', from: this.tabId, to: m.from, id: m.id, ok: true, value }),
         (error: unknown) =>
@@ -745,34 +770,69 @@ class Client {
     method: EngineMethod,
     args: unknown[],
     onProgress: ((e: ProgressEvent) => void) | undefined,
+    operation?: string,
   ): Promise<unknown> {
     const host = await this.#host!;
-    return host.call(method, args, onProgress);
+    return host.call(method, args, onProgress, operation);
   }
 
-  /** Runs one engine method here (owner) or in the owner tab (follower). */
+  /**
+   * Runs one engine method here (owner) or in the owner tab (follower). Before this tab knows its
+   * role, or while no owner is known, the call waits in order; its deadline starts when it is
+   * sent (the owner's worker: when the store is open). Writes reach the store in the order they
+   * were made; a read waits for the writes this client made before it, so it sees them.
+   */
   call(method: EngineMethod, rawArgs: readonly unknown[]): Promise<unknown> {
-    if (this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
     if (this.#failed) return Promise.reject(this.#failed);
+    if (this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
     const { args, onProgress } = splitProgress(method, rawArgs);
+    if (ENGINE_METHODS[method] === 'write') {
+      const done = this.#dispatch(method, args, onProgress);
+      this.#lastWrite = done.catch(() => undefined);
+      return done;
+    }
+    // A read waits for this client's earlier writes (and only those): it sees them.
+    return this.#lastWrite.then(() => this.#dispatch(method, args, onProgress));
+  }
+
+  #dispatch(
+    method: EngineMethod,
+    args: unknown[],
+    onProgress: ((e: ProgressEvent) => void) | undefined,
+  ): Promise<unknown> {
+    if (this.#failed) return Promise.reject(this.#failed);
     if (this.#host) return this.#track(this.#runLocal(method, args, onProgress));
     const id = this.#nextId++;
-    return withDeadline(this.#settings.timeoutMs, method, (touch) => {
-      return new Promise((resolve, reject) => {
-        const f: Forwarded = {
-          id,
-          method,
-          args,
-          onProgress,
-          to: undefined,
-          touch,
-          resolve,
-          reject,
-        };
-        this.#forwarded.set(id, f);
-        this.#send(f);
-      });
-    }).finally(() => this.#forwarded.delete(id)); // a timed-out call is not answered later
+    const op = ENGINE_METHODS[method] === 'write' ? randomId() : undefined;
+    return withDeadline(
+      this.#settings.timeoutMs,
+      method,
+      (touch) => {
+        return new Promise((resolve, reject) => {
+          const f: Forwarded = {
+            id,
+            op,
+            method,
+            args,
+            onProgress,
+            to: undefined,
+            touch,
+            resolve,
+            reject,
+          };
+          this.#forwarded.set(id, f);
+          this.#send(f);
+        });
+      },
+      false,
+    ).finally(() => this.#forwarded.delete(id)); // a timed-out call is not answered later
+  }
+
+  /** The store could not be opened here: every waiting and later call fails with `error`. */
+  fail(error: unknown): void {
+    this.#failed ??= error;
+    for (const f of this.#forwarded.values()) f.reject(error);
+    this.#forwarded.clear();
   }
 
   close(): Promise<void> {
@@ -803,14 +863,6 @@ class Client {
   }
 }
 
-function ownerChanged(method: EngineMethod): AnamnesisError {
-  return new AnamnesisError(
-    'OWNER_CHANGED',
-    `${method} was in flight when the owner tab went; it may or may not have been applied`,
-    { details: { method } },
-  );
-}
-
 function resolveUrl(url: string, base: string | undefined): string {
   if (base === undefined) return url;
   try {
@@ -832,7 +884,47 @@ let registered = false;
 
 /**
  * Opens a store in a dedicated worker (this tab's, or the owner tab's) and returns the engine's
- * API plus `close`, `role` and `info`. See {@link OpenMemoryOptions}.
+ * API plus `close`, `role` and `info` at once, without waiting: calls made before the store is
+ * open wait, in order, and run when it is (their deadlines start then); `ready` and `state` say
+ * where it is. Bad options throw `INVALID_INPUT` here; an open that fails rejects `ready` and
+ * every call with its error. See {@link OpenMemoryOptions}.
+ *
+ * @internal `env` replaces the browser globals (tests).
+ */
+export function connectMemory(
+  options: OpenMemoryOptions = {},
+  env: ClientEnvironment = browserEnvironment(),
+): MemoryClient {
+  const { open, settings } = resolveOptions(options, env);
+  // Not awaited: Firefox answers persist() only after the user answers its prompt.
+  if (options.persist && env.persist) void env.persist().catch(() => false);
+  const client = new Client(env, open, settings);
+  let state: MemoryState = 'opening';
+  const setState = (next: MemoryState, error?: unknown) => {
+    if (state === next || state === 'closed') return;
+    state = next;
+    options.onStateChange?.(next, error);
+  };
+  const ready = client.start().then(
+    () => setState('ready'),
+    async (e: unknown) => {
+      client.fail(e);
+      setState('failed', e);
+      await client.close();
+      throw e;
+    },
+  );
+  ready.catch(() => undefined); // an app that never looks at `ready` sees the error on its calls
+  return memoryOf(
+    client,
+    ready,
+    () => state,
+    () => setState('closed'),
+  );
+}
+
+/**
+ * Opens a store and waits until it is ready: {@link connectMemory}, then `await memory.ready`.
  *
  * @internal `env` replaces the browser globals (tests).
  */
@@ -840,17 +932,9 @@ export async function openMemory(
   options: OpenMemoryOptions = {},
   env: ClientEnvironment = browserEnvironment(),
 ): Promise<MemoryClient> {
-  const { open, settings } = resolveOptions(options, env);
-  if (options.persist && env.persist) await env.persist().catch(() => false);
-
-  const client = new Client(env, open, settings);
-  try {
-    await client.start();
-  } catch (e) {
-    await client.close();
-    throw e;
-  }
-  return memoryOf(client);
+  const memory = connectMemory(options, env);
+  await memory.ready;
+  return memory;
 }
 
 /** Options of {@link recoverMemory}: those of `openMemory`, plus `restore`. */
@@ -974,15 +1058,24 @@ function resolveOptions(
 }
 
 /** The public object: the engine's methods forwarded through `client.call`. */
-function memoryOf(client: Client): MemoryClient {
+function memoryOf(
+  client: Client,
+  ready: Promise<void>,
+  state: () => MemoryState,
+  closed: () => void,
+): MemoryClient {
   const methods = {} as Record<EngineMethod, (...args: unknown[]) => Promise<unknown>>;
   for (const method of Object.keys(ENGINE_METHODS) as EngineMethod[]) {
     methods[method] = (...args: unknown[]) => client.call(method, args);
   }
-  const close = () => client.close();
+  const close = () => client.close().finally(closed);
   return Object.freeze({
     ...(methods as unknown as MemoryApi),
     name: client.name,
+    ready,
+    get state() {
+      return state();
+    },
     get role() {
       return client.role;
     },

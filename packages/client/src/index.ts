@@ -5,12 +5,14 @@
  */
 export { AnamnesisError, ERROR_CODES, isAnamnesisError, type ErrorCode } from '@anamnesis/ranking';
 export {
+  connectMemory,
   openMemory,
   recoverMemory,
   type AssetUrls,
   type MemoryClient,
   type MemoryApi,
   type MemoryInfo,
+  type MemoryState,
   type OpenMemoryOptions,
   type RecoverMemoryOptions,
   type Role,

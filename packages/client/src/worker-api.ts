@@ -12,6 +12,7 @@ import {
   type Embedder,
   type Engine,
   type ProgressEvent,
+  type WriteMethod,
 } from '@anamnesis/engine';
 import * as Comlink from 'comlink';
 
@@ -23,7 +24,7 @@ import type {
   WorkerApi,
   WorkerOpenOptions,
 } from './api.ts';
-import { PROGRESS_ARG } from './api.ts';
+import { ENGINE_METHODS, PROGRESS_ARG } from './api.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -230,6 +231,7 @@ export function createWorkerApi(): WorkerApi {
       method: K,
       args: MethodArgs<K>,
       onProgress?: (event: ProgressEvent) => void,
+      operation?: string,
     ) {
       const target = ready();
       const list = [...(Array.isArray(args) ? args : [])] as unknown[];
@@ -242,7 +244,10 @@ export function createWorkerApi(): WorkerApi {
       const quotaBefore = quota.errors;
       try {
         const fn = target[method] as (...a: unknown[]) => Promise<unknown>;
-        let result = await fn.apply(target, list);
+        let result =
+          operation !== undefined && ENGINE_METHODS[method] === 'write'
+            ? await target.once(operation, method as WriteMethod, list as never)
+            : await fn.apply(target, list);
         await progress?.delivered();
         if (method === 'stats') result = { ...(result as object), ...(await storageFigures()) };
         const buffers = buffersOf(result);

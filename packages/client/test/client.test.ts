@@ -9,7 +9,13 @@ import { AnamnesisError, type ErrorCode } from '@anamnesis/ranking';
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { openMemory, type MemoryClient, type OpenMemoryOptions } from '../src/client.ts';
+import {
+  connectMemory,
+  openMemory,
+  type MemoryClient,
+  type MemoryState,
+  type OpenMemoryOptions,
+} from '../src/client.ts';
 import { fromWireError, registerErrorTransfer, toWireError } from '../src/wire.ts';
 import { LockRegistry, Tab } from './tabs.ts';
 
@@ -221,7 +227,7 @@ describe('tabs', () => {
     expect(await mb.get(late)).toMatchObject({ text: 'after the hand-over' });
   });
 
-  it('an owner tab that vanishes: a follower takes over; its reads are retried, its writes say OWNER_CHANGED', async () => {
+  it('an owner tab that vanishes: a follower takes over; calls in flight are sent again and answered', async () => {
     const registry = new LockRegistry();
     const [a, b, c] = [newTab(registry), newTab(registry), newTab(registry)];
     const ma = await open(a, { name: 'abrupt', timeoutMs: 300 });
@@ -237,13 +243,66 @@ describe('tabs', () => {
     a.kill();
     await until(() => mb.role === 'owner' || mc.role === 'owner');
     expect(mb.role === 'owner' ? mc.role : mb.role).toBe('follower');
-    // b had the write in flight: owner or follower, it cannot know whether a applied it
-    await rejectsWith(write, 'OWNER_CHANGED');
+    // b's write went again, with its operation id, to the new owner (whichever tab it is)
+    const id = await write;
+    expect(await mb.get(id)).toMatchObject({ text: 'in flight when the owner went' });
     expect(await readB).toMatchObject({ backend: 'memory' }); // retried on the new owner
     expect(Array.isArray(await read)).toBe(true);
     // the store works under its new owner (in memory here: a's data went with a)
     await mc.remember({ text: 'after the take-over' });
-    expect((await mb.stats()).memories).toBe(1);
+    expect((await mb.stats()).memories).toBe(2);
+  });
+
+  it('calls made at once after connectMemory wait for the store and run in order (owner and follower)', async () => {
+    const registry = new LockRegistry();
+    const [a, b] = [newTab(registry), newTab(registry)];
+    const models = await modelRootPath();
+    const states: MemoryState[] = [];
+    const ma = connectMemory(
+      { name: 'early', device: 'auto', assets: { models }, onStateChange: (s) => states.push(s) },
+      a.env,
+    );
+    const mb = connectMemory({ name: 'early', device: 'auto', assets: { models } }, b.env);
+    memories.push(ma, mb);
+    expect(ma.state).toBe('opening');
+    expect(() => ma.info).toThrow(AnamnesisError);
+    // no await between these: each tab's calls are answered in the order they were made
+    const first = ma.remember({ id: 'n1', text: 'first note about the garden' });
+    const edit = ma.update('n1', { text: 'first note about the garden, edited' });
+    const found = ma.recall('garden');
+    const fromB = mb.remember({ id: 'n2', text: 'a note from the other tab' });
+    const seenByB = mb.get('n2');
+    expect(await first).toBe('n1');
+    expect((await edit).text).toBe('first note about the garden, edited');
+    expect((await found)[0]?.id).toBe('n1');
+    expect(await fromB).toBe('n2');
+    expect(await seenByB).toMatchObject({ text: 'a note from the other tab' });
+    await ma.ready;
+    expect(ma.state).toBe('ready');
+    expect(states).toEqual(['ready']);
+    expect([ma.role, mb.role].sort()).toEqual(['follower', 'owner']);
+    await ma.close();
+    expect(ma.state).toBe('closed');
+  });
+
+  it('an open that fails rejects ready and every call made before and after, with its error', async () => {
+    const registry = new LockRegistry();
+    const m = connectMemory(
+      {
+        name: 'broken',
+        model: 'no-such-model',
+        device: 'auto',
+        assets: { models: await modelRootPath() },
+      },
+      newTab(registry).env,
+    );
+    memories.push(m);
+    const early = m.remember({ text: 'typed before the failure' });
+    const e = await rejection(m.ready);
+    expect(e.code).toBe('MODEL_LOAD_FAILED');
+    await rejectsWith(early, 'MODEL_LOAD_FAILED');
+    expect(m.state).toBe('failed');
+    await rejectsWith(m.recall('x'), 'MODEL_LOAD_FAILED');
   });
 
   it('a follower waiting for an owner that never answers times out', async () => {

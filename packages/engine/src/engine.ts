@@ -103,6 +103,21 @@ export interface ListOptions {
   offset?: number;
 }
 
+/** The engine's write methods: each is one transaction through the write path. */
+export const WRITE_METHODS = {
+  remember: true,
+  rememberMany: true,
+  update: true,
+  forget: true,
+  link: true,
+  unlink: true,
+  markUsed: true,
+  import: true,
+} as const;
+
+/** The name of a write method (see {@link Engine.once}). */
+export type WriteMethod = keyof typeof WRITE_METHODS;
+
 /** Options of `markUsed`. */
 export type UsageEvent = Extract<UsageEventKind, 'selected' | 'used' | 'discarded'>;
 
@@ -152,6 +167,7 @@ export class Engine {
       closed: () => this.#closed,
       bump: () => this.#bump(),
       persist: () => this.#persist(),
+      now: () => this.#now(),
     });
   }
 
@@ -389,7 +405,7 @@ export class Engine {
     const ids: string[] = new Array(items.length);
     let fresh: (NewMemory & { id: string; hash: string })[] = [];
     const vectors: Float32Array[] = [];
-    await this.#writes.run({
+    return this.#writes.run({
       what: 'remembering',
       // In the serialised section: duplicates and taken ids are decided against the store as the
       // transaction will find it, so concurrent identical texts get one id.
@@ -416,8 +432,8 @@ export class Engine {
         fresh.forEach((m) => this.#bloom.add(dedupKey(m.session, m.hash)));
       },
       changed: () => fresh.length > 0,
+      reply: () => ids,
     });
-    return ids;
   }
 
   /**
@@ -503,7 +519,7 @@ export class Engine {
       const key = validateId(id);
       const fields = validateUpdate(patch, this.#maxText);
       let vector: Float32Array | undefined;
-      const after = await this.#writes.run({
+      return this.#writes.run({
         what: 'updating',
         encode: async () => {
           const before = rowById(this.#io.db, key);
@@ -538,8 +554,8 @@ export class Engine {
           if (vector) this.#leg.apply([row.rid], [row.text], [vector]);
           this.#bloom.add(dedupKey(row.session, row.contentHash));
         },
+        reply: toMemory,
       });
-      return toMemory(after);
     });
   }
 
@@ -557,7 +573,7 @@ export class Engine {
       }
       if (Array.isArray(target) && target.length === 0) return 0;
       const { where, params } = buildFilter(filter);
-      const rids = await this.#writes.run({
+      return this.#writes.run({
         what: 'forgetting',
         tx: (db) => {
           const found = db
@@ -572,8 +588,8 @@ export class Engine {
         },
         apply: (found) => this.#leg.remove(found),
         changed: (found) => found.length > 0,
+        reply: (found) => found.length,
       });
-      return rids.length;
     });
   }
 
@@ -644,6 +660,29 @@ export class Engine {
         },
       });
     });
+  }
+
+  /**
+   * Runs one write at most once per `operation` id: the first call applies it and records its
+   * reply in the same transaction; a later call with the same id (within a day) changes nothing
+   * and resolves with that reply. For callers that may send a write twice without knowing whether
+   * the first arrived (the client re-sends a follower tab's write after an owner hand-over).
+   */
+  once<M extends WriteMethod>(
+    operation: string,
+    method: M,
+    args: Parameters<Engine[M]>,
+  ): ReturnType<Engine[M]> {
+    if (typeof operation !== 'string' || operation.length === 0 || operation.length > 200)
+      return Promise.reject(
+        new AnamnesisError('INVALID_INPUT', 'operation must be a string of 1-200 characters'),
+      ) as ReturnType<Engine[M]>;
+    if (!Object.hasOwn(WRITE_METHODS, method))
+      return Promise.reject(
+        new AnamnesisError('INVALID_INPUT', `not a write method: ${String(method)}`),
+      ) as ReturnType<Engine[M]>;
+    const call = this[method] as (...a: unknown[]) => ReturnType<Engine[M]>;
+    return this.#writes.once(operation, () => call.apply(this, args));
   }
 
   /** Runs the recall pipeline (see the README); results are cached until the next write. */
@@ -724,14 +763,14 @@ export class Engine {
       const plan = importPlan(this.#io.db, this.#leg, jsonl, options, this.#now(), () =>
         this.#dropSnapshots(),
       );
-      const result = await this.#writes.run({
+      return this.#writes.run({
         ...plan,
         apply: (r) => {
           this.#leg.apply(r.rids, r.texts, r.vectors);
           for (const key of r.dedupKeys) this.#bloom.add(key);
         },
+        reply: (r) => r.added,
       });
-      return result.added;
     });
   }
 

@@ -8,6 +8,8 @@ export {
   type RememberManyOptions,
   type StorageKind,
   type UsageEvent,
+  type WriteMethod,
+  WRITE_METHODS,
 } from './engine.ts';
 export {
   createTransformersEmbedder,

@@ -61,6 +61,12 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX usage_rid ON usage(rid, event);
   `,
+  // Operation ids of writes forwarded between tabs, with the reply each got: a write sent again
+  // after an owner hand-over is answered from here instead of being applied twice.
+  `
+  CREATE TABLE operations (id TEXT PRIMARY KEY, reply TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE INDEX operations_at ON operations(at);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -250,3 +250,49 @@ describe('mixed concurrent calls', () => {
     }
   }, 240_000);
 });
+
+describe('operation ids (at most once)', () => {
+  it('a write sent again under its operation id is not applied twice and gets the same reply', async () => {
+    const e = await engine();
+    const first = await e.once('op-1', 'remember', [{ text: 'a note', allowDuplicate: true }]);
+    const again = await e.once('op-1', 'remember', [{ text: 'a note', allowDuplicate: true }]);
+    expect(again).toBe(first);
+    expect((await e.stats()).memories).toBe(1);
+    // at once, too: the second waits for the first and answers from its record
+    const [a, b] = await Promise.all([
+      e.once('op-2', 'rememberMany', [[{ text: 'x one' }, { text: 'x two' }]]),
+      e.once('op-2', 'rememberMany', [[{ text: 'x one' }, { text: 'x two' }]]),
+    ]);
+    expect(b).toEqual(a);
+    expect((await e.stats()).memories).toBe(3);
+    const updated = await e.once('op-3', 'update', [first, { tags: ['t'] }]);
+    expect(await e.once('op-3', 'update', [first, { tags: ['t'] }])).toEqual(updated);
+    expect(await e.once('op-4', 'forget', [a[0]!])).toBe(1);
+    expect(await e.once('op-4', 'forget', [a[0]!])).toBe(1);
+    expect((await e.stats()).memories).toBe(2);
+    await e.once('op-5', 'markUsed', [first, 'used']);
+    await e.once('op-5', 'markUsed', [first, 'used']);
+    const usage = JSON.parse((await e.export()).split('\n')[1]!) as { usage?: unknown[] };
+    expect(usage.usage).toHaveLength(1);
+  });
+
+  it('a failed write is not recorded: sent again, it runs again', async () => {
+    const e = await engine();
+    await expect(e.once('op-x', 'update', ['missing', { tags: [] }])).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await e.remember({ id: 'missing', text: 'now here' });
+    expect((await e.once('op-x', 'update', ['missing', { tags: ['t'] }])).tags).toEqual(['t']);
+  });
+
+  it('refuses reads and bad operation ids', async () => {
+    const e = await engine();
+    await expect(e.once('op', 'recall' as 'remember', [{ text: 'x' }])).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    await expect(e.once('', 'remember', [{ text: 'x' }])).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    expect((await e.stats()).memories).toBe(0);
+  });
+});
