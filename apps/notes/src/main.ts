@@ -1,10 +1,11 @@
 import './styles.css';
 import {
+  connectMemory,
   isAnamnesisError,
   loadSettings,
-  openMemory,
   recoverMemory,
   saveSettings,
+  type MemoryClient,
 } from '@anamnesis/client';
 import type { ProgressEvent } from '@anamnesis/engine';
 import { bytes, h } from './dom.ts';
@@ -12,7 +13,8 @@ import { explainView } from './explain.ts';
 import { titleFromFile } from './notes.ts';
 import { SAMPLE_NOTES } from './sample.ts';
 import { snippet } from './snippet.ts';
-import { NotesStore, type NoteHit } from './store.ts';
+import { PendingWrites } from './pending-writes.ts';
+import { newNoteId, NotesStore, type NoteHit } from './store.ts';
 
 const PROFILES = ['default', 'mnemosyne', 'memsense', 'mnestic', 'mnemexa'] as const;
 
@@ -164,10 +166,30 @@ app.replaceChildren(
 
 /* ---------- state ---------- */
 
+/**
+ * The store and the app are usable from the first moment: calls made before the store is open
+ * wait in order (see `connectMemory`), and every save and delete is journalled until acknowledged.
+ */
+let memory: MemoryClient;
 let store: NotesStore;
-let memory: Awaited<ReturnType<typeof openMemory>>;
-let current: string | undefined;
+let writes: PendingWrites;
+/** The note in the editor: an existing note's id, or the id the new note will be saved under. */
+let current = newNoteId();
 let searchSeq = 0;
+/** Set once the store's notes are loaded into the page. */
+let loaded = false;
+
+function connect(): void {
+  memory = connectMemory({ name: 'notes', onProgress: (e) => showProgress(e) });
+  store = new NotesStore(memory);
+  writes = new PendingWrites(store, globalThis.localStorage);
+}
+connect();
+
+/** What a person is told when something fails: the catalogued message, never a raw TypeError. */
+function messageOf(e: unknown): string {
+  return isAnamnesisError(e) ? e.message : 'something went wrong; your text is still here';
+}
 
 function showProgress(event: ProgressEvent | undefined, label = ''): void {
   if (!event || (event.total > 0 && event.loaded >= event.total)) {
@@ -184,7 +206,7 @@ function showProgress(event: ProgressEvent | undefined, label = ''): void {
 /* ---------- notes list and editor ---------- */
 
 function renderNotes(): void {
-  const notes = store.all();
+  const notes = store.all().filter((n) => !writes.deleting(n.id));
   notesList.replaceChildren(
     ...notes.map((n) =>
       h(
@@ -204,7 +226,9 @@ function renderNotes(): void {
     ),
   );
   emptyState.replaceChildren();
-  if (notes.length === 0) {
+  if (!loaded) {
+    emptyState.append(h('p', {}, 'Loading your notes…'));
+  } else if (notes.length === 0) {
     emptyState.append(
       h('p', {}, 'No notes yet. Write one, import a folder, or try the sample.'),
       h('button', { type: 'button', class: 'primary', onclick: loadSample }, 'Load sample notes'),
@@ -214,7 +238,7 @@ function renderNotes(): void {
 }
 
 function openEditor(id?: string): void {
-  current = id;
+  current = id ?? newNoteId();
   const note = id ? store.get(id) : undefined;
   titleInput.value = note?.title ?? '';
   bodyInput.value = note?.body ?? '';
@@ -227,50 +251,73 @@ function openEditor(id?: string): void {
   titleInput.focus();
 }
 
-async function save(): Promise<void> {
-  const title = titleInput.value.trim() || 'Untitled';
-  const tags = tagsInput.value
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
+/** The editor's content, as a save would store it. */
+function draft(): { id: string; title: string; body: string; tags: string[] } {
+  return {
+    id: current,
+    title: titleInput.value.trim() || 'Untitled',
+    body: bodyInput.value,
+    tags: tagsInput.value
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  };
+}
+
+/**
+ * Saves what the editor shows now. Saves run one after another in click order; the editor stays
+ * editable (a later edit is saved by the next click), and the status says "saved" only once the
+ * store has acknowledged this save and the editor still shows what it saved.
+ */
+function save(): void {
   if (!bodyInput.value.trim() && !titleInput.value.trim()) {
     editorStatus.textContent = 'write something first';
     return;
   }
-  saveButton.disabled = true;
-  try {
-    current = await store.save({
-      ...(current ? { id: current } : {}),
-      title,
-      body: bodyInput.value,
-      tags,
-    });
-    editorStatus.textContent = 'saved';
-    deleteButton.disabled = false;
-    renderNotes();
-    await runSearch();
-    await refreshStats();
-  } catch (e) {
-    editorStatus.textContent = `not saved: ${(e as Error).message}`;
-  } finally {
-    saveButton.disabled = false;
-  }
+  const snapshot = draft();
+  editorStatus.textContent = 'saving…';
+  deleteButton.disabled = false;
+  writes.run({ kind: 'save', ...snapshot }).then(
+    async () => {
+      if (current === snapshot.id) {
+        const now = draft();
+        const same = now.title === snapshot.title && now.body === snapshot.body;
+        editorStatus.textContent = same ? 'saved' : 'unsaved changes';
+      }
+      renderNotes();
+      await runSearch();
+      await refreshStats();
+    },
+    (e: unknown) => {
+      if (current === snapshot.id) editorStatus.textContent = `not saved: ${messageOf(e)}`;
+    },
+  );
 }
 
-async function remove(): Promise<void> {
-  if (!current) return;
-  await store.delete(current);
+/** Deletes the note in the editor (after any save of it still running) and opens a new one. */
+function remove(): void {
+  const id = current;
   openEditor();
-  await runSearch();
-  await refreshStats();
+  writes.run({ kind: 'delete', id }).then(
+    async () => {
+      renderNotes();
+      await runSearch();
+      await refreshStats();
+    },
+    (e: unknown) => {
+      editorStatus.textContent = `not deleted: ${messageOf(e)}`;
+      renderNotes();
+    },
+  );
+  renderNotes();
 }
 
-saveButton.addEventListener('click', () => void save());
-deleteButton.addEventListener('click', () => void remove());
+saveButton.addEventListener('click', save);
+deleteButton.addEventListener('click', remove);
 bodyInput.addEventListener('keydown', (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key === 's') {
     e.preventDefault();
-    void save();
+    save();
   }
 });
 
@@ -321,7 +368,15 @@ async function runSearch(typedAt = performance.now()): Promise<void> {
     return;
   }
   const start = performance.now();
-  const hits = await store.search(query, profileSelect.value);
+  let hits: NoteHit[];
+  try {
+    hits = (await store.search(query, profileSelect.value)).filter(
+      (hit) => !writes.deleting(hit.noteId),
+    );
+  } catch (e) {
+    if (seq === searchSeq) timing.textContent = `search failed: ${messageOf(e)}`;
+    return;
+  }
   if (seq !== searchSeq) return; // a newer keystroke won
   resultsList.replaceChildren(...hits.map((hit) => resultItem(hit, query)));
   resultsList.dataset.query = query;
@@ -345,7 +400,7 @@ profileSelect.addEventListener('change', () => {
 async function loadSample(): Promise<void> {
   showProgress({ phase: 'import', loaded: 0, total: SAMPLE_NOTES.length }, 'sample');
   for (const [i, n] of SAMPLE_NOTES.entries()) {
-    await store.save(n);
+    await writes.run({ kind: 'save', id: newNoteId(), ...n });
     showProgress({ phase: 'import', loaded: i + 1, total: SAMPLE_NOTES.length }, 'sample');
   }
   renderNotes();
@@ -364,7 +419,9 @@ async function importFiles(files: FileList | null): Promise<void> {
         onProgress: (e) => showProgress(e, file.name),
       });
     } else if (/\.(md|markdown|txt)$/i.test(file.name) && text.trim()) {
-      await store.save({
+      await writes.run({
+        kind: 'save',
+        id: newNoteId(),
         title: titleFromFile(file.webkitRelativePath || file.name),
         body: text,
         tags: ['imported'],
@@ -398,7 +455,12 @@ function kv(panel: HTMLElement, rows: [string, string][]): void {
 }
 
 async function refreshStats(): Promise<void> {
-  const s = await memory.stats();
+  let s: Awaited<ReturnType<MemoryClient['stats']>>;
+  try {
+    s = await memory.stats();
+  } catch {
+    return; // the store is not open (a failed start says why in its own banner)
+  }
   const reason = memory.info?.selection?.reason;
   const why = reason ? (DEVICE_REASONS[reason] ?? reason) : undefined;
   kv(modelPanel, [
@@ -426,24 +488,36 @@ async function refreshStats(): Promise<void> {
   memoryBanner.hidden = s.backend !== 'memory';
 }
 
-persistButton.addEventListener('click', async () => {
-  await navigator.storage?.persist?.();
-  await refreshStats();
+// Not awaited before anything else: Firefox answers only once the person answers its prompt.
+persistButton.addEventListener('click', () => {
+  void navigator.storage
+    ?.persist?.()
+    .catch(() => false)
+    .then(refreshStats);
 });
 
 /* ---------- start ---------- */
 
 async function start(): Promise<void> {
-  const settings = await loadSettings({ name: 'notes' });
-  if (settings.profile && (PROFILES as readonly string[]).includes(settings.profile))
-    profileSelect.value = settings.profile;
+  openEditor();
+  const settings = loadSettings({ name: 'notes' }).then((saved) => {
+    if (saved.profile && (PROFILES as readonly string[]).includes(saved.profile))
+      profileSelect.value = saved.profile;
+  });
   showProgress({ phase: 'model', loaded: 0, total: 0 }, 'loading the model');
-  memory = await openMemory({ name: 'notes', onProgress: (e) => showProgress(e) });
-  store = new NotesStore(memory);
+  // What an earlier visit saved or deleted without an acknowledgement (a reload right after a
+  // click): run again, first, in its order.
+  for (const write of writes.pending()) writes.run(write).catch(() => undefined);
+  await memory.ready;
   await store.load();
+  loaded = true;
   showProgress(undefined);
-  renderNotes();
-  openEditor(store.all()[0]?.id);
+  // The most recent note, unless the person already started writing one.
+  const untouched =
+    !store.has(current) && !titleInput.value && !bodyInput.value && !tagsInput.value;
+  if (untouched && store.all()[0]) openEditor(store.all()[0]!.id);
+  else renderNotes();
+  await settings;
   await refreshStats();
   app.setAttribute('aria-busy', 'false');
   document.body.dataset.ready = 'true';
@@ -485,6 +559,7 @@ function offerRecovery(e: unknown): void {
             `. The damaged store is kept as ${result.backup ?? 'a copy'}.`,
         ),
       );
+      connect();
       await start();
     } catch (err) {
       button.disabled = false;

@@ -12,6 +12,7 @@ import {
 /** The memory API the notes app uses: the engine's own methods, as the client forwards them. */
 export type MemoryApi = Pick<
   Engine,
+  | 'get'
   | 'remember'
   | 'rememberMany'
   | 'update'
@@ -26,6 +27,11 @@ export type MemoryApi = Pick<
   | 'stats'
 >;
 
+/** A new note's id, made in the page so that a save replayed after a reload is the same note. */
+export function newNoteId(): string {
+  return `note-${crypto.randomUUID()}`;
+}
+
 /** Results always shown, however weak. */
 const MIN_SHOWN = 3;
 /** Cosine from which a meaning-only match is shown (the default model's related texts score above). */
@@ -37,7 +43,7 @@ export type NoteHit = RecallResult & { noteId: string };
 /** Notes on top of a memory store: every note's memories share the note id as their session. */
 export class NotesStore {
   readonly #memory: MemoryApi;
-  readonly #notes = new Map<string, Note>();
+  #notes = new Map<string, Note>();
 
   constructor(memory: MemoryApi) {
     this.#memory = memory;
@@ -45,7 +51,6 @@ export class NotesStore {
 
   /** Loads every note (heads and chunks) into the in-page index. */
   async load(): Promise<void> {
-    this.#notes.clear();
     const heads = await this.#all('note');
     const chunks = await this.#all('chunk');
     const byNote = new Map<string, NoteMemory[]>();
@@ -53,11 +58,13 @@ export class NotesStore {
       const id = String(c.meta.note);
       byNote.set(id, [...(byNote.get(id) ?? []), c]);
     }
+    // Built aside and swapped in: a render during the load sees the old index, never half.
+    const notes = new Map<string, Note>();
     for (const h of heads) {
       const extra = (byNote.get(h.id) ?? []).sort(
         (a, b) => Number(a.meta.chunk) - Number(b.meta.chunk),
       );
-      this.#notes.set(
+      notes.set(
         h.id,
         toNote(
           h,
@@ -65,6 +72,7 @@ export class NotesStore {
         ),
       );
     }
+    this.#notes = notes;
   }
 
   async #all(kind: string): Promise<NoteMemory[]> {
@@ -89,18 +97,21 @@ export class NotesStore {
     return this.#notes.size;
   }
 
-  /** Saves a new or edited note: its memories, its chunks and its `[[links]]`. Returns its id. */
+  /**
+   * Saves a new or edited note: its memories, its chunks and its `[[links]]`. Returns its id.
+   * Idempotent for a given id and content: saving it again (a save replayed after a reload) ends in
+   * the same store, whichever of its writes had landed before.
+   */
   async save(draft: { id?: string; title: string; body: string; tags: string[] }): Promise<string> {
     const { head, chunks } = noteMemories(draft);
-    const before = draft.id ? this.#notes.get(draft.id) : undefined;
-    let id: string;
-    if (before) {
-      id = before.id;
+    const id = draft.id ?? newNoteId();
+    const stored = await this.#memory.get(id);
+    const before = this.#notes.get(id);
+    if (stored) {
       await this.#memory.update(id, { text: head.text, tags: head.tags, meta: head.meta });
       await this.#memory.forget({ session: id, kind: 'chunk' });
     } else {
-      id = await this.#memory.remember({ ...head, allowDuplicate: true });
-      await this.#memory.update(id, { session: id });
+      await this.#memory.remember({ ...head, id, session: id, allowDuplicate: true });
     }
     if (chunks.length > 0) {
       await this.#memory.rememberMany(
@@ -137,6 +148,11 @@ export class NotesStore {
       if (!newTargets.has(t)) await this.#memory.unlink(id, t, 'wikilink');
     for (const t of newTargets)
       if (!oldTargets.has(t)) await this.#memory.link(id, t, { kind: 'wikilink' });
+  }
+
+  /** Whether the store has a note with this id (in this page's index). */
+  has(id: string): boolean {
+    return this.#notes.has(id);
   }
 
   /** Deletes a note and all its memories (their links go with them). */
