@@ -507,7 +507,15 @@ async function start(): Promise<void> {
   showProgress({ phase: 'model', loaded: 0, total: 0 }, 'loading the model');
   // What an earlier visit saved or deleted without an acknowledgement (a reload right after a
   // click): run again, first, in its order.
-  for (const write of writes.pending()) writes.run(write).catch(() => undefined);
+  for (const write of writes.pending()) {
+    writes.run(write).then(
+      () => {
+        renderNotes();
+        return runSearch();
+      },
+      () => undefined, // kept in the journal: tried again at the next start
+    );
+  }
   await memory.ready;
   await store.load();
   loaded = true;
