@@ -32,13 +32,32 @@ function zipDist(): Plugin {
   };
 }
 
+/**
+ * The manifest asks for the least that works: `activeTab` (granted by the menu, the shortcut and
+ * the popup) and no host permissions. A test build (`ANAMNESIS_EXTENSION_TEST=1`) also gets the
+ * local test server's origin, so tests can remember a page without a click on it first.
+ */
+function testPermissions(): Plugin {
+  return {
+    name: 'anamnesis-extension-test-permissions',
+    apply: 'build',
+    writeBundle() {
+      if (process.env.ANAMNESIS_EXTENSION_TEST !== '1') return;
+      const file = join(outDir, 'manifest.json');
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      manifest.host_permissions = ['http://127.0.0.1/*'];
+      writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+    },
+  };
+}
+
 export default defineConfig({
   root,
   // Relative URLs: pages load their scripts from the extension's own origin.
   base: './',
   // The default model under /models/ and ONNX Runtime's wasm-only build under /ort/ (the default
   // model runs on wasm; the 27 MB WebGPU build is left out), all packaged: no remote code.
-  plugins: [anamnesis({ ortBuilds: ['plain'] }), zipDist()],
+  plugins: [anamnesis({ ortBuilds: ['plain'] }), testPermissions(), zipDist()],
   worker: { format: 'es' },
   build: {
     target: 'es2022',

@@ -52,9 +52,12 @@ let profile: string;
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   // The extension, built as a user would build it (Vite + the anamnesis() plugin + zip).
+  // The test build adds host permissions for the local test server (the published manifest has
+  // only activeTab), so pages can be remembered without a click on them.
   execFileSync('pnpm', ['--filter', '@anamnesis/extension', 'build'], {
     cwd: repoRoot,
     stdio: 'pipe',
+    env: { ...process.env, ANAMNESIS_EXTENSION_TEST: '1' },
   });
   server = createServer((req, res) => {
     const body = PAGES[new URL(req.url ?? '/', 'http://x').pathname];
@@ -169,12 +172,75 @@ test('remembers pages, searches them by words and meaning, and keeps them across
     const { context, id, foreign } = await launch();
     const full = await context.newPage();
     await full.goto(`chrome-extension://${id}/search.html?q=oven`);
-    await expect(full.getByTestId('status')).toContainText('result');
+    await expect(full.getByTestId('status')).toContainText(/\d+ pages? ·/);
     const urls = await full
       .getByTestId('result')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-url')));
     expect(urls[0]).toBe(bread);
     expect(await searchFor(full, 'veterinarian vaccines')).toContain(kitten);
+    await closeAll(context, foreign);
+  }
+});
+
+/** Many pages to remember at once: `/page/N.html`, each on its own topic word. */
+const TOPICS = ['harbor', 'violin', 'orchard', 'canyon', 'lantern', 'meadow', 'glacier'];
+
+test('as a person right after the browser starts: pages remembered at once, a popup closed mid-save; nothing reported lost', async () => {
+  test.setTimeout(180_000);
+  for (const [i, topic] of TOPICS.entries()) {
+    PAGES[`/page/${i}.html`] =
+      `<!doctype html><title>About the ${topic}</title><article><p>zq${topic} ` +
+      `A page about the ${topic}: ${topic} notes, ${topic} stories and more on the ${topic}.</p></article>`;
+  }
+  const urls = TOPICS.map((_, i) => `${origin}/page/${i}.html`);
+  for (let start = 0; start < 2; start++) {
+    const { context, worker, id, foreign } = await launch();
+    const tabs = await Promise.all(
+      urls.map(async (url) => {
+        const page = await context.newPage();
+        await page.goto(url);
+        return page;
+      }),
+    );
+    // Every page at once, right after the start (the offscreen document does not exist yet).
+    const outcomes = await worker.evaluate(async (urls) => {
+      const g = globalThis as unknown as ExtensionGlobals;
+      return Promise.all(
+        urls.map(async (url) => {
+          const [tab] = await g.chrome.tabs.query({ url });
+          return g.anamnesisRemember(tab!.id!, 'page').then(
+            (ids) => ({ ok: true, n: ids.length }),
+            (e: unknown) => ({ ok: false, error: String(e) }),
+          );
+        }),
+      );
+    }, urls);
+    expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+
+    // The popup opened, a page remembered, the popup closed 80 ms later: the save still lands.
+    const popup = await context.newPage();
+    await popup.goto(`chrome-extension://${id}/popup.html`);
+    const saving = worker.evaluate(async (url) => {
+      const g = globalThis as unknown as ExtensionGlobals;
+      const [tab] = await g.chrome.tabs.query({ url });
+      return g.anamnesisRemember(tab!.id!, 'page').then(
+        (ids) => ({ ok: true, n: ids.length }),
+        (e: unknown) => ({ ok: false, error: String(e) }),
+      );
+    }, urls[0]!);
+    await new Promise((r) => setTimeout(r, 80));
+    await popup.close();
+    expect(await saving).toMatchObject({ ok: true });
+
+    // Each page once in the results (grouped by page), its own first.
+    const full = await context.newPage();
+    await full.goto(`chrome-extension://${id}/search.html`);
+    for (const [i, topic] of TOPICS.entries()) {
+      const found = await searchFor(full, `zq${topic}`);
+      expect(found[0]).toBe(urls[i]);
+      expect(new Set(found).size).toBe(found.length);
+    }
+    await Promise.all(tabs.map((t) => t.close()));
     await closeAll(context, foreign);
   }
 });

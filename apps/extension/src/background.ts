@@ -4,7 +4,13 @@
  * page's text with chrome.scripting and forwards it to the offscreen document, whose dedicated
  * worker stores it (`offscreen.ts`).
  */
-import type { PageCapture, RememberMessage, RememberReply } from './messages.ts';
+import type {
+  EnsureOffscreenMessage,
+  PageCapture,
+  PingMessage,
+  RememberMessage,
+  RememberReply,
+} from './messages.ts';
 
 const MENU_PAGE = 'remember-page';
 const MENU_SELECTION = 'remember-selection';
@@ -60,26 +66,59 @@ function extractPage(source: 'page' | 'selection'): PageCapture {
   return { source, url, title, text: text.trim() };
 }
 
-/** Creates the offscreen document (once) whose dedicated worker hosts the engine. */
-async function ensureOffscreen(): Promise<void> {
-  const url = chrome.runtime.getURL(OFFSCREEN_URL);
-  const contexts = await chrome.runtime.getContexts({
-    contextTypes: [chrome.runtime.ContextType.OFFSCREEN_DOCUMENT],
-    documentUrls: [url],
-  });
-  if (contexts.length > 0) return;
-  creating ??= chrome.offscreen
-    .createDocument({
-      url: OFFSCREEN_URL,
-      reasons: [chrome.offscreen.Reason.WORKERS],
-      justification: 'Runs the anamnesis memory engine (SQLite on OPFS) in a dedicated worker.',
-    })
-    .finally(() => {
-      creating = undefined;
+/**
+ * Makes sure the offscreen document (the store's owner) runs and listens. Every caller awaits the
+ * same attempt: a second call never returns while the first one's document is still loading.
+ */
+function ensureOffscreen(): Promise<void> {
+  starting ??= (async () => {
+    const url = chrome.runtime.getURL(OFFSCREEN_URL);
+    const contexts = await chrome.runtime.getContexts({
+      contextTypes: [chrome.runtime.ContextType.OFFSCREEN_DOCUMENT],
+      documentUrls: [url],
     });
-  await creating;
+    if (contexts.length === 0) {
+      await chrome.offscreen.createDocument({
+        url: OFFSCREEN_URL,
+        reasons: [chrome.offscreen.Reason.WORKERS],
+        justification: 'Runs the anamnesis memory engine (SQLite on OPFS) in a dedicated worker.',
+      });
+    }
+    const ping: PingMessage = { target: 'offscreen', type: 'ping' };
+    await sendToOffscreen(ping);
+  })().finally(() => {
+    starting = undefined;
+  });
+  return starting;
 }
-let creating: Promise<void> | undefined;
+let starting: Promise<void> | undefined;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Sends a message to the offscreen document. "Receiving end does not exist" means it never
+ * arrived (the document is still loading its script): sent again, for up to ten seconds. Any
+ * other failure, or an answer, is final.
+ */
+async function sendToOffscreen<T>(message: RememberMessage | PingMessage): Promise<T> {
+  for (let delay = 20, waited = 0; ; waited += delay, delay = Math.min(delay * 2, 500)) {
+    try {
+      return (await chrome.runtime.sendMessage(message)) as T;
+    } catch (e) {
+      if (!/Receiving end does not exist/i.test(String(e)) || waited > 10_000) throw e;
+      await sleep(delay);
+    }
+  }
+}
+
+chrome.runtime.onMessage.addListener((message: EnsureOffscreenMessage, _sender, sendResponse) => {
+  if (message?.target !== 'background' || message.type !== 'ensure-offscreen') return false;
+  ensureOffscreen().then(
+    () => sendResponse({ ok: true }),
+    (error: unknown) => sendResponse({ ok: false, error: String(error) }),
+  );
+  return true;
+});
 
 /**
  * Remembers the page (or selection) of tab `tabId`: extracts its text, then has the offscreen
@@ -107,7 +146,7 @@ export async function rememberTab(
     capture,
     time: Date.now(),
   };
-  const reply = (await chrome.runtime.sendMessage(message)) as RememberReply | undefined;
+  const reply = await sendToOffscreen<RememberReply | undefined>(message);
   if (!reply) throw new Error('the offscreen document did not answer');
   if (!reply.ok) throw new Error(reply.error);
   return reply.ids;

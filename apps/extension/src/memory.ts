@@ -1,23 +1,34 @@
-/** Opening the extension's store, the same way from every extension page. */
-import { openMemory, type MemoryClient } from '@anamnesis/client';
-
-import { STORE_NAME } from './messages.ts';
-
-let opening: Promise<MemoryClient> | undefined;
-
 /**
- * The store (`'pages'`) on OPFS, engine in a dedicated worker. The model and ONNX Runtime files are
- * packaged in the extension (`/models/`, `/ort/`, emitted by the anamnesis() Vite plugin).
+ * Opening the extension's store. The offscreen document is its one long-lived owner (its dedicated
+ * worker runs the engine on the extension origin's OPFS); the popup and the full page never own it:
+ * they ask the service worker to make sure the offscreen document runs, and forward every call to
+ * it (`follow`), so closing a popup never interrupts a write.
  */
-export function openStore(): Promise<MemoryClient> {
-  opening ??= openMemory({
+import { connectMemory, type MemoryClient, type OpenMemoryOptions } from '@anamnesis/client';
+
+import { STORE_NAME, type EnsureOffscreenMessage } from './messages.ts';
+
+/** The model and ONNX Runtime files are packaged in the extension (`/models/`, `/ort/`). */
+function options(): OpenMemoryOptions {
+  return {
     name: STORE_NAME,
     storage: 'opfs',
     persist: true,
     assets: { models: chrome.runtime.getURL('models/'), ort: chrome.runtime.getURL('ort/') },
-  });
-  opening.catch(() => {
-    opening = undefined;
-  });
-  return opening;
+  };
+}
+
+/** The offscreen document: opens (and owns) the store. Calls may be made at once. */
+export function openOwnerStore(): MemoryClient {
+  return connectMemory(options());
+}
+
+/**
+ * An extension page (popup, full page): the store through its owner, the offscreen document,
+ * which the service worker starts if needed. Calls may be made at once; they wait for the owner.
+ */
+export function openPageStore(): MemoryClient {
+  const ensure: EnsureOffscreenMessage = { target: 'background', type: 'ensure-offscreen' };
+  void chrome.runtime.sendMessage(ensure).catch(() => undefined);
+  return connectMemory({ ...options(), follow: true });
 }

@@ -18,6 +18,18 @@ export interface RememberMessage {
   time: number;
 }
 
+/** Service worker → offscreen document: is your listener there yet? */
+export interface PingMessage {
+  target: 'offscreen';
+  type: 'ping';
+}
+
+/** Extension page → service worker: make sure the offscreen document (the store's owner) runs. */
+export interface EnsureOffscreenMessage {
+  target: 'background';
+  type: 'ensure-offscreen';
+}
+
 /** The offscreen document's answer. */
 export type RememberReply = { ok: true; ids: string[] } | { ok: false; error: string };
 

@@ -1,23 +1,32 @@
 /**
- * The offscreen document: hosts the engine (openMemory's dedicated worker, on the extension
- * origin's OPFS) for the service worker, which cannot. Stores what the service worker captured.
- * When a popup or the full page already owns the store, this document is a follower and forwards
- * to it (openMemory's multi-tab protocol), and the other way round.
+ * The offscreen document: the store's one long-lived owner. It opens the store at once (its
+ * dedicated worker runs the engine on the extension origin's OPFS, which the service worker
+ * cannot host), stores what the service worker captured, and serves the extension pages, which
+ * forward their calls to it (`openPageStore`). Its message listener is registered before anything
+ * else runs, and it answers the service worker's ping, so no message reaches it unheard.
  */
 import { captureToMemories } from './chunk.ts';
-import { openStore } from './memory.ts';
-import type { RememberMessage, RememberReply } from './messages.ts';
+import { openOwnerStore } from './memory.ts';
+import type { PingMessage, RememberMessage, RememberReply } from './messages.ts';
 
-chrome.runtime.onMessage.addListener((message: RememberMessage, _sender, sendResponse) => {
-  if (message?.target !== 'offscreen' || message.type !== 'remember') return false;
-  remember(message).then(sendResponse, (error: unknown) =>
-    sendResponse({ ok: false, error: String(error) } satisfies RememberReply),
-  );
-  return true; // answers asynchronously
-});
+const memory = openOwnerStore();
+
+chrome.runtime.onMessage.addListener(
+  (message: RememberMessage | PingMessage, _sender, sendResponse) => {
+    if (message?.target !== 'offscreen') return false;
+    if (message.type === 'ping') {
+      sendResponse({ ok: true });
+      return false;
+    }
+    if (message.type !== 'remember') return false;
+    remember(message).then(sendResponse, (error: unknown) =>
+      sendResponse({ ok: false, error: String(error) } satisfies RememberReply),
+    );
+    return true; // answers asynchronously
+  },
+);
 
 async function remember({ capture, time }: RememberMessage): Promise<RememberReply> {
-  const memory = await openStore();
   // A page remembered again replaces its earlier text (selections of it stay).
   if (capture.source === 'page') {
     await memory.forget({ kind: 'page', session: capture.url, meta: { source: 'page' } });

@@ -1,49 +1,86 @@
 /**
  * The popup and the full page: search remembered pages as you type, with the explain bars of the
- * notes app; a click opens the source page and marks the passage `selected`.
+ * notes app; results grouped by page (`group.ts`); a click opens the source page and marks the
+ * passage `selected`. The page never owns the store: it forwards to the offscreen document, and
+ * may search at once (the query waits for the store).
  */
+import { isAnamnesisError } from '@anamnesis/client';
 import type { RecallResult } from '@anamnesis/engine';
 
 import { h } from '../../notes/src/dom.ts';
 import { explainView } from '../../notes/src/explain.ts';
 import { snippet } from '../../notes/src/snippet.ts';
-import { openStore } from './memory.ts';
+import { groupByPage, type PageHit } from './group.ts';
+import { openPageStore } from './memory.ts';
 
 const isPopup = document.body.classList.contains('popup');
 const input = document.querySelector<HTMLInputElement>('#q')!;
 const list = document.querySelector<HTMLElement>('#results')!;
 const status = document.querySelector<HTMLElement>('#status')!;
 
-const memoryReady = openStore();
+const memory = openPageStore();
 let latest = 0;
 
 async function search(query: string): Promise<void> {
   const ticket = ++latest;
-  const memory = await memoryReady;
-  const hits = query.trim()
-    ? await memory.recall(query, {
-        topK: isPopup ? 8 : 20,
-        explain: true,
-        filter: { kind: 'page' },
-      })
+  const results = query.trim()
+    ? await memory.recall(query, { topK: 40, explain: true, filter: { kind: 'page' } })
     : [];
   if (ticket !== latest) return; // a newer query is on its way
-  list.replaceChildren(...hits.map((hit) => resultView(hit, query)));
+  const pages = groupByPage(results, isPopup ? 6 : 15);
+  list.replaceChildren(...pages.map((page) => pageView(page, query)));
   const stats = await memory.stats();
+  if (ticket !== latest) return;
   status.textContent = query.trim()
-    ? `${hits.length} result${hits.length === 1 ? '' : 's'} · ${stats.memories} passages remembered`
+    ? `${pages.length} page${pages.length === 1 ? '' : 's'} · ${stats.memories} passages remembered`
     : `${stats.memories} passages remembered (${stats.backend}). Right-click a page: “Remember this page”.`;
   document.body.dataset.query = query;
   document.body.dataset.ready = 'true';
+}
+
+/** A page: its best passage, and its other matching passages folded under it. */
+function pageView(page: PageHit, query: string): HTMLElement {
+  const view = resultView(page.best, query);
+  if (page.more.length > 0) {
+    view.append(
+      h(
+        'details',
+        { class: 'more', 'data-testid': 'more' },
+        h(
+          'summary',
+          {},
+          `${page.more.length} more passage${page.more.length === 1 ? '' : 's'} from this page`,
+        ),
+        h(
+          'ul',
+          {},
+          ...page.more.map((hit) =>
+            h(
+              'li',
+              { class: 'snippet', 'data-id': hit.id },
+              ...snippet(passageText(hit), query).map((s) =>
+                s.match ? h('mark', {}, s.text) : s.text,
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  return view;
+}
+
+/** A passage's text without the page title it starts with (passages are found by it). */
+function passageText(hit: RecallResult): string {
+  const title = typeof hit.meta?.title === 'string' ? hit.meta.title : '';
+  return title && hit.text.startsWith(`${title}\n`) ? hit.text.slice(title.length + 1) : hit.text;
 }
 
 function resultView(hit: RecallResult, query: string): HTMLElement {
   const meta = hit.meta ?? {};
   const url = typeof meta.url === 'string' ? meta.url : '';
   const title = typeof meta.title === 'string' && meta.title ? meta.title : url;
-  // Each passage starts with the page title (so it is found by it): leave it out of the snippet.
-  const body =
-    title && hit.text.startsWith(`${title}\n`) ? hit.text.slice(title.length + 1) : hit.text;
+  const body = passageText(hit);
   let host = url;
   try {
     host = new URL(url).host;
@@ -84,7 +121,6 @@ function resultView(hit: RecallResult, query: string): HTMLElement {
 
 async function open(event: Event, id: string, url: string): Promise<void> {
   event.preventDefault();
-  const memory = await memoryReady;
   await memory.markUsed(id, 'selected');
   await chrome.tabs.create({ url });
   if (isPopup) window.close();
@@ -100,7 +136,7 @@ document.querySelector('#full')?.addEventListener('click', (e) => {
 });
 
 function showError(error: unknown): void {
-  status.textContent = `Error: ${String(error)}`;
+  status.textContent = `Error: ${isAnamnesisError(error) ? error.message : String(error)}`;
   document.body.dataset.ready = 'error';
 }
 

@@ -239,14 +239,17 @@ function renderNotes(): void {
 
 function openEditor(id?: string): void {
   current = id ?? newNoteId();
-  const note = id ? store.get(id) : undefined;
+  // A save of this note still on its way shows what it saves, not the store's older text.
+  const note = id ? (writes.saving(id) ?? store.get(id)) : undefined;
   titleInput.value = note?.title ?? '';
   bodyInput.value = note?.body ?? '';
   tagsInput.value = note?.tags.join(', ') ?? '';
   deleteButton.disabled = !note;
-  editorStatus.textContent = note
-    ? `edited ${new Date(note.updatedAt).toLocaleString()}`
-    : 'new note';
+  editorStatus.textContent = !note
+    ? 'new note'
+    : 'updatedAt' in note
+      ? `edited ${new Date(note.updatedAt).toLocaleString()}`
+      : 'saving…';
   renderNotes();
   titleInput.focus();
 }

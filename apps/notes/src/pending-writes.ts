@@ -34,6 +34,12 @@ export class PendingWrites {
       .map(({ seq: _seq, ...write }) => write);
   }
 
+  /** The latest save of this note still waiting, if any: what the editor should show. */
+  saving(id: string): Extract<NoteWrite, { kind: 'save' }> | undefined {
+    const write = this.#read()[id];
+    return write?.kind === 'save' ? write : undefined;
+  }
+
   /** Whether the latest write of this note still waiting is a delete. */
   deleting(id: string): boolean {
     return this.#read()[id]?.kind === 'delete';

@@ -105,6 +105,13 @@ export interface OpenMemoryOptions {
   /** Called when this tab's role changes (a follower took over as owner). */
   onRoleChange?: (role: Role) => void;
   /**
+   * Never own the store: always forward to the tab (or extension document) that does, waiting
+   * for one to announce itself, and never take over when it goes. For short-lived pages (an
+   * extension's popup) beside one long-lived owner. Needs Web Locks and BroadcastChannel.
+   * Default `false`.
+   */
+  follow?: boolean;
+  /**
    * Called when the store's state changes: `'ready'` once the store is open and the model loaded
    * (they become ready together: the worker loads the model, then opens the store), `'failed'`
    * (with the error) when it could not be opened, `'closed'` after `close()`.
@@ -483,6 +490,7 @@ interface Settings {
   ort: string;
   onProgress: ((e: ProgressEvent) => void) | undefined;
   onRoleChange: ((role: Role) => void) | undefined;
+  follow: boolean;
 }
 
 function deferred<T>() {
@@ -562,10 +570,25 @@ class Client {
   async start(): Promise<void> {
     const locks = this.#env.locks;
     if (!this.#channel || !locks) {
+      if (this.#settings.follow)
+        throw new AnamnesisError(
+          'UNSUPPORTED',
+          "follow needs Web Locks, BroadcastChannel and a shared store (not storage: 'memory')",
+        );
       await this.#becomeOwner();
       return;
     }
     const lockName = `anamnesis:${this.name}`;
+    if (this.#settings.follow) {
+      // Never an owner: find the one there is (or wait for it), and never queue for the lock.
+      this.#post({ t: 'hello', from: this.tabId });
+      await withDeadline(
+        this.#settings.openTimeoutMs,
+        'waiting for the owner',
+        () => this.#ownerKnown.promise,
+      );
+      return;
+    }
     const granted = await new Promise<boolean>((resolve, reject) => {
       locks
         .request(lockName, { ifAvailable: true }, (lock) => {
@@ -1029,6 +1052,7 @@ function resolveOptions(
     ort,
     onProgress: options.onProgress,
     onRoleChange: options.onRoleChange,
+    follow: options.follow === true,
   };
   const threads =
     options.threads ??

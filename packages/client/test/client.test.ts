@@ -285,6 +285,33 @@ describe('tabs', () => {
     expect(ma.state).toBe('closed');
   });
 
+  it('follow: a page that never owns the store waits for an owner, forwards to it, and waits for the next one', async () => {
+    const registry = new LockRegistry();
+    const [popup, offscreen, next] = [newTab(registry), newTab(registry), newTab(registry)];
+    const models = await modelRootPath();
+    const follower = connectMemory(
+      { name: 'follow', device: 'auto', assets: { models }, follow: true },
+      popup.env,
+    );
+    memories.push(follower);
+    const early = follower.remember({ id: 'p1', text: 'a page remembered from the popup' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(follower.state).toBe('opening'); // no owner yet, and it does not become one
+    const owner = await open(offscreen, { name: 'follow' });
+    expect(await early).toBe('p1');
+    expect(await owner.get('p1')).toMatchObject({ text: 'a page remembered from the popup' });
+    expect(follower.role).toBe('follower');
+    await owner.close();
+    const late = follower.get('p1'); // waits for the next owner
+    const second = await open(next, { name: 'follow' });
+    expect(second.role).toBe('owner');
+    await late; // answered by the new owner (a fresh in-memory store here)
+    expect(follower.role).toBe('follower');
+    const noShare = connectMemory({ storage: 'memory', follow: true }, newTab(registry).env);
+    memories.push(noShare);
+    await rejectsWith(noShare.ready, 'UNSUPPORTED');
+  });
+
   it('an open that fails rejects ready and every call made before and after, with its error', async () => {
     const registry = new LockRegistry();
     const m = connectMemory(

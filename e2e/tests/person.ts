@@ -1,0 +1,292 @@
+/**
+ * A person at the notes app, in any browser: the few things a person does (click, type, reload),
+ * behind one interface with a Playwright driver (Chromium) and a puppeteer-core driver (Firefox ESR
+ * over WebDriver BiDi), and the scenarios of `notes-person.spec.ts` written against it. No driver
+ * waits for the app's own flags: a click waits only for its element to exist, as a person's does.
+ */
+import type { Page } from '@playwright/test';
+import type { Page as PuppeteerPage } from 'puppeteer-core';
+
+/** What a person does to a page. */
+export interface Person {
+  goto(url: string): Promise<void>;
+  /** Reloads and returns at once (the new page may still be starting). */
+  reload(): Promise<void>;
+  click(selector: string): Promise<void>;
+  /** Replaces the text of an input or textarea, as typing it would (an `input` event). */
+  fill(selector: string, text: string): Promise<void>;
+  /** Clicks the note titled `title` in the notes list (waiting until it is listed). */
+  openNote(title: string): Promise<void>;
+  value(selector: string): Promise<string>;
+  texts(selector: string): Promise<string[]>;
+  attribute(selector: string, name: string): Promise<string | null>;
+}
+
+export const UI = {
+  newNote: '#new-note',
+  title: '#title',
+  body: '#body',
+  save: '.editor .actions button.primary',
+  remove: '.editor .actions button.danger',
+  search: '#search',
+  noteTitles: '#notes .note-title',
+  results: '#results',
+  resultTitles: '#results .result-title',
+} as const;
+
+export function playwrightPerson(page: Page): Person {
+  return {
+    goto: async (url) => void (await page.goto(url, { waitUntil: 'commit' })),
+    reload: async () => void (await page.reload({ waitUntil: 'commit' })),
+    click: (selector) => page.click(selector),
+    fill: (selector, text) => page.fill(selector, text),
+    openNote: (title) =>
+      page
+        .locator('#notes .note-link')
+        .filter({ has: page.locator('.note-title', { hasText: new RegExp(`^${title}$`) }) })
+        .click(),
+    value: (selector) => page.inputValue(selector),
+    texts: (selector) => page.locator(selector).allTextContents(),
+    attribute: (selector, name) => page.getAttribute(selector, name),
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `read` until `ok` holds of it, for up to `ms`; returns the last value read. */
+export async function until<T>(
+  read: () => Promise<T>,
+  ok: (v: T) => boolean,
+  ms = 60_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    let value: T | undefined;
+    try {
+      value = await read();
+      if (ok(value)) return value;
+    } catch {
+      // the page is (re)loading
+    }
+    if (Date.now() > end) {
+      if (value === undefined) throw new Error('nothing could be read before the deadline');
+      return value;
+    }
+    await sleep(100);
+  }
+}
+
+export function puppeteerPerson(page: PuppeteerPage): Person {
+  const present = (selector: string) =>
+    until(
+      () => page.$(selector),
+      (h) => h !== null,
+    ).then((h) => {
+      if (!h) throw new Error(`${selector} never appeared`);
+      return h;
+    });
+  return {
+    goto: async (url) => void (await page.goto(url, { waitUntil: 'domcontentloaded' })),
+    reload: async () => void (await page.reload({ waitUntil: 'domcontentloaded' })),
+    click: async (selector) => (await present(selector)).click(),
+    fill: async (selector, text) => {
+      const handle = await present(selector);
+      await handle.evaluate((el, t) => {
+        (el as HTMLInputElement).value = t;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }, text);
+    },
+    openNote: async (title) => {
+      const index = await until(
+        () =>
+          page.$$eval(
+            '#notes .note-title',
+            (els, t) => els.findIndex((e) => e.textContent === t),
+            title,
+          ),
+        (i) => i >= 0,
+      );
+      if (index < 0) throw new Error(`note ${title} is not listed`);
+      await (await page.$$('#notes .note-link'))[index]!.click();
+    },
+    value: (selector) => page.$eval(selector, (el) => (el as HTMLInputElement).value),
+    texts: (selector) => page.$$eval(selector, (els) => els.map((e) => e.textContent ?? '')),
+    attribute: (selector, name) => page.$eval(selector, (el, n) => el.getAttribute(n), name),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+/** Fills the editor and clicks Save, without waiting for anything. */
+export async function write(person: Person, title: string, body: string): Promise<void> {
+  await person.fill(UI.title, title);
+  await person.fill(UI.body, body);
+  await person.click(UI.save);
+}
+
+/** Searches and returns the result titles once the results are for `query`. */
+export async function search(person: Person, query: string): Promise<string[]> {
+  await person.fill(UI.search, query);
+  await until(
+    () => person.attribute(UI.results, 'data-query'),
+    (q) => q === query,
+  );
+  return person.texts(UI.resultTitles);
+}
+
+/**
+ * Every expected note: listed exactly once, with its last body, first for a word only it has
+ * (its body's first word). Throws with what it saw otherwise.
+ */
+export async function checkNotes(person: Person, expected: Map<string, string>): Promise<void> {
+  await person.fill(UI.search, '');
+  const want = [...expected.keys()].sort().join('\n');
+  const titles = await until(
+    () => person.texts(UI.noteTitles),
+    (t) => [...t].sort().join('\n') === want,
+  );
+  if ([...titles].sort().join('\n') !== want)
+    throw new Error(
+      `notes listed: ${JSON.stringify(titles)}; expected ${JSON.stringify([...expected.keys()])}`,
+    );
+  for (const [title, body] of expected) {
+    await person.openNote(title);
+    const shown = await until(
+      () => person.value(UI.body),
+      (v) => v === body,
+      10_000,
+    );
+    if (shown !== body)
+      throw new Error(`${title} shows ${JSON.stringify(shown)}, not ${JSON.stringify(body)}`);
+  }
+  for (const [title, body] of expected) {
+    const word = body.split(' ')[0]!;
+    const results = await search(person, word);
+    if (results[0] !== title)
+      throw new Error(`search ${word}: ${JSON.stringify(results)}, not ${title} first`);
+  }
+  await person.fill(UI.search, '');
+}
+
+/** New notes at t = 0 after a load and after reloads, a search while starting; returns what must be kept. */
+export async function atTimeZero(person: Person, url: string): Promise<Map<string, string>> {
+  await person.goto(url);
+  await person.click(UI.newNote);
+  await write(person, 'Luna', 'zqluna Adopted a kitten from the shelter; she naps on the sofa.');
+  await person.fill(UI.search, 'kitten');
+  await person.click(UI.newNote);
+  await write(person, 'Taxes', 'zqtaxes The filing deadline is April 15; send receipts.');
+  await person.reload(); // right after Save
+  await person.click(UI.newNote);
+  await write(person, 'Bread', 'zqbread Sourdough starter: feed flour and water every evening.');
+  await person.reload();
+  return new Map([
+    ['Luna', 'zqluna Adopted a kitten from the shelter; she naps on the sofa.'],
+    ['Taxes', 'zqtaxes The filing deadline is April 15; send receipts.'],
+    ['Bread', 'zqbread Sourdough starter: feed flour and water every evening.'],
+  ]);
+}
+
+/** Notes in a row, an edit while its save runs, a note deleted right after its save. */
+export async function inARow(person: Person, url: string): Promise<Map<string, string>> {
+  await person.goto(url);
+  const expected = new Map<string, string>();
+  for (let i = 0; i < 5; i++) {
+    await person.click(UI.newNote);
+    await write(person, `Row ${i}`, `zqrow${i} note number ${i} in a row`);
+    expected.set(`Row ${i}`, `zqrow${i} note number ${i} in a row`);
+  }
+  await person.fill(UI.body, 'zqrow4 edited while saving');
+  await person.click(UI.save);
+  expected.set('Row 4', 'zqrow4 edited while saving');
+  await person.click(UI.newNote);
+  await write(person, 'Gone', 'zqgone this note is deleted right after its save');
+  await person.click(UI.remove);
+  return expected;
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ['garden', 'river', 'violin', 'harbor', 'lantern', 'orchard', 'meadow', 'canyon'];
+
+/**
+ * A seeded random walk of person actions (new note, edit, delete, search while typing, open a
+ * listed note, reload), with the notes it must leave tracked beside it.
+ */
+export async function randomWalk(
+  person: Person,
+  url: string,
+  actions: number,
+  seed: number,
+): Promise<{ expected: Map<string, string>; counts: Record<string, number> }> {
+  const random = mulberry32(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const expected = new Map<string, string>();
+  let inEditor: string | undefined;
+  let next = 0;
+  const counts: Record<string, number> = {};
+  await person.goto(url);
+  for (let step = 0; step < actions; step++) {
+    const r = random();
+    const action =
+      r < 0.35
+        ? 'new'
+        : r < 0.55
+          ? 'edit'
+          : r < 0.65
+            ? 'delete'
+            : r < 0.9
+              ? 'search'
+              : r < 0.95
+                ? 'open'
+                : 'reload';
+    counts[action] = (counts[action] ?? 0) + 1;
+    if (action === 'new') {
+      const n = next++;
+      const title = `Walk ${n}`;
+      const body = `zqw${n}x ${pick(WORDS)} ${pick(WORDS)} note ${n}`;
+      await person.click(UI.newNote);
+      await write(person, title, body);
+      expected.set(title, body);
+      inEditor = title;
+    } else if (action === 'edit' && inEditor) {
+      const n = Number(inEditor.split(' ')[1]);
+      const body = `zqw${n}x edited ${pick(WORDS)} at step ${step}`;
+      await person.fill(UI.body, body);
+      await person.click(UI.save);
+      expected.set(inEditor, body);
+    } else if (action === 'delete' && inEditor) {
+      await person.click(UI.remove);
+      expected.delete(inEditor);
+      inEditor = undefined;
+    } else if (action === 'search') {
+      await person.fill(UI.search, pick(WORDS));
+      await person.fill(UI.search, '');
+    } else if (action === 'open' && expected.size > 0) {
+      const title = pick([...expected.keys()]);
+      await person.fill(UI.search, '');
+      await person.openNote(title);
+      const body = expected.get(title)!;
+      await until(
+        () => person.value(UI.body),
+        (v) => v === body,
+        10_000,
+      );
+      inEditor = title;
+    } else if (action === 'reload') {
+      await person.reload();
+      inEditor = undefined;
+    }
+  }
+  return { expected, counts };
+}
