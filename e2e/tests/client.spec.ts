@@ -439,6 +439,29 @@ test.describe('the example app (apps/example, built by its own Vite config with 
     await expect(page.locator('#results li').first()).toContainText('mountain lake');
   });
 
+  test('as a person: texts submitted at t = 0, one after another, and a search, all answered', async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto('/', { waitUntil: 'commit' });
+    const texts = ['zqa the first thought', 'zqb a second thought', 'zqc my kitten Luna'];
+    for (const text of texts) {
+      await page.fill('#text', text);
+      await page.click('#remember button'); // no waiting for anything
+    }
+    await page.fill('#query', 'zqc');
+    await page.click('#recall button');
+    await expect(page.locator('#results li').first()).toContainText('my kitten Luna');
+    await expect(page.locator('#status')).toContainText(/^\d+ memories/);
+    for (const text of texts) {
+      await page.fill('#query', text.split(' ')[0]!);
+      await page.click('#recall button');
+      await expect(page.locator('#results li').first()).toContainText(text);
+    }
+    expect(errors).toEqual([]);
+  });
+
   test('the plugin serves the model, ONNX Runtime and sqlite3.wasm, and 404s what is missing', async ({
     request,
     page,

@@ -1,41 +1,59 @@
-import { openMemory } from '@anamnesis/client';
+import { connectMemory, isAnamnesisError } from '@anamnesis/client';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = $('status');
 
-try {
-  // The engine runs in a worker on OPFS; other tabs of this app share it.
-  const memory = await openMemory({ name: 'example', persist: true });
+// The engine runs in a worker on OPFS; other tabs of this app share it. The forms work at once:
+// what is submitted before the store is open waits for it, in order.
+const memory = connectMemory({ name: 'example', persist: true });
+Object.assign(window, { memory }); // try `await memory.recall('…')` in the console
 
-  const showStats = async () => {
-    const s = await memory.stats();
-    status.textContent = `${s.memories} memories · ${s.backend} · ${memory.info.device} · ${memory.role} tab`;
-  };
+const explain = (error: unknown) => (isAnamnesisError(error) ? error.message : String(error));
 
-  $('remember').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const input = $<HTMLInputElement>('text');
-    await memory.remember({ text: input.value });
-    input.value = '';
+const showStats = async () => {
+  const s = await memory.stats();
+  status.textContent = `${s.memories} memories · ${s.backend} · ${memory.info.device} · ${memory.role} tab`;
+};
+
+$('remember').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const input = $<HTMLInputElement>('text');
+  const text = input.value;
+  memory.remember({ text }).then(
+    async () => {
+      if (input.value === text) input.value = ''; // kept if the person typed on meanwhile
+      await showStats();
+    },
+    (error: unknown) => {
+      status.textContent = `not remembered: ${explain(error)}`;
+    },
+  );
+});
+
+$('recall').addEventListener('submit', (event) => {
+  event.preventDefault();
+  memory.recall($<HTMLInputElement>('query').value, { topK: 5 }).then(
+    (hits) =>
+      $('results').replaceChildren(
+        ...hits.map((hit) => {
+          const li = document.createElement('li');
+          li.textContent = `${hit.text} (${hit.score.toFixed(3)})`;
+          return li;
+        }),
+      ),
+    (error: unknown) => {
+      status.textContent = `search failed: ${explain(error)}`;
+    },
+  );
+});
+
+memory.ready.then(
+  async () => {
     await showStats();
-  });
-
-  $('recall').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const hits = await memory.recall($<HTMLInputElement>('query').value, { topK: 5 });
-    $('results').replaceChildren(
-      ...hits.map((hit) => {
-        const li = document.createElement('li');
-        li.textContent = `${hit.text} (${hit.score.toFixed(3)})`;
-        return li;
-      }),
-    );
-  });
-
-  await showStats();
-  Object.assign(window, { memory }); // try `await memory.recall('…')` in the console
-  document.body.dataset.ready = 'true';
-} catch (error) {
-  status.textContent = `could not open the memory: ${String(error)}`;
-  document.body.dataset.ready = 'error';
-}
+    document.body.dataset.ready = 'true';
+  },
+  (error: unknown) => {
+    status.textContent = `could not open the memory: ${explain(error)}`;
+    document.body.dataset.ready = 'error';
+  },
+);
