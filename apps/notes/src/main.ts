@@ -180,7 +180,13 @@ let searchSeq = 0;
 let loaded = false;
 
 function connect(): void {
-  memory = connectMemory({ name: 'notes', onProgress: (e) => showProgress(e) });
+  memory = connectMemory({
+    name: 'notes',
+    onProgress: (e) => showProgress(e),
+    onReady: (part) => {
+      if (part === 'model') showProgress(undefined, 'model ready; opening your notes…');
+    },
+  });
   store = new NotesStore(memory);
   writes = new PendingWrites(store, globalThis.localStorage);
 }

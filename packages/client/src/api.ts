@@ -101,6 +101,12 @@ export interface OpenInfo {
   lockRetries: number;
 }
 
+/**
+ * A part of the store that became ready: `'model'` (the embedding model is loaded, or the TF-IDF
+ * backend fitted) and `'store'` (the store is open: calls run).
+ */
+export type ReadyPart = 'model' | 'store';
+
 /** Options the page sends to its worker's `open`. */
 export interface WorkerOpenOptions {
   /** Store name. */
@@ -121,8 +127,12 @@ export interface WorkerOpenOptions {
 
 /** What the worker exposes through Comlink (see `worker-api.ts`). */
 export interface WorkerApi {
-  /** Loads the model and opens the store. */
-  open(options: WorkerOpenOptions, onProgress?: (event: ProgressEvent) => void): Promise<OpenInfo>;
+  /** Loads the model and opens the store; `onReady` hears `'model'`, then `'store'`. */
+  open(
+    options: WorkerOpenOptions,
+    onProgress?: (event: ProgressEvent) => void,
+    onReady?: (part: ReadyPart) => void,
+  ): Promise<OpenInfo>;
   /**
    * Runs one engine method. `stats` is extended with the browser's storage figures. A write with
    * an `operation` id is applied at most once per id (`Engine.once`): a follower's write re-sent

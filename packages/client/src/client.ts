@@ -29,6 +29,7 @@ import {
   type EngineMethod,
   type MemoryStats,
   type OpenInfo,
+  type ReadyPart,
   type WorkerApi,
   type WorkerOpenOptions,
 } from './api.ts';
@@ -112,11 +113,16 @@ export interface OpenMemoryOptions {
    */
   follow?: boolean;
   /**
-   * Called when the store's state changes: `'ready'` once the store is open and the model loaded
-   * (they become ready together: the worker loads the model, then opens the store), `'failed'`
-   * (with the error) when it could not be opened, `'closed'` after `close()`.
+   * Called when the client's state changes: `'ready'` once the store is open (calls run),
+   * `'failed'` (with the error) when it could not be opened, `'closed'` after `close()`.
    */
   onStateChange?: (state: MemoryState, error?: unknown) => void;
+  /**
+   * Called as each part becomes ready, for an app to show: `'model'` (the embedding model is
+   * loaded, or the TF-IDF backend is fitted), then `'store'` (the store is open). In a follower
+   * tab both arrive when it finds the owner.
+   */
+  onReady?: (part: ReadyPart) => void;
   /** @internal Test only: make WebGPU session creation fail in the worker (to test the wasm fallback). */
   simulateWebGpuFailure?: boolean;
 }
@@ -160,6 +166,8 @@ export interface MemoryClient extends MemoryApi {
   readonly ready: Promise<void>;
   /** Where the client is: see {@link MemoryState}. */
   readonly state: MemoryState;
+  /** Which parts are ready (see `onReady`). */
+  readonly readiness: Readonly<Record<ReadyPart, boolean>>;
   /**
    * Waits for calls in flight, closes the store and the worker, and hands ownership to the next
    * tab. Idempotent; later calls reject with `CLOSED`.
@@ -362,7 +370,7 @@ class WorkerHost {
           );
         worker.addEventListener('error', onError);
       });
-      const onProgress = settings.onProgress;
+      const { onProgress, onReady } = settings;
       const info = await withDeadline(settings.openTimeoutMs, 'open', (touch) =>
         Promise.race([
           remote.open(
@@ -371,6 +379,12 @@ class WorkerHost {
               ? Comlink.proxy((event: ProgressEvent) => {
                   touch();
                   onProgress(event);
+                })
+              : undefined,
+            onReady
+              ? Comlink.proxy((part: ReadyPart) => {
+                  touch();
+                  onReady(part);
                 })
               : undefined,
           ),
@@ -490,6 +504,7 @@ interface Settings {
   ort: string;
   onProgress: ((e: ProgressEvent) => void) | undefined;
   onRoleChange: ((role: Role) => void) | undefined;
+  onReady: ((part: ReadyPart) => void) | undefined;
   follow: boolean;
 }
 
@@ -537,11 +552,21 @@ class Client {
   #lastWrite: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
   #failed: unknown;
+  /** Which parts of the store are ready (see `OpenMemoryOptions.onReady`). */
+  readonly readiness: Record<ReadyPart, boolean> = { model: false, store: false };
 
   constructor(env: ClientEnvironment, open: WorkerOpenOptions, settings: Settings) {
     this.#env = env;
     this.#open = open;
-    this.#settings = settings;
+    const onReady = settings.onReady;
+    this.#settings = {
+      ...settings,
+      onReady: (part) => {
+        if (this.readiness[part]) return; // a fresh worker after a WebGPU failure says it again
+        this.readiness[part] = true;
+        onReady?.(part);
+      },
+    };
     this.name = settings.name;
     const shared = open.storage !== 'memory' && env.locks && env.createChannel;
     this.#channel = shared ? env.createChannel!(`anamnesis:${this.name}`) : undefined;
@@ -737,6 +762,8 @@ class Client {
     this.#ownerInfo = info;
     // Unsent calls go now; those the old owner had go again (a write with its operation id).
     for (const f of [...this.#forwarded.values()]) if (f.to !== owner) this.#send(f);
+    this.#settings.onReady?.('model');
+    this.#settings.onReady?.('store');
     this.#ownerKnown.resolve(undefined);
   }
 
@@ -1052,6 +1079,7 @@ function resolveOptions(
     ort,
     onProgress: options.onProgress,
     onRoleChange: options.onRoleChange,
+    onReady: options.onReady,
     follow: options.follow === true,
   };
   const threads =
@@ -1099,6 +1127,9 @@ function memoryOf(
     ready,
     get state() {
       return state();
+    },
+    get readiness() {
+      return { ...client.readiness };
     },
     get role() {
       return client.role;

@@ -25,6 +25,7 @@ export {
   type EngineMethod,
   type MemoryStats,
   type OpenInfo,
+  type ReadyPart,
 } from './api.ts';
 export {
   clearSettings,

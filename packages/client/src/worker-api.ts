@@ -21,6 +21,7 @@ import type {
   MemoryStats,
   MethodArgs,
   OpenInfo,
+  ReadyPart,
   WorkerApi,
   WorkerOpenOptions,
 } from './api.ts';
@@ -41,9 +42,9 @@ function release(callback: unknown): void {
  * own port) without waiting for each; `delivered()` waits for the last one, so a call's progress
  * events all arrive before its result (which travels on another port).
  */
-function forwarder(
-  callback: ((event: ProgressEvent) => unknown) | undefined,
-): { send(event: ProgressEvent): void; delivered(): Promise<void> } | undefined {
+function forwarder<E = ProgressEvent>(
+  callback: ((event: E) => unknown) | undefined,
+): { send(event: E): void; delivered(): Promise<void> } | undefined {
   if (!callback) return undefined;
   let last: Promise<unknown> = Promise.resolve();
   return {
@@ -165,15 +166,19 @@ export function createWorkerApi(): WorkerApi {
   async function open(
     options: WorkerOpenOptions,
     onProgress?: (event: ProgressEvent) => void,
+    onReady?: (part: ReadyPart) => void,
   ): Promise<OpenInfo> {
     const start = performance.now();
     watchQuota();
     if (options.simulateWebGpuFailure) breakWebGpu();
     const forward = forwarder(onProgress);
     const progress = forward?.send;
+    const ready = forwarder(onReady);
     try {
-      if (options.embedder !== 'tfidf')
+      if (options.embedder !== 'tfidf') {
         embedder = await createTransformersEmbedder({ ...options.embedder, onProgress: progress });
+        ready?.send('model');
+      }
       const modelDone = performance.now();
       let attempts = 0;
       engine = await whileLocked(options.lockRetryMs, () => {
@@ -187,7 +192,10 @@ export function createWorkerApi(): WorkerApi {
         });
       });
       const stats = await engine.stats();
+      if (!embedder) ready?.send('model'); // TF-IDF: fitted as the store opened
+      ready?.send('store');
       await forward?.delivered();
+      await ready?.delivered();
       return {
         device: embedder?.device ?? 'none',
         ...(embedder?.selection ? { selection: embedder.selection } : {}),
@@ -204,6 +212,7 @@ export function createWorkerApi(): WorkerApi {
       throw e;
     } finally {
       release(onProgress);
+      release(onReady);
     }
   }
 
@@ -221,9 +230,9 @@ export function createWorkerApi(): WorkerApi {
   }
 
   return {
-    open(options, onProgress) {
+    open(options, onProgress, onReady) {
       if (opening) return Promise.reject(new AnamnesisError('INVALID_INPUT', 'already opened'));
-      opening = open(options, onProgress);
+      opening = open(options, onProgress, onReady);
       return opening;
     },
 

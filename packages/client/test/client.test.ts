@@ -258,11 +258,27 @@ describe('tabs', () => {
     const [a, b] = [newTab(registry), newTab(registry)];
     const models = await modelRootPath();
     const states: MemoryState[] = [];
+    const parts: string[] = [];
     const ma = connectMemory(
-      { name: 'early', device: 'auto', assets: { models }, onStateChange: (s) => states.push(s) },
+      {
+        name: 'early',
+        device: 'auto',
+        assets: { models },
+        onStateChange: (s) => states.push(s),
+        onReady: (part) => parts.push(`a:${part}`),
+      },
       a.env,
     );
-    const mb = connectMemory({ name: 'early', device: 'auto', assets: { models } }, b.env);
+    const mb = connectMemory(
+      {
+        name: 'early',
+        device: 'auto',
+        assets: { models },
+        onReady: (part) => parts.push(`b:${part}`),
+      },
+      b.env,
+    );
+    expect(ma.readiness).toEqual({ model: false, store: false });
     memories.push(ma, mb);
     expect(ma.state).toBe('opening');
     expect(() => ma.info).toThrow(AnamnesisError);
@@ -280,6 +296,11 @@ describe('tabs', () => {
     await ma.ready;
     expect(ma.state).toBe('ready');
     expect(states).toEqual(['ready']);
+    await mb.ready;
+    // the owner hears the model, then the store; the follower both when it finds the owner
+    expect(parts.filter((p) => p.startsWith('a:'))).toEqual(['a:model', 'a:store']);
+    expect(parts.filter((p) => p.startsWith('b:'))).toEqual(['b:model', 'b:store']);
+    expect(ma.readiness).toEqual({ model: true, store: true });
     expect([ma.role, mb.role].sort()).toEqual(['follower', 'owner']);
     await ma.close();
     expect(ma.state).toBe('closed');
