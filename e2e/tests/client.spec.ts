@@ -223,6 +223,34 @@ test('two tabs on one store: one owner, writes from either are visible to both; 
   expect(ok(await b.call('m', 'verify', []))).toEqual([]);
 });
 
+test('three tabs remember the same text at once: one memory, one id; the same id at once: one succeeds', async ({
+  page,
+  context,
+}) => {
+  const tabs = [await openClientPage(page)];
+  for (let i = 0; i < 2; i++)
+    tabs.push(await openClientPage(await context.newPage(), { clear: false }));
+  for (const t of tabs) ok(await t.open('m', { name: 'same-text' }));
+  const tickets = await Promise.all(
+    tabs.flatMap((t) =>
+      [0, 1].map(() => t.start('m', 'remember', [{ text: 'one text, three tabs' }])),
+    ),
+  );
+  const ids = await Promise.all(
+    tickets.map((ticket, i) => tabs[Math.floor(i / 2)]!.settle(ticket)),
+  );
+  expect(new Set(ids.map((o) => ok(o))).size).toBe(1);
+  const same = await Promise.all(
+    tabs.map((t, i) => t.start('m', 'remember', [{ id: 'x', text: `tab ${i}` }])),
+  );
+  const outcomes = await Promise.all(same.map((ticket, i) => tabs[i]!.settle(ticket)));
+  expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+  for (const o of outcomes.filter((o) => !o.ok))
+    expect(o).toMatchObject({ error: { code: 'INVALID_INPUT' } });
+  expect(ok(await tabs[0]!.call('m', 'stats', []))).toMatchObject({ memories: 2 });
+  expect(ok(await tabs[2]!.call('m', 'verify', []))).toEqual([]);
+});
+
 test('calls in flight during a hand-over: reads are retried, writes are re-sent with their operation id and applied exactly once', async ({
   page,
   context,
