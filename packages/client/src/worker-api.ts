@@ -81,6 +81,13 @@ async function storageFigures(): Promise<Pick<MemoryStats, 'persisted' | 'usage'
  * at the quota returns 2^32 − 8: its "no space" error code, −8, as an unsigned count).
  * opfs-sahpool turns either into a generic SQLite I/O error, so a call that fails while this count
  * moved is a full disk, reported as `QUOTA_EXCEEDED` (SQLite has rolled the transaction back).
+ *
+ * Why a wrapper on the handle's prototype, in this worker only: the platform gives no other clean
+ * signal. opfs-sahpool keeps the thrown error in its pool (`storeErr`) and SQLite takes it back
+ * through the VFS's `xGetLastError` while handling the failure, so only `SQLITE_IOERR` and a
+ * message reach the engine; Chromium's short write at the quota throws nothing at all; and
+ * `navigator.storage.estimate()` is rounded and may lag behind the write that failed. The wrapper
+ * only counts: it changes no argument, result or exception.
  */
 const quota = { errors: 0, installed: false };
 function watchQuota(): void {
