@@ -9,29 +9,34 @@
  * (b) `tsc --noEmit` (strict, NodeNext, skipLibCheck) over the quick starts and a probe;
  * (c) a fresh Vite app from the browser quick start, built, served by `vite preview`, in Chromium
  *     (the repo's fixture fails the test on any request to another origin);
- * (d) the CLI quick start (`npx anamnesis ingest`, then `recall`) on a file store.
+ * (d) the CLI quick start (`npx anamnesis ingest`, then `recall`) on a file store;
+ * (e) the client README's recipe without Vite (esbuild), served by a plain static server.
  *
  * The `node_modules` size of each kind of app is printed and written to
  * `test-results/consumers-sizes.txt`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import {
+  createReadStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { expect, test } from '../fixtures.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+const CLIENT_README = readFileSync(join(REPO, 'packages', 'client', 'README.md'), 'utf8');
 const PORT = 30_000 + (process.pid % 20_000);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
@@ -43,24 +48,32 @@ interface Block {
   code: string;
 }
 
-/** The fenced code blocks of the README section under `heading` (a `## ` heading), in order. */
-function blocks(heading: string): Block[] {
-  const start = README.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README has no section "## ${heading}"`);
-  const next = README.indexOf('\n## ', start + 1);
-  const section = README.slice(start, next < 0 ? undefined : next);
+/**
+ * The fenced code blocks of the section under `heading` (a `## ` or `### ` heading, up to the next
+ * one) of a Markdown file (default: the README), in order.
+ */
+function blocks(heading: string, markdown = README): Block[] {
+  const start = markdown.search(new RegExp(`\n#{2,3} ${escape(heading)}\n`));
+  if (start < 0) throw new Error(`no section "${heading}"`);
+  const rest = markdown.slice(start + 1);
+  const next = rest.search(/\n#{2,3} /);
+  const section = next < 0 ? rest : rest.slice(0, next);
   return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
     lang: m[1]!,
     code: m[2]!,
   }));
 }
 
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** The one block of `lang` in the section whose first line contains `marker` (or the only one). */
-function block(heading: string, lang: string, marker = ''): string {
-  const found = blocks(heading).filter(
+function block(heading: string, lang: string, marker = '', markdown = README): string {
+  const found = blocks(heading, markdown).filter(
     (b) => b.lang === lang && b.code.split('\n')[0]!.includes(marker),
   );
-  if (found.length !== 1) throw new Error(`README "${heading}": ${found.length} ${lang} blocks`);
+  if (found.length !== 1) throw new Error(`"${heading}": ${found.length} ${lang} blocks`);
   return found[0]!.code;
 }
 
@@ -361,9 +374,11 @@ test('(c) a Vite app from the browser quick start recalls in Chromium, on OPFS',
     'ort-wasm-simd-threaded.wasm',
   ]);
 
+  // Vite's own bin run by node (not through npx), so that killing it stops the server.
+  const vite = join('node_modules', 'vite', 'bin', 'vite.js');
   preview = spawn(
-    'npx',
-    ['vite', 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'],
+    process.execPath,
+    [vite, 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'],
     {
       cwd: dir,
       env: userEnv(),
@@ -393,6 +408,10 @@ test('(c) a Vite app from the browser quick start recalls in Chromium, on OPFS',
   const message = await logged;
   expect(message.text()).toBe('I adopted a kitten named Luna opfs');
   expect(errors).toEqual([]);
+  const exited = new Promise((resolve) => preview!.once('exit', resolve));
+  preview.kill();
+  await exited;
+  preview = undefined;
 });
 
 test('(d) the CLI quick start: npx anamnesis ingest, then recall, on a file store', async () => {
@@ -407,4 +426,58 @@ test('(d) the CLI quick start: npx anamnesis ingest, then recall, on a file stor
   const recalled = await ok(recall!, dir);
   console.log(recalled.stdout);
   expect(recalled.stdout).toMatch(/^1\. \[[^\]]+\] \S+ {2}I adopted a kitten named Luna$/m);
+});
+
+/** Serves `root` on {@link PORT}: a plain static server, no bundler behind it. */
+function serveStatic(root: string): Promise<Server> {
+  const types: Record<string, string> = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.mjs': 'text/javascript',
+    '.json': 'application/json',
+    '.wasm': 'application/wasm',
+  };
+  const server = createServer((req, res) => {
+    const path = normalize(join(root, decodeURIComponent(new URL(req.url!, ORIGIN).pathname)));
+    const file = path.endsWith('/') ? join(path, 'index.html') : path;
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': types[extname(file)] ?? 'application/octet-stream',
+    });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(PORT, '127.0.0.1', () => resolve(server)));
+}
+
+test('(e) without Vite: the esbuild recipe of the client README, on a plain static server', async ({
+  page,
+}) => {
+  const dir = dirs.browser;
+  const heading = 'Without Vite (esbuild, Rollup, webpack…)';
+  await ok('npm install --no-audit --no-fund --prefer-offline --save-dev esbuild@0.28.2', dir);
+  writeFileSync(join(dir, 'src', 'app.ts'), block(heading, 'ts', 'src/app.ts', CLIENT_README));
+  mkdirSync(join(dir, 'public'), { recursive: true });
+  writeFileSync(
+    join(dir, 'public', 'index.html'),
+    '<!doctype html>\n<html><head><meta charset="utf-8"><title>esbuild</title></head>\n' +
+      '<body><script type="module" src="/app.js"></script></body></html>\n',
+  );
+  for (const line of commands(block(heading, 'sh', '', CLIENT_README))) await ok(line, dir);
+  const server = await serveStatic(join(dir, 'public'));
+  try {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const logged = page.waitForEvent('console', {
+      predicate: (m) => m.type() === 'log',
+      timeout: 120_000,
+    });
+    await page.goto(`${ORIGIN}/`);
+    expect((await logged).text()).toBe('I adopted a kitten named Luna opfs');
+    expect(errors).toEqual([]);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
