@@ -201,7 +201,11 @@ test.beforeAll(async () => {
 
   // The tarballs, as `pnpm pack` makes them (prepack builds each package).
   const tgz = join(work, 'tgz');
-  await ok(`pnpm -r --filter './packages/*' pack --pack-destination ${tgz}`, REPO);
+  // One at a time: each prepack runs `tsc -b`, which also builds the packages it references.
+  await ok(
+    `pnpm -r --workspace-concurrency=1 --filter './packages/*' pack --pack-destination ${tgz}`,
+    REPO,
+  );
   const tarballs = new Map<string, string>();
   for (const file of readdirSync(tgz)) {
     const name = /^anamnesis-(.+)-\d+\.\d+\.\d+.*\.tgz$/.exec(file)?.[1];
