@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+import { sourceConditions } from '../../vitest.shared.ts';
+
 export default defineConfig({
+  ...sourceConditions,
   test: { name: 'extension', include: ['test/**/*.test.ts'], environment: 'node' },
 });

@@ -11,18 +11,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { statSync } from 'node:fs';
 
-import {
-  contentType,
-  fileIn,
-  MODEL_ROOT,
-  notFound,
-  ORT_DIST,
-  ORT_FILES,
-  sendFile,
-} from '@anamnesis/client/vite';
+import { contentType, fileIn, MODEL_ROOT, notFound, sendFile } from '@anamnesis/client/vite';
 import type { Plugin } from 'vite';
 
-export { MODEL_ROOT, ORT_DIST, ORT_FILES };
+export { MODEL_ROOT };
 
 /** Junk bytes for a "corrupt" file: fixed, so runs are repeatable. */
 function junk(size: number): Buffer {

@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
+import { sourceConditions } from '../../vitest.shared.ts';
+
 export default defineConfig({
+  ...sourceConditions,
   test: {
     name: 'client',
     include: ['test/**/*.test.ts'],

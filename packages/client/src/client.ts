@@ -47,6 +47,12 @@ export interface AssetUrls {
    * exact onnxruntime-web version that `@huggingface/transformers` depends on. Default `'/ort/'`.
    */
   ort?: string;
+  /**
+   * URL of the worker module: the app's own bundle of `@anamnesis/client/worker`, for a build
+   * without Vite (esbuild, Rollup…; see the package README). Default: the worker next to this
+   * module (`new URL('./worker.js', import.meta.url)`), which Vite bundles by itself.
+   */
+  worker?: string | URL;
 }
 
 /** Options of {@link openMemory}. */
@@ -222,10 +228,14 @@ export interface ClientEnvironment {
   persist: (() => Promise<boolean>) | undefined;
 }
 
-function browserEnvironment(): ClientEnvironment {
+function browserEnvironment(workerUrl?: string | URL): ClientEnvironment {
   const nav = (globalThis as { navigator?: Navigator }).navigator;
   return {
-    createWorker: () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }),
+    // `./worker.js` also in the sources: the built file's name; Vite finds `worker.ts` for it.
+    createWorker: () =>
+      workerUrl === undefined
+        ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
+        : new Worker(workerUrl, { type: 'module' }),
     locks: nav?.locks as LockManagerLike | undefined,
     createChannel:
       typeof BroadcastChannel === 'function' ? (name) => new BroadcastChannel(name) : undefined,
@@ -980,7 +990,7 @@ export function connectMemory(
  */
 export async function openMemory(
   options: OpenMemoryOptions = {},
-  env: ClientEnvironment = browserEnvironment(),
+  env: ClientEnvironment = browserEnvironment(options.assets?.worker),
 ): Promise<MemoryClient> {
   const memory = connectMemory(options, env);
   await memory.ready;
@@ -1007,7 +1017,7 @@ export interface RecoverMemoryOptions extends OpenMemoryOptions {
  */
 export async function recoverMemory(
   options: RecoverMemoryOptions = {},
-  env: ClientEnvironment = browserEnvironment(),
+  env: ClientEnvironment = browserEnvironment(options.assets?.worker),
 ): Promise<OpfsRecoverResult> {
   const { open, settings } = resolveOptions(options, env);
   const run = async () => {

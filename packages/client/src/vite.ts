@@ -8,7 +8,7 @@
  * - A missing file under those paths is a 404, never the app's `index.html` (transformers.js
  *   would cache that page as a model file).
  * - Keeps `@sqlite.org/sqlite-wasm` (and this package, whose worker is found through
- *   `new URL('./worker.ts', import.meta.url)`) out of dependency pre-bundling, so that
+ *   `new URL('./worker.js', import.meta.url)`) out of dependency pre-bundling, so that
  *   `sqlite3.wasm` is served next to its module in dev and emitted as an asset at build; module
  *   workers are bundled as ES modules.
  *
@@ -19,7 +19,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join, normalize, relative, resolve, sep } from 'node:path';
 
-import type { Plugin, ResolvedConfig } from 'vite';
+import {
+  defaultClientConditions,
+  defaultServerConditions,
+  type Plugin,
+  type ResolvedConfig,
+} from 'vite';
 
 const require = createRequire(import.meta.url);
 
@@ -30,32 +35,45 @@ export const MODEL_ROOT = join(
 );
 
 /**
- * onnxruntime-web's `dist/` folder, resolved from the `@huggingface/transformers` that the engine
- * itself imports (so the wasm files match the JS that loads them); throws when the installed
- * version is not the one transformers.js pins.
+ * onnxruntime-web's `dist/` folder: the one the engine's browser code imports, so that the wasm
+ * files match the JS that loads them. From an installed package that is the engine's
+ * `onnxruntime-web` (its peer dependency, which this package provides); in the repo's sources,
+ * the one that the engine's `@huggingface/transformers` depends on. Throws when its version is
+ * not the one the engine pins.
  */
 export const ORT_DIST = (() => {
-  const fromEngine = createRequire(require.resolve('@anamnesis/engine'));
-  const transformersEntry = fromEngine.resolve('@huggingface/transformers');
-  const fromTransformers = createRequire(transformersEntry);
-  const dist = dirname(
-    fromTransformers.resolve('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm'),
-  );
+  const enginePackage = require.resolve('@anamnesis/engine/package.json');
+  const fromEngine = createRequire(enginePackage);
+  const wasm = 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm';
+  let file: string;
+  try {
+    file = fromEngine.resolve(wasm);
+  } catch {
+    file = createRequire(fromEngine.resolve('@huggingface/transformers')).resolve(wasm);
+  }
+  const dist = dirname(file);
   const pkg = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as {
     version: string;
   };
-  let root = dirname(transformersEntry);
-  while (!existsSync(join(root, 'package.json'))) root = dirname(root);
   const wanted = (
-    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
+    JSON.parse(readFileSync(enginePackage, 'utf8')) as {
+      peerDependencies: Record<string, string>;
     }
-  ).dependencies['onnxruntime-web'];
+  ).peerDependencies['onnxruntime-web'];
   if (wanted !== pkg.version) {
-    throw new Error(`onnxruntime-web ${pkg.version} found, transformers.js wants ${wanted}`);
+    throw new Error(`onnxruntime-web ${pkg.version} found, @anamnesis/engine wants ${wanted}`);
   }
   return dist;
 })();
+
+/**
+ * The export condition that selects this repo's TypeScript sources (`package.json` `exports`).
+ * Only when the plugin itself runs from its sources (inside the anamnesis repo) does it add the
+ * condition to the app's build, so that the worker and the engine come from the same sources;
+ * from an installed package it adds nothing.
+ */
+const SOURCE_CONDITION = '@anamnesis/source';
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
 
 /** ONNX Runtime builds: `asyncify` (wasm and WebGPU, 27 MB) and `plain` (wasm only, 14 MB). */
 export const ORT_BUILDS = {
@@ -214,6 +232,10 @@ export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
       return {
         optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm', '@anamnesis/client'] },
         worker: { format: 'es' },
+        ...(FROM_SOURCES && {
+          resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
+          ssr: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } },
+        }),
       };
     },
     configResolved(resolved) {

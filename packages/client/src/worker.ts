@@ -1,6 +1,6 @@
 /**
  * The dedicated module worker that hosts the engine: `openMemory` starts it with
- * `new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })`, so a bundler that
+ * `new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })`, so a bundler that
  * understands that pattern (Vite) bundles it with its imports. It exposes {@link createWorkerApi}
  * through Comlink, with the error handler that keeps `AnamnesisError` codes.
  */

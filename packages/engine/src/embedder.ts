@@ -338,11 +338,16 @@ export async function createTransformersEmbedder(
   }
   let tf: TransformersModule;
   try {
-    tf = await import('@huggingface/transformers');
+    // `#transformers` (package.json `imports`): `@huggingface/transformers` in Node (an optional
+    // peer dependency), its browser build copied into this package in a browser bundle.
+    tf = (await import('#transformers')) as TransformersModule;
   } catch (cause) {
-    throw new AnamnesisError('MODEL_LOAD_FAILED', 'could not load @huggingface/transformers', {
-      cause,
-    });
+    throw new AnamnesisError(
+      'MODEL_LOAD_FAILED',
+      'could not load @huggingface/transformers: in Node, install it ' +
+        "(npm install @huggingface/transformers@4.3.1), or open the engine with embedder: 'tfidf'",
+      { cause },
+    );
   }
   const { env } = tf;
   const localModelPath =

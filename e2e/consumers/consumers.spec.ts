@@ -1,0 +1,487 @@
+/**
+ * The packages as a new user gets them: `pnpm pack` makes the tarballs (each package builds in
+ * `prepack`), and npm (not pnpm: no workspace) installs them in fresh temporary folders, one per
+ * kind of app, with the README's own install lines (its `@anamnesis/*` names replaced by the
+ * tarballs, since they are not on the registry yet; everything else comes from the registry).
+ * The README's quick starts are extracted from its code blocks and run as written:
+ *
+ * (a) the Node quick start as a plain `node app.mjs`, no loader;
+ * (b) `tsc --noEmit` (strict, NodeNext, skipLibCheck) over the quick starts and a probe;
+ * (c) a fresh Vite app from the browser quick start, built, served by `vite preview`, in Chromium
+ *     (the repo's fixture fails the test on any request to another origin);
+ * (d) the CLI quick start (`npx anamnesis ingest`, then `recall`) on a file store;
+ * (e) the client README's recipe without Vite (esbuild), served by a plain static server.
+ *
+ * The `node_modules` size of each kind of app is printed and written to
+ * `test-results/consumers-sizes.txt`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { expect, test } from '../fixtures.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+const CLIENT_README = readFileSync(join(REPO, 'packages', 'client', 'README.md'), 'utf8');
+const PORT = 30_000 + (process.pid % 20_000);
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+
+// ---------------------------------------------------------------------------------------------
+// The README
+
+interface Block {
+  lang: string;
+  code: string;
+}
+
+/**
+ * The fenced code blocks of the section under `heading` (a `## ` or `### ` heading, up to the next
+ * one) of a Markdown file (default: the README), in order.
+ */
+function blocks(heading: string, markdown = README): Block[] {
+  const start = markdown.search(new RegExp(`\n#{2,3} ${escape(heading)}\n`));
+  if (start < 0) throw new Error(`no section "${heading}"`);
+  const rest = markdown.slice(start + 1);
+  const next = rest.search(/\n#{2,3} /);
+  const section = next < 0 ? rest : rest.slice(0, next);
+  return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+    lang: m[1]!,
+    code: m[2]!,
+  }));
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The one block of `lang` in the section whose first line contains `marker` (or the only one). */
+function block(heading: string, lang: string, marker = '', markdown = README): string {
+  const found = blocks(heading, markdown).filter(
+    (b) => b.lang === lang && b.code.split('\n')[0]!.includes(marker),
+  );
+  if (found.length !== 1) throw new Error(`"${heading}": ${found.length} ${lang} blocks`);
+  return found[0]!.code;
+}
+
+/** The commands of a `sh` block (comment lines dropped). */
+function commands(code: string): string[] {
+  return code.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+/**
+ * The environment of a user's shell: none of pnpm's variables, no workspace export condition, no
+ * FORCE_COLOR (Playwright's, which would colour Node's output).
+ */
+function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(npm_|pnpm_|NODE_OPTIONS$|INIT_CWD$|FORCE_COLOR$)/i.test(key)) continue;
+    env[key] = value;
+  }
+  return env;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a shell command line in `cwd`; resolves when it exits. */
+function sh(line: string, cwd: string, timeoutMs = 10 * 60_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', line], { cwd, env: userEnv() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Like {@link sh}, but throws (with the output) unless the command exits 0. */
+async function ok(line: string, cwd: string): Promise<Run> {
+  const run = await sh(line, cwd);
+  if (run.code !== 0) {
+    throw new Error(`\`${line}\` in ${cwd} exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+  }
+  return run;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packing and installing
+
+/** `@anamnesis/*` dependencies of each workspace package, by short name. */
+function workspaceDeps(name: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(REPO, 'packages', name, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  return Object.keys(pkg.dependencies ?? {})
+    .filter((d) => d.startsWith('@anamnesis/'))
+    .map((d) => d.slice('@anamnesis/'.length));
+}
+
+/** `name` and every `@anamnesis/*` package it depends on, transitively. */
+function closure(name: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  for (const dep of workspaceDeps(name)) closure(dep, seen);
+  return seen;
+}
+
+/**
+ * A README install line as it runs here: each `@anamnesis/<name>` becomes the tarballs of it and
+ * of the `@anamnesis/*` packages it depends on; npm is told to be quiet and to prefer its cache.
+ */
+function localInstall(line: string, tarballs: Map<string, string>): string {
+  const names = new Set<string>();
+  const rest = line.replace(/@anamnesis\/([\w-]+)/g, (_m, name: string) => {
+    for (const n of closure(name)) names.add(n);
+    return '';
+  });
+  const files = [...names].map((n) => {
+    const file = tarballs.get(n);
+    if (!file) throw new Error(`no tarball for @anamnesis/${n}`);
+    return file;
+  });
+  return `${rest.replace('npm install', 'npm install --no-audit --no-fund --prefer-offline')} ${files.join(' ')}`;
+}
+
+/** Packages installed under `dir/node_modules` (scoped ones as `@scope/name`). */
+function installed(dir: string): Set<string> {
+  const root = join(dir, 'node_modules');
+  const names = new Set<string>();
+  for (const entry of readdirSync(root)) {
+    if (entry.startsWith('.')) continue;
+    if (entry.startsWith('@')) {
+      for (const sub of readdirSync(join(root, entry))) names.add(`${entry}/${sub}`);
+    } else names.add(entry);
+  }
+  return names;
+}
+
+type Kind = 'browser' | 'node' | 'tfidf';
+const KINDS: Kind[] = ['browser', 'node', 'tfidf'];
+
+let work = '';
+const dirs = {} as Record<Kind, string>;
+const sizes = {} as Record<Kind, number>;
+let preview: ChildProcess | undefined;
+
+test.describe.configure({ mode: 'serial' });
+// The repo's fixture fails a test on any request to another origin than this one.
+test.use({ baseURL: ORIGIN });
+
+test.beforeAll(async () => {
+  test.setTimeout(20 * 60_000);
+  work = mkdtempSync(join(tmpdir(), 'anamnesis-consumers-'));
+  console.log(`consumers in ${work}`);
+
+  // The tarballs, as `pnpm pack` makes them (prepack builds each package).
+  const tgz = join(work, 'tgz');
+  // One at a time: each prepack runs `tsc -b`, which also builds the packages it references.
+  await ok(
+    `pnpm -r --workspace-concurrency=1 --filter './packages/*' pack --pack-destination ${tgz}`,
+    REPO,
+  );
+  const tarballs = new Map<string, string>();
+  for (const file of readdirSync(tgz)) {
+    const name = /^anamnesis-(.+)-\d+\.\d+\.\d+.*\.tgz$/.exec(file)?.[1];
+    if (name) tarballs.set(name, join(tgz, file));
+  }
+  expect([...tarballs.keys()].sort()).toEqual(['client', 'engine', 'model-default', 'ranking']);
+
+  // The README's install lines: one per kind of app.
+  const lines = commands(block('Install', 'sh'));
+  const pick = (test: (line: string) => boolean): string => {
+    const found = lines.filter(test);
+    if (found.length !== 1) throw new Error(`install lines: ${found.length} match`);
+    return found[0]!;
+  };
+  const install: Record<Kind, string> = {
+    browser: pick((l) => l.includes('@anamnesis/client')),
+    node: pick((l) => l.includes('@huggingface/transformers')),
+    tfidf: pick((l) => !l.includes('@anamnesis/client') && !l.includes('@huggingface')),
+  };
+  for (const kind of KINDS) {
+    const dir = join(work, kind);
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: `consumer-${kind}`, private: true, type: 'module' }, null, 2),
+    );
+    // The browser app also installs its own bundler.
+    const extra = kind === 'browser' ? ' vite@8.3.8' : '';
+    await ok(localInstall(install[kind], tarballs) + extra, dir);
+    sizes[kind] = Number((await ok('du -sm node_modules', dir)).stdout.split(/\s/)[0]);
+    dirs[kind] = dir;
+  }
+  const report = KINDS.map((k) => `${k}: ${sizes[k]} MB (${install[k]})`).join('\n');
+  console.log(`du -sm node_modules\n${report}`);
+  mkdirSync(join(REPO, 'test-results'), { recursive: true });
+  writeFileSync(join(REPO, 'test-results', 'consumers-sizes.txt'), `${report}\n`);
+});
+
+test.afterAll(() => {
+  preview?.kill();
+  if (work && !process.env.ANAMNESIS_KEEP_CONSUMERS) rmSync(work, { recursive: true, force: true });
+});
+
+test('each kind of app installs only the runtime it uses', () => {
+  const browser = installed(dirs.browser);
+  expect(browser.has('onnxruntime-web')).toBe(true);
+  expect(browser.has('onnxruntime-node')).toBe(false);
+  expect(browser.has('@huggingface/transformers')).toBe(false);
+  const tfidf = installed(dirs.tfidf);
+  expect([...tfidf].filter((n) => /onnx|transformers/.test(n))).toEqual([]);
+  const node = installed(dirs.node);
+  expect(node.has('@huggingface/transformers')).toBe(true);
+  expect(node.has('onnxruntime-node')).toBe(true);
+  for (const kind of KINDS) {
+    expect(installed(dirs[kind]).has('tsx'), `${kind} has tsx`).toBe(false);
+  }
+});
+
+test('(a) the Node quick start runs as plain node app.mjs', async () => {
+  writeFileSync(join(dirs.node, 'app.mjs'), block('Quick start (engine, Node or a worker)', 'ts'));
+  const run = await ok('node app.mjs', dirs.node);
+  console.log(run.stdout);
+  expect(run.stdout.startsWith('I adopted a kitten named Luna ')).toBe(true);
+  expect(run.stdout).toContain("component: 'rrf:vector'");
+});
+
+test('the TF-IDF backend runs without any model runtime installed', async () => {
+  writeFileSync(
+    join(dirs.tfidf, 'app.mjs'),
+    [
+      "import { createEngine } from '@anamnesis/engine';",
+      "const memory = await createEngine({ storage: 'memory', embedder: 'tfidf' });",
+      "await memory.rememberMany([{ text: 'I adopted a kitten named Luna' }, { text: 'Buy oat milk' }]);",
+      "const [hit] = await memory.recall('kitten');",
+      'console.log(hit.text, (await memory.stats()).model.id);',
+      'await memory.close();',
+    ].join('\n'),
+  );
+  const run = await ok('node app.mjs', dirs.tfidf);
+  expect(run.stdout.trim()).toBe('I adopted a kitten named Luna tfidf');
+  // The default model needs transformers.js: a clear error that says what to install.
+  writeFileSync(
+    join(dirs.tfidf, 'model.mjs'),
+    "import { createEngine } from '@anamnesis/engine';\n" +
+      "await createEngine({ storage: 'memory' }).catch((e) => console.log(e.code, e.message));",
+  );
+  const model = await ok('node model.mjs', dirs.tfidf);
+  expect(model.stdout).toContain('MODEL_LOAD_FAILED');
+  expect(model.stdout).toContain('npm install @huggingface/transformers');
+});
+
+test('(b) tsc --noEmit, strict and NodeNext, type-checks the quick starts', async () => {
+  const dir = dirs.browser;
+  await ok('npm install --no-audit --no-fund --prefer-offline typescript@6.0.3', dir);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          lib: ['ES2022', 'DOM'],
+          skipLibCheck: true,
+          noEmit: true,
+        },
+        files: ['node-quickstart.ts', 'browser-quickstart.ts', 'probe.ts'],
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(dir, 'node-quickstart.ts'),
+    `${block('Quick start (engine, Node or a worker)', 'ts')}export {};\n`,
+  );
+  writeFileSync(
+    join(dir, 'browser-quickstart.ts'),
+    `${block('Browser quick start', 'ts', 'src/main.ts')}export {};\n`,
+  );
+  // The types are real, not `any` (which an unresolved import in a skipped .d.ts would give):
+  // each wrong assignment must be an error, or `@ts-expect-error` itself is one.
+  writeFileSync(
+    join(dir, 'probe.ts'),
+    [
+      "import { createEngine, AnamnesisError, type RecallResult } from '@anamnesis/engine';",
+      "import { openMemory, type MemoryClient } from '@anamnesis/client';",
+      "import { anamnesis } from '@anamnesis/client/vite';",
+      "import { MODEL_ID } from '@anamnesis/model-default';",
+      "import { mulberry32 } from '@anamnesis/ranking';",
+      "const engine = await createEngine({ storage: 'memory', embedder: 'tfidf' });",
+      "const hits: RecallResult[] = await engine.recall('x');",
+      "const memory: MemoryClient = await openMemory({ name: 'x', assets: { worker: '/w.js' } });",
+      '// @ts-expect-error a text is a string',
+      'const n: number = hits[0]!.text;',
+      '// @ts-expect-error role is a string union',
+      'const r: number = memory.role;',
+      '// @ts-expect-error an unknown option',
+      'anamnesis({ nope: true });',
+      '// @ts-expect-error MODEL_ID is a string',
+      'const m: number = MODEL_ID;',
+      "const e: Error = new AnamnesisError('INVALID_INPUT', 'x');",
+      'export { n, r, m, e, mulberry32 };',
+    ].join('\n'),
+  );
+  const run = await sh('npx tsc -p tsconfig.json', dir);
+  expect(`${run.stdout}${run.stderr}`).toBe('');
+  expect(run.code).toBe(0);
+});
+
+test('(c) a Vite app from the browser quick start recalls in Chromium, on OPFS', async ({
+  page,
+}) => {
+  const dir = dirs.browser;
+  writeFileSync(join(dir, 'vite.config.ts'), block('Browser quick start', 'ts', 'vite.config.ts'));
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'src', 'main.ts'), block('Browser quick start', 'ts', 'src/main.ts'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html>\n<html><head><meta charset="utf-8"><title>consumer</title></head>\n' +
+      '<body><script type="module" src="/src/main.ts"></script></body></html>\n',
+  );
+  await ok('npx vite build --logLevel warn', dir);
+  expect(existsSync(join(dir, 'dist', 'models'))).toBe(true);
+  expect(readdirSync(join(dir, 'dist', 'ort')).sort()).toEqual([
+    'ort-wasm-simd-threaded.asyncify.mjs',
+    'ort-wasm-simd-threaded.asyncify.wasm',
+    'ort-wasm-simd-threaded.mjs',
+    'ort-wasm-simd-threaded.wasm',
+  ]);
+
+  // Vite's own bin run by node (not through npx), so that killing it stops the server.
+  const vite = join('node_modules', 'vite', 'bin', 'vite.js');
+  preview = spawn(
+    process.execPath,
+    [vite, 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'],
+    {
+      cwd: dir,
+      env: userEnv(),
+      stdio: 'ignore',
+    },
+  );
+  await expect
+    .poll(
+      async () => {
+        try {
+          return (await fetch(`${ORIGIN}/`)).status;
+        } catch {
+          return 0;
+        }
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(200);
+
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const logged = page.waitForEvent('console', {
+    predicate: (m) => m.type() === 'log',
+    timeout: 120_000,
+  });
+  await page.goto(`${ORIGIN}/`);
+  const message = await logged;
+  expect(message.text()).toBe('I adopted a kitten named Luna opfs');
+  expect(errors).toEqual([]);
+  const exited = new Promise((resolve) => preview!.once('exit', resolve));
+  preview.kill();
+  await exited;
+  preview = undefined;
+});
+
+test('(d) the CLI quick start: npx anamnesis ingest, then recall, on a file store', async () => {
+  const dir = dirs.node;
+  const heading = 'Quick start (engine, Node or a worker)';
+  writeFileSync(join(dir, 'notes.jsonl'), block(heading, 'jsonl'));
+  const [ingest, recall, ...more] = commands(block(heading, 'sh'));
+  expect(more).toEqual([]);
+  const ingested = await ok(ingest!, dir);
+  expect(ingested.stdout.trim()).toBe('ingested 3 memories into anamnesis.db');
+  expect(existsSync(join(dir, 'anamnesis.db'))).toBe(true);
+  const recalled = await ok(recall!, dir);
+  console.log(recalled.stdout);
+  expect(recalled.stdout).toMatch(/^1\. \[[^\]]+\] \S+ {2}I adopted a kitten named Luna$/m);
+});
+
+/** Serves `root` on {@link PORT}: a plain static server, no bundler behind it. */
+function serveStatic(root: string): Promise<Server> {
+  const types: Record<string, string> = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.mjs': 'text/javascript',
+    '.json': 'application/json',
+    '.wasm': 'application/wasm',
+  };
+  const server = createServer((req, res) => {
+    const path = normalize(join(root, decodeURIComponent(new URL(req.url!, ORIGIN).pathname)));
+    const file = path.endsWith('/') ? join(path, 'index.html') : path;
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': types[extname(file)] ?? 'application/octet-stream',
+    });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(PORT, '127.0.0.1', () => resolve(server)));
+}
+
+test('(e) without Vite: the esbuild recipe of the client README, on a plain static server', async ({
+  page,
+}) => {
+  const dir = dirs.browser;
+  const heading = 'Without Vite (esbuild, Rollup, webpack…)';
+  await ok('npm install --no-audit --no-fund --prefer-offline --save-dev esbuild@0.28.2', dir);
+  writeFileSync(join(dir, 'src', 'app.ts'), block(heading, 'ts', 'src/app.ts', CLIENT_README));
+  mkdirSync(join(dir, 'public'), { recursive: true });
+  writeFileSync(
+    join(dir, 'public', 'index.html'),
+    '<!doctype html>\n<html><head><meta charset="utf-8"><title>esbuild</title></head>\n' +
+      '<body><script type="module" src="/app.js"></script></body></html>\n',
+  );
+  for (const line of commands(block(heading, 'sh', '', CLIENT_README))) await ok(line, dir);
+  const server = await serveStatic(join(dir, 'public'));
+  try {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const logged = page.waitForEvent('console', {
+      predicate: (m) => m.type() === 'log',
+      timeout: 120_000,
+    });
+    await page.goto(`${ORIGIN}/`);
+    expect((await logged).text()).toBe('I adopted a kitten named Luna opfs');
+    expect(errors).toEqual([]);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});

@@ -1,0 +1,55 @@
+// Copies transformers.js's own browser build into dist/vendor/ (run by `pnpm build`, after tsc).
+//
+// Why: `@huggingface/transformers` depends on onnxruntime-node (~245 MB, with an install script
+// that downloads CUDA parts), also where only its browser build is used. The engine imports it
+// as `#transformers` (package.json `imports`): Node gets the real package (an optional peer), a
+// browser bundle gets this copy of its published `dist/transformers.web.js`, whose only import is
+// onnxruntime-web (an optional peer, a dependency of @anamnesis/client). So a browser app never
+// installs onnxruntime-node.
+//
+// One change to the file: its `import { Tensor } from "onnxruntime-common"` takes the same class
+// from `onnxruntime-web/webgpu` (which re-exports it), so the copy needs no other package.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(join(root, 'package.json'));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+let tfRoot = dirname(require.resolve('@huggingface/transformers'));
+while (!tfRoot.endsWith('transformers')) tfRoot = dirname(tfRoot);
+const tfPkg = JSON.parse(readFileSync(join(tfRoot, 'package.json'), 'utf8'));
+
+const fail = (message) => {
+  console.error(`vendor-transformers: ${message}`);
+  process.exit(1);
+};
+if (tfPkg.version !== pkg.peerDependencies['@huggingface/transformers'])
+  fail(
+    `@huggingface/transformers ${tfPkg.version} installed, the peer range says ${pkg.peerDependencies['@huggingface/transformers']}`,
+  );
+if (tfPkg.dependencies['onnxruntime-web'] !== pkg.peerDependencies['onnxruntime-web'])
+  fail(
+    `transformers.js wants onnxruntime-web ${tfPkg.dependencies['onnxruntime-web']}, the peer says ${pkg.peerDependencies['onnxruntime-web']}`,
+  );
+
+let code = readFileSync(join(tfRoot, 'dist', 'transformers.web.js'), 'utf8');
+const common = 'import { Tensor } from "onnxruntime-common";';
+if (code.split(common).length !== 2) fail(`expected one "${common}"`);
+code = code.replace(common, 'import { Tensor } from "onnxruntime-web/webgpu";');
+code = code.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
+const imports = [...code.matchAll(/^\s*import\s[^;]*?from\s+"([^"]+)";/gm)].map((m) => m[1]);
+const external = [...new Set(imports.filter((s) => !s.startsWith('.')))];
+if (external.join() !== 'onnxruntime-web/webgpu')
+  fail(`unexpected imports in transformers.web.js: ${external.join(', ')}`);
+
+const out = join(root, 'dist', 'vendor');
+mkdirSync(out, { recursive: true });
+const header =
+  `// @huggingface/transformers ${tfPkg.version} (Apache-2.0, see LICENSE-transformers.txt): its\n` +
+  `// dist/transformers.web.js, with Tensor imported from onnxruntime-web/webgpu instead of\n` +
+  `// onnxruntime-common. Copied by @anamnesis/engine's scripts/vendor-transformers.mjs.\n`;
+writeFileSync(join(out, 'transformers.web.js'), header + code);
+copyFileSync(join(tfRoot, 'LICENSE'), join(out, 'LICENSE-transformers.txt'));
