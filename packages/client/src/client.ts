@@ -953,7 +953,7 @@ let registered = false;
  */
 export function connectMemory(
   options: OpenMemoryOptions = {},
-  env: ClientEnvironment = browserEnvironment(),
+  env: ClientEnvironment = browserEnvironment(options.assets?.worker),
 ): MemoryClient {
   const { open, settings } = resolveOptions(options, env);
   // Not awaited: Firefox answers persist() only after the user answers its prompt.
