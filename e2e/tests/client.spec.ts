@@ -3,6 +3,8 @@
  * owner tab per store. Every test starts from an empty OPFS and fails on any request to another
  * origin (see `fixtures.ts`).
  */
+import type { OpenMemoryOptions } from '@anamnesis/client';
+
 import { expect, test } from '../fixtures.ts';
 import { EXAMPLE_URL } from '../playwright.config.ts';
 import { ok, openClientPage } from './client.ts';
@@ -179,7 +181,11 @@ test('the same probe set recalls the same top results on wasm and on WebGPU; a f
   expect(tops.wasm![0]).toContain('p0');
 
   const fallback = ok(
-    await c.open('fallback', { name: 'fallback', device: 'webgpu', simulateWebGpuFailure: true }),
+    await c.open('fallback', {
+      name: 'fallback',
+      device: 'webgpu',
+      simulateWebGpuFailure: true,
+    } as OpenMemoryOptions),
   );
   expect(fallback.device).toBe('wasm');
   expect(fallback.fellBackFrom?.code).toBe('UNSUPPORTED');

@@ -19,11 +19,12 @@ import {
   type RememberInput,
   type UiSettings,
 } from '@anamnesis/client';
+import { openMemoryWithFaults, terminateWorker } from '@anamnesis/client/testing';
 
 import { rng } from '../../../apps/bench/src/corpus.ts';
 
 // Every worker this page starts, so that a test can kill them all at any moment (even while
-// `openMemory` is still opening, before a client exists to call `debug.terminateWorker` on).
+// `openMemory` is still opening, before a client exists to call `terminateWorker` on).
 const workers: Worker[] = [];
 const NativeWorker = globalThis.Worker;
 globalThis.Worker = class extends NativeWorker {
@@ -187,7 +188,14 @@ const api: ClientPageApi = {
     outcome(async () => {
       const events: ProgressEvent[] = [];
       progress.set(key, events);
-      const m = await openMemory({ ...options, onProgress: (e) => events.push(e) });
+      // `simulateWebGpuFailure` in a test's options: the testing entry's fault, not an app option
+      const { simulateWebGpuFailure, ...rest } = options as OpenMemoryOptions & {
+        simulateWebGpuFailure?: boolean;
+      };
+      const m = await openMemoryWithFaults(
+        { ...rest, onProgress: (e) => events.push(e) },
+        { webGpuFailure: simulateWebGpuFailure === true },
+      );
       memories.set(key, m);
       return m.info;
     }),
@@ -229,7 +237,7 @@ const api: ClientPageApi = {
         onProgress: (e) => {
           if (crashed || (when === 'writing' && e.loaded < e.total)) return;
           crashed = true;
-          if (how === 'terminate') m.debug.terminateWorker();
+          if (how === 'terminate') terminateWorker(m);
           else void (window as unknown as { crashPoint(): Promise<void> }).crashPoint();
         },
       });

@@ -11,6 +11,8 @@ import type {
   TransformersEmbedderOptions,
 } from '@anamnesis/engine';
 
+import type { Reply } from './wire.ts';
+
 /**
  * Every public engine method the client forwards, and whether it only reads (`'read'`) or writes
  * (`'write'`: a follower's write carries an operation id, so that re-sent to a new owner after a
@@ -125,7 +127,17 @@ export interface WorkerOpenOptions {
   simulateWebGpuFailure?: boolean;
 }
 
-/** What the worker exposes through Comlink (see `worker-api.ts`). */
+/**
+ * What the worker exposes through Comlink: {@link WorkerApi} with every answer as a
+ * {@link Reply} (plain data; errors in wire form), see `answering` in `worker-api.ts`.
+ */
+export type RemoteWorkerApi = {
+  [K in keyof WorkerApi]: (
+    ...args: Parameters<WorkerApi[K]>
+  ) => Promise<Reply<Awaited<ReturnType<WorkerApi[K]>>>>;
+};
+
+/** The worker's functions (see `worker-api.ts`). */
 export interface WorkerApi {
   /** Loads the model and opens the store; `onReady` hears `'model'`, then `'store'`. */
   open(

@@ -8,15 +8,12 @@ export {
   connectMemory,
   openMemory,
   recoverMemory,
-  type AssetUrls,
   type MemoryClient,
   type MemoryApi,
   type MemoryInfo,
-  type MemoryState,
-  type OpenMemoryOptions,
   type RecoverMemoryOptions,
-  type Role,
-} from './client.ts';
+} from './memory.ts';
+export { type AssetUrls, type MemoryState, type OpenMemoryOptions, type Role } from './options.ts';
 export {
   ENGINE_METHODS,
   type ClientDevice,

@@ -1,11 +1,11 @@
 /**
- * Errors across realms. Comlink keeps only `name`, `message` and `stack` of a thrown error; this
- * module's `'throw'` transfer handler (registered in the page and in the worker) also keeps an
- * {@link AnamnesisError}'s `code` and `details`, so `instanceof AnamnesisError` and `.code` work
- * on the page exactly as in the worker. The same wire form carries errors over BroadcastChannel.
+ * Errors across realms. Comlink keeps only `name`, `message` and `stack` of a thrown error, so the
+ * worker answers every call with a {@link Reply}: plain data that carries an
+ * {@link AnamnesisError}'s `code` and `details` too, turned back into the same error on the page
+ * (`instanceof AnamnesisError` and `.code` work exactly as in the worker). The same wire form
+ * carries errors over BroadcastChannel.
  */
 import { AnamnesisError, ERROR_CODES, type ErrorCode } from '@anamnesis/ranking';
-import * as Comlink from 'comlink';
 
 /** An error as plain, structured-cloneable data. */
 export interface WireError {
@@ -64,32 +64,24 @@ export function fromWireError(wire: WireError): Error {
   return error;
 }
 
-/** Comlink's wrapper of a thrown value: an object with a `Symbol('Comlink.thrown')` key. */
-function isThrown(value: unknown): value is { value: unknown } {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Object.getOwnPropertySymbols(value).some((s) => s.description === 'Comlink.thrown')
-  );
+/**
+ * A worker method's answer as plain data: its value, or the error it threw in wire form. The
+ * worker never lets an error escape to Comlink, so no global Comlink handler is needed and an
+ * app's own Comlink workers are left alone.
+ */
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: WireError };
+
+/** Runs `work` and returns its outcome as a {@link Reply}. */
+export async function reply<T>(work: () => Promise<T>): Promise<Reply<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (e) {
+    return { ok: false, error: toWireError(e) };
+  }
 }
 
-type SerializedThrow = { isError: true; value: WireError } | { isError: false; value: unknown };
-
-/**
- * Registers the `'throw'` transfer handler that keeps error codes. Must run in both realms (it
- * serialises in the realm that throws and deserialises in the one that called); idempotent.
- */
-export function registerErrorTransfer(): void {
-  Comlink.transferHandlers.set('throw', {
-    canHandle: isThrown,
-    serialize(thrown: { value: unknown }): [SerializedThrow, Transferable[]] {
-      const { value } = thrown;
-      if (value instanceof Error) return [{ isError: true, value: toWireError(value) }, []];
-      return [{ isError: false, value }, []];
-    },
-    deserialize(serialized: SerializedThrow): never {
-      if (serialized.isError) throw fromWireError(serialized.value);
-      throw serialized.value;
-    },
-  } as Comlink.TransferHandler<unknown, unknown>);
+/** The value of a {@link Reply}, or its error thrown again (an `AnamnesisError` keeps its code). */
+export function unwrap<T>(answer: Reply<T>): T {
+  if (answer.ok) return answer.value;
+  throw fromWireError(answer.error);
 }

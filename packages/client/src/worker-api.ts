@@ -16,8 +16,10 @@ import {
 } from '@anamnesis/engine';
 import * as Comlink from 'comlink';
 
+import { reply } from './wire.ts';
 import type {
   EngineMethod,
+  RemoteWorkerApi,
   MemoryStats,
   MethodArgs,
   OpenInfo,
@@ -266,8 +268,7 @@ export function createWorkerApi(): WorkerApi {
             : await fn.apply(target, list);
         await progress?.delivered();
         if (method === 'stats') result = { ...(result as object), ...(await storageFigures()) };
-        const buffers = buffersOf(result);
-        return (buffers.length ? Comlink.transfer(result, buffers) : result) as never;
+        return result as never;
       } catch (e) {
         if (quota.errors !== quotaBefore && !isAnamnesisError(e, 'QUOTA_EXCEEDED')) {
           throw new AnamnesisError('QUOTA_EXCEEDED', `${method}: the browser refused to write`, {
@@ -302,4 +303,22 @@ export function createWorkerApi(): WorkerApi {
 
     close,
   };
+}
+
+/**
+ * The worker API as the worker exposes it: every function answers with a {@link Reply} (its value,
+ * or its error as plain data), so errors keep their codes without any global Comlink handler; the
+ * typed arrays of a value are transferred, not copied.
+ */
+export function answering(api: WorkerApi): RemoteWorkerApi {
+  const out = {} as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const name of Object.keys(api) as (keyof WorkerApi)[]) {
+    const fn = api[name] as (...args: unknown[]) => Promise<unknown>;
+    out[name] = async (...args) => {
+      const answer = await reply(() => fn(...args));
+      const buffers = answer.ok ? buffersOf(answer.value) : [];
+      return buffers.length ? Comlink.transfer(answer, buffers) : answer;
+    };
+  }
+  return out as unknown as RemoteWorkerApi;
 }

@@ -15,8 +15,9 @@ import {
   type MemoryClient,
   type MemoryState,
   type OpenMemoryOptions,
-} from '../src/client.ts';
-import { fromWireError, registerErrorTransfer, toWireError } from '../src/wire.ts';
+} from '../src/index.ts';
+import { terminateWorker } from '../src/testing.ts';
+import { fromWireError, reply, toWireError, unwrap } from '../src/wire.ts';
 import { LockRegistry, Tab } from './tabs.ts';
 
 const NOTES = [
@@ -73,33 +74,35 @@ const until = async (check: () => boolean, ms = 10_000) => {
 };
 
 describe('errors across the boundary', () => {
-  it('keeps code, details, message and cause of an AnamnesisError through Comlink', async () => {
-    registerErrorTransfer();
+  it('keeps code, details, message and cause of an AnamnesisError through Comlink, with no global handler', async () => {
+    const before = new Map(Comlink.transferHandlers);
     const { port1, port2 } = new MessageChannel();
-    Comlink.expose(
-      {
-        fail(kind: string) {
-          if (kind === 'typed') {
-            throw new AnamnesisError('NOT_FOUND', 'x9', {
-              details: { id: 'x9', fn: () => 1 },
-              cause: new TypeError('inner'),
-            });
-          }
-          if (kind === 'plain') throw new RangeError('plain');
-          throw { not: 'an error' };
-        },
-      },
-      port1,
-    );
-    const remote = Comlink.wrap<{ fail(kind: string): void }>(port2);
-    const typed = await rejectsWith(remote.fail('typed'), 'NOT_FOUND');
+    const fail = (kind: string) =>
+      reply(async () => {
+        if (kind === 'typed') {
+          throw new AnamnesisError('NOT_FOUND', 'x9', {
+            details: { id: 'x9', fn: () => 1 },
+            cause: new TypeError('inner'),
+          });
+        }
+        if (kind === 'plain') throw new RangeError('plain');
+        throw { not: 'an error' };
+      });
+    Comlink.expose({ fail }, port1);
+    const remote = Comlink.wrap<{ fail: typeof fail }>(port2);
+    const call = (kind: string) => remote.fail(kind).then(unwrap);
+    const typed = await rejectsWith(call('typed'), 'NOT_FOUND');
     expect(typed.message).toBe('No memory has this id: x9');
     expect(typed.details).toEqual({ id: 'x9' }); // functions dropped, data kept
     expect((typed.cause as Error).message).toBe('inner');
-    const plain = await remote.fail('plain').catch((e: unknown) => e);
+    const plain = await call('plain').catch((e: unknown) => e);
     expect(plain).toBeInstanceOf(Error);
     expect(plain).toMatchObject({ name: 'RangeError', message: 'plain' });
-    expect(await remote.fail('value').catch((e: unknown) => e)).toEqual({ not: 'an error' });
+    expect(await call('value').catch((e: unknown) => e)).toMatchObject({
+      message: '[object Object]',
+    });
+    // Comlink's handlers are as they were: an app's own workers behave as Comlink documents
+    expect(new Map(Comlink.transferHandlers)).toEqual(before);
     port1.close();
     port2.close();
   });
@@ -168,7 +171,7 @@ describe('one tab', () => {
   it('a call to a dead worker times out instead of hanging; so does opening one', async () => {
     const tab = newTab(new LockRegistry());
     const m = await open(tab, { name: 'dead', timeoutMs: 200 });
-    expect(m.debug.terminateWorker()).toBe(true);
+    expect(terminateWorker(m)).toBe(true);
     const start = Date.now();
     await rejectsWith(m.stats(), 'TIMEOUT');
     expect(Date.now() - start).toBeLessThan(2_000);
@@ -235,7 +238,7 @@ describe('tabs', () => {
     const mc = await open(c, { name: 'abrupt' });
     await ma.rememberMany(NOTES);
     // a's worker stops answering (it "crashed"), then the tab goes without a goodbye
-    ma.debug.terminateWorker();
+    terminateWorker(ma);
     const write = mb.remember({ text: 'in flight when the owner went' });
     const read = mc.recall('kitten');
     const readB = mb.stats();

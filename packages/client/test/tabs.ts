@@ -6,10 +6,9 @@
  */
 import * as Comlink from 'comlink';
 
-import type { ClientEnvironment, LockManagerLike, WorkerLike } from '../src/client.ts';
+import type { ClientEnvironment, LockManagerLike, WorkerLike } from '../src/environment.ts';
 import type { WorkerApi } from '../src/api.ts';
-import { registerErrorTransfer } from '../src/wire.ts';
-import { createWorkerApi } from '../src/worker-api.ts';
+import { answering, createWorkerApi } from '../src/worker-api.ts';
 
 interface Grant {
   tab: Tab;
@@ -94,13 +93,12 @@ export class Tab {
   readonly #registry: LockRegistry;
 
   constructor(registry: LockRegistry) {
-    registerErrorTransfer();
     this.#registry = registry;
     this.env = {
       createWorker: () => {
         const { port1, port2 } = new MessageChannel();
         const api = createWorkerApi();
-        Comlink.expose(api, port1);
+        Comlink.expose(answering(api), port1);
         this.workers.push({ api, ports: [port1, port2] });
         return Object.assign(port2, {
           terminate() {

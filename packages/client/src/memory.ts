@@ -1,0 +1,234 @@
+/**
+ * `connectMemory` and `openMemory`: the engine in a dedicated module worker behind Comlink, one
+ * owner tab per store (`tabs/coordinator.ts`); `recoverMemory` salvages a damaged store.
+ */
+
+import type { OpfsRecoverResult, ProgressEvent } from '@anamnesis/engine';
+import { AnamnesisError } from '@anamnesis/ranking';
+import * as Comlink from 'comlink';
+
+import {
+  ENGINE_METHODS,
+  type EngineApi,
+  type EngineMethod,
+  type MemoryStats,
+  type OpenInfo,
+  type ReadyPart,
+  type RemoteWorkerApi,
+} from './api.ts';
+import { withDeadline } from './deadline.ts';
+import { browserEnvironment, type ClientEnvironment } from './environment.ts';
+import {
+  resolveOptions,
+  type Faults,
+  type MemoryState,
+  type OpenMemoryOptions,
+  type Role,
+} from './options.ts';
+import { TabCoordinator } from './tabs/coordinator.ts';
+import { unwrap, type Reply } from './wire.ts';
+
+/** Device, backend and model of the store, as opened by the owner's worker. */
+export interface MemoryInfo extends OpenInfo {
+  /** This tab's role. */
+  role: Role;
+  /** Set when WebGPU failed in a first worker and a fresh one runs on wasm. */
+  fellBackFrom?: { code: string; message: string };
+}
+
+/** The engine's methods as the client offers them (`stats` adds the browser's storage figures). */
+export type MemoryApi = Omit<EngineApi, 'stats'> & {
+  /** Counts, model, backend (`'opfs'`, or `'memory'` and why), persisted, usage and quota. */
+  stats(): Promise<MemoryStats>;
+};
+
+const asyncDispose: typeof Symbol.asyncDispose =
+  (Symbol as { asyncDispose?: typeof Symbol.asyncDispose }).asyncDispose ??
+  (Symbol.for('Symbol.asyncDispose') as typeof Symbol.asyncDispose);
+
+/** A store opened by {@link openMemory}. */
+export interface MemoryClient extends MemoryApi {
+  /** The store name. */
+  readonly name: string;
+  /** This tab's current role (a follower becomes the owner when the owner tab goes). */
+  readonly role: Role;
+  /** Device, backend and model, as the owner opened them (throws `CLOSED` before `ready`). */
+  readonly info: MemoryInfo;
+  /** Resolves when the store is open and calls run; rejects with the error when it cannot open. */
+  readonly ready: Promise<void>;
+  /** Where the client is: see {@link MemoryState}. */
+  readonly state: MemoryState;
+  /** Which parts are ready (see `onReady`). */
+  readonly readiness: Readonly<Record<ReadyPart, boolean>>;
+  /**
+   * Waits for calls in flight, closes the store and the worker, and hands ownership to the next
+   * tab. Idempotent; later calls reject with `CLOSED`.
+   */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Each client's tab coordinator, for the test hooks of `@anamnesis/client/testing`. */
+const coordinators = new WeakMap<MemoryClient, TabCoordinator>();
+
+/** @internal The coordinator behind a client (`testing.ts`). */
+export function coordinatorOf(memory: MemoryClient): TabCoordinator {
+  const coordinator = coordinators.get(memory);
+  if (!coordinator) throw new AnamnesisError('INVALID_INPUT', 'not a client of this module');
+  return coordinator;
+}
+
+/**
+ * Opens a store in a dedicated worker (this tab's, or the owner tab's) and returns the engine's
+ * API plus `close`, `role` and `info` at once, without waiting: calls made before the store is
+ * open wait, in order, and run when it is (their deadlines start then); `ready` and `state` say
+ * where it is. Bad options throw `INVALID_INPUT` here; an open that fails rejects `ready` and
+ * every call with its error. See {@link OpenMemoryOptions}.
+ *
+ * @internal `env` replaces the browser globals (tests).
+ */
+export function connectMemory(
+  options: OpenMemoryOptions = {},
+  env: ClientEnvironment = browserEnvironment(options.assets?.worker),
+): MemoryClient {
+  return connectWith(options, env, {});
+}
+
+/** @internal {@link connectMemory} with test faults (`testing.ts`). */
+export function connectWith(
+  options: OpenMemoryOptions,
+  env: ClientEnvironment,
+  faults: Faults,
+): MemoryClient {
+  const { open, settings } = resolveOptions(options, env, faults);
+  // Not awaited: Firefox answers persist() only after the user answers its prompt.
+  if (options.persist && env.persist) void env.persist().catch(() => false);
+  const client = new TabCoordinator(env, open, settings);
+  let state: MemoryState = 'opening';
+  const setState = (next: MemoryState, error?: unknown) => {
+    if (state === next || state === 'closed') return;
+    state = next;
+    options.onStateChange?.(next, error);
+  };
+  const ready = client.start().then(
+    () => setState('ready'),
+    async (e: unknown) => {
+      client.fail(e);
+      setState('failed', e);
+      await client.close();
+      throw e;
+    },
+  );
+  ready.catch(() => undefined); // an app that never looks at `ready` sees the error on its calls
+  return memoryOf(
+    client,
+    ready,
+    () => state,
+    () => setState('closed'),
+  );
+}
+
+/**
+ * Opens a store and waits until it is ready: {@link connectMemory}, then `await memory.ready`.
+ *
+ * @internal `env` replaces the browser globals (tests).
+ */
+export async function openMemory(
+  options: OpenMemoryOptions = {},
+  env: ClientEnvironment = browserEnvironment(options.assets?.worker),
+): Promise<MemoryClient> {
+  const memory = connectMemory(options, env);
+  await memory.ready;
+  return memory;
+}
+
+/** Options of {@link recoverMemory}: those of `openMemory`, plus `restore`. */
+export interface RecoverMemoryOptions extends OpenMemoryOptions {
+  /**
+   * After salvaging, keep a copy of the damaged file in OPFS (`result.backup`), start the store
+   * afresh and import what was salvaged (re-embedded with the options' model), so the next
+   * `openMemory` opens it. Default false: the store is only read.
+   */
+  restore?: boolean;
+}
+
+/**
+ * Salvages a damaged store (one whose open failed with `STORE_CORRUPT`): reads its OPFS file in a
+ * worker of its own without opening it as a database, and returns the memories it could read as
+ * JSON Lines (`import` takes them), with counts and the problems found; see `restore`. The store
+ * must not be open in any tab (`STORE_LOCKED` otherwise); `NOT_FOUND` when it does not exist.
+ *
+ * @internal `env` replaces the browser globals (tests).
+ */
+export async function recoverMemory(
+  options: RecoverMemoryOptions = {},
+  env: ClientEnvironment = browserEnvironment(options.assets?.worker),
+): Promise<OpfsRecoverResult> {
+  const { open, settings } = resolveOptions(options, env);
+  const run = async () => {
+    const worker = env.createWorker();
+    try {
+      const remote = Comlink.wrap<RemoteWorkerApi>(worker);
+      const progress = settings.onProgress;
+      return await withDeadline(settings.openTimeoutMs, 'recover', (touch) =>
+        remote
+          .recover(
+            open,
+            options.restore === true,
+            progress
+              ? Comlink.proxy((event: ProgressEvent) => {
+                  touch();
+                  progress(event);
+                })
+              : undefined,
+          )
+          .then((r) => unwrap(r as Reply<OpfsRecoverResult>)),
+      );
+    } finally {
+      worker.terminate();
+    }
+  };
+  if (!env.locks) return run();
+  let result: OpfsRecoverResult | undefined;
+  await env.locks.request(`anamnesis:${open.name}`, { ifAvailable: true }, async (lock) => {
+    if (!lock)
+      throw new AnamnesisError('STORE_LOCKED', `the store ${open.name} is open in another tab`);
+    result = await run();
+  });
+  return result!;
+}
+
+/** The public object: the engine's methods forwarded through `client.call`. */
+function memoryOf(
+  client: TabCoordinator,
+  ready: Promise<void>,
+  state: () => MemoryState,
+  closed: () => void,
+): MemoryClient {
+  const methods = {} as Record<EngineMethod, (...args: unknown[]) => Promise<unknown>>;
+  for (const method of Object.keys(ENGINE_METHODS) as EngineMethod[]) {
+    methods[method] = (...args: unknown[]) => client.call(method, args);
+  }
+  const close = () => client.close().finally(closed);
+  const memory: MemoryClient = Object.freeze({
+    ...(methods as unknown as MemoryApi),
+    name: client.name,
+    ready,
+    get state() {
+      return state();
+    },
+    get readiness() {
+      return { ...client.readiness };
+    },
+    get role() {
+      return client.role;
+    },
+    get info() {
+      return client.info;
+    },
+    close,
+    [asyncDispose]: close,
+  });
+  coordinators.set(memory, client);
+  return memory;
+}

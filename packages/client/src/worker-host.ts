@@ -1,0 +1,181 @@
+/** The owner's worker: started, opened, called with deadlines, closed. */
+
+import type { ProgressEvent } from '@anamnesis/engine';
+import { AnamnesisError, isAnamnesisError } from '@anamnesis/ranking';
+import * as Comlink from 'comlink';
+
+import {
+  PROGRESS_ARG,
+  type EngineMethod,
+  type OpenInfo,
+  type ReadyPart,
+  type RemoteWorkerApi,
+  type WorkerOpenOptions,
+} from './api.ts';
+import { withDeadline } from './deadline.ts';
+import type { ClientEnvironment, WorkerLike } from './environment.ts';
+import { DEFAULT_TIMEOUT_MS, plainRuntime, type Settings } from './options.ts';
+import { unwrap, type Reply } from './wire.ts';
+
+/** Splits a `{ onProgress }` callback off a method's options argument (functions do not clone). */
+export function splitProgress(
+  method: EngineMethod,
+  args: readonly unknown[],
+): { args: unknown[]; onProgress: ((e: ProgressEvent) => void) | undefined } {
+  const at = PROGRESS_ARG[method];
+  const list = [...args];
+  const options = at === undefined ? undefined : list[at];
+  if (
+    at === undefined ||
+    !options ||
+    typeof options !== 'object' ||
+    typeof (options as { onProgress?: unknown }).onProgress !== 'function'
+  ) {
+    return { args: list, onProgress: undefined };
+  }
+  const { onProgress, ...rest } = options as { onProgress: (e: ProgressEvent) => void };
+  list[at] = rest;
+  return { args: list, onProgress };
+}
+
+/** One started worker with its engine open. */
+export class WorkerHost {
+  readonly info: OpenInfo;
+  readonly fellBackFrom: { code: string; message: string } | undefined;
+  readonly #worker: WorkerLike;
+  readonly #remote: Comlink.Remote<RemoteWorkerApi>;
+  readonly #timeoutMs: number;
+
+  private constructor(
+    worker: WorkerLike,
+    remote: Comlink.Remote<RemoteWorkerApi>,
+    info: OpenInfo,
+    timeoutMs: number,
+    fellBackFrom: { code: string; message: string } | undefined,
+  ) {
+    this.#worker = worker;
+    this.#remote = remote;
+    this.info = info;
+    this.#timeoutMs = timeoutMs;
+    this.fellBackFrom = fellBackFrom;
+  }
+
+  /** Starts a worker and opens the store in it; on a poisoned WebGPU, retries in a fresh worker on wasm. */
+  static async start(
+    env: ClientEnvironment,
+    open: WorkerOpenOptions,
+    settings: Settings,
+  ): Promise<WorkerHost> {
+    try {
+      return await WorkerHost.#launch(env, open, settings, undefined);
+    } catch (e) {
+      if (
+        !isAnamnesisError(e, 'UNSUPPORTED') ||
+        e.details?.freshWorker !== true ||
+        open.embedder === 'tfidf'
+      )
+        throw e;
+      const wasm: WorkerOpenOptions = {
+        ...open,
+        embedder: { ...open.embedder, device: 'wasm', wasmPaths: plainRuntime(settings.ort) },
+        simulateWebGpuFailure: false,
+      };
+      return WorkerHost.#launch(env, wasm, settings, { code: e.code, message: e.message });
+    }
+  }
+
+  static async #launch(
+    env: ClientEnvironment,
+    open: WorkerOpenOptions,
+    settings: Settings,
+    fellBackFrom: { code: string; message: string } | undefined,
+  ): Promise<WorkerHost> {
+    const worker = env.createWorker();
+    const remote = Comlink.wrap<RemoteWorkerApi>(worker);
+    let onError: ((event: Event) => void) | undefined;
+    try {
+      const failed = new Promise<never>((_, reject) => {
+        onError = (event: Event) =>
+          reject(
+            new AnamnesisError(
+              'INTERNAL',
+              `the worker failed to start: ${(event as ErrorEvent).message ?? 'error event'}`,
+            ),
+          );
+        worker.addEventListener('error', onError);
+      });
+      const { onProgress, onReady } = settings;
+      const info = await withDeadline(settings.openTimeoutMs, 'open', (touch) =>
+        Promise.race([
+          remote
+            .open(
+              open,
+              onProgress
+                ? Comlink.proxy((event: ProgressEvent) => {
+                    touch();
+                    onProgress(event);
+                  })
+                : undefined,
+              onReady
+                ? Comlink.proxy((part: ReadyPart) => {
+                    touch();
+                    onReady(part);
+                  })
+                : undefined,
+            )
+            .then((r) => unwrap(r as Reply<OpenInfo>)),
+          failed,
+        ]),
+      );
+      return new WorkerHost(worker, remote, info, settings.timeoutMs, fellBackFrom);
+    } catch (e) {
+      worker.terminate();
+      throw e;
+    } finally {
+      if (onError) worker.removeEventListener('error', onError);
+    }
+  }
+
+  /** Runs one engine method in the worker, with the call deadline. */
+  call(
+    method: EngineMethod,
+    args: unknown[],
+    onProgress: ((e: ProgressEvent) => void) | undefined,
+    operation?: string,
+  ): Promise<unknown> {
+    const call = this.#remote.call as unknown as (
+      method: EngineMethod,
+      args: unknown[],
+      onProgress?: unknown,
+      operation?: string,
+    ) => Promise<Reply<unknown>>;
+    return withDeadline(this.#timeoutMs, method, (touch) =>
+      call(
+        method,
+        args,
+        onProgress
+          ? Comlink.proxy((event: ProgressEvent) => {
+              touch();
+              onProgress(event);
+            })
+          : undefined,
+        operation,
+      ).then(unwrap),
+    );
+  }
+
+  /** Closes the engine (bounded by the call deadline), then terminates the worker. */
+  async close(): Promise<void> {
+    try {
+      await withDeadline(this.#timeoutMs || DEFAULT_TIMEOUT_MS, 'close', () =>
+        this.#remote.close().then(unwrap),
+      );
+    } finally {
+      this.terminate();
+    }
+  }
+
+  terminate(): void {
+    this.#worker.terminate();
+  }
+}
