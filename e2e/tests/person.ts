@@ -97,17 +97,26 @@ export function puppeteerPerson(page: PuppeteerPage): Person {
       }, text);
     },
     openNote: async (title) => {
-      const index = await until(
-        () =>
-          page.$$eval(
-            '#notes .note-title',
-            (els, t) => els.findIndex((e) => e.textContent === t),
-            title,
-          ),
-        (i) => i >= 0,
-      );
-      if (index < 0) throw new Error(`note ${title} is not listed`);
-      await (await page.$$('#notes .note-link'))[index]!.click();
+      // The list is re-rendered whenever a save lands: a button found a moment ago may be gone
+      // by the click, as under a person's pointer; look again and click the new one.
+      for (let attempt = 0; ; attempt++) {
+        const index = await until(
+          () =>
+            page.$$eval(
+              '#notes .note-title',
+              (els, t) => els.findIndex((e) => e.textContent === t),
+              title,
+            ),
+          (i) => i >= 0,
+        );
+        if (index < 0) throw new Error(`note ${title} is not listed`);
+        try {
+          await (await page.$$('#notes .note-link'))[index]!.click();
+          return;
+        } catch (e) {
+          if (attempt >= 10 || !/detached|not connected/i.test(String(e))) throw e;
+        }
+      }
     },
     value: (selector) => page.$eval(selector, (el) => (el as HTMLInputElement).value),
     texts: (selector) => page.$$eval(selector, (els) => els.map((e) => e.textContent ?? '')),
