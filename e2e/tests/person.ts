@@ -112,7 +112,13 @@ export function puppeteerPerson(page: PuppeteerPage): Person {
         if (index < 0) throw new Error(`note ${title} is not listed`);
         try {
           await (await page.$$('#notes .note-link'))[index]!.click();
-          return;
+          // the list may have been re-ordered between the look and the click: check the editor
+          const opened = await until(
+            () => page.$eval('#title', (el) => (el as HTMLInputElement).value),
+            (v) => v === title,
+            2_000,
+          );
+          if (opened === title || attempt >= 10) return;
         } catch (e) {
           if (attempt >= 10 || !/detached|not connected/i.test(String(e))) throw e;
         }
