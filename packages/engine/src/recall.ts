@@ -14,6 +14,7 @@ import {
   type ScoredCandidate,
   type ScoringProfile,
 } from '@anamnesis/ranking';
+import { applyContext } from './context-signal.ts';
 import { buildFilter, IDENTIFIER } from './filter.ts';
 import { resolveProfile } from './profiles.ts';
 import {
@@ -343,6 +344,24 @@ export async function recall(
     seenHash.add(hash);
     return true;
   });
+
+  if (profile.context) {
+    scored = applyContext(
+      ctx.db,
+      scored,
+      rows,
+      profile.context,
+      { where, params },
+      (rids) => ctx.leg.similarities(rids, queryVector),
+      (row, similarity) => {
+        if (similarity < v.minSimilarity || seenHash.has(row.contentHash)) return false;
+        seenHash.add(row.contentHash);
+        return true;
+      },
+      // a neighbour below what can be selected is not worth reading
+      v.mmr || v.tokenBudget !== undefined ? beforeRerank : v.topK,
+    );
+  }
 
   const sessionInfo = new Map<string, Explain['session']>();
   if (options.groupBy === 'session') {

@@ -25,6 +25,14 @@ export {
   type Vector,
 } from './cosine.ts';
 export { normalizeBm25 } from './bm25.ts';
+export {
+  contextContributions,
+  contextScores,
+  type ContextItem,
+  type ContextPair,
+  type ContextScore,
+  type ContextWeights,
+} from './context.ts';
 export { ftsTokens, prepareFtsQuery, type FtsQueryOptions } from './fts-query.ts';
 export {
   QUALIFYING_USAGE_EVENTS,

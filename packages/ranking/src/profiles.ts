@@ -1,3 +1,4 @@
+import type { ContextWeights } from './context.ts';
 import { AnamnesisError } from './errors.ts';
 import { candidatePool, MEMSENSE_MEMORY_SCORE_WEIGHT, MEMSENSE_RRF_K } from './memsense.ts';
 import { MNEMEXA_MIN_SIMILARITY, MNEMEXA_WEIGHTS, type RecencyMode } from './mnemexa.ts';
@@ -56,6 +57,12 @@ export interface ScoringProfile {
   readonly mmr: { lambda: number; duplicateThreshold?: number; tagWeight: number } | null;
   /** Candidate pool: seed 001's sizing, or a fixed multiple of topK per leg. */
   readonly pool: 'memsense' | { perLegFactor: number; minPerLeg: number };
+  /**
+   * Conversation context after fusion (see `contextScores`): shares of the session neighbours'
+   * and the session's best fused scores; the first `head` candidates look up their neighbours.
+   * Absent or `null`: none (every seed profile).
+   */
+  readonly context?: (ContextWeights & { head: number }) | null;
 }
 
 const DEFAULT_POOL = { perLegFactor: 3, minPerLeg: 60 } as const;
