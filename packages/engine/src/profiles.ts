@@ -1,8 +1,9 @@
 import { AnamnesisError, getProfile, PROFILES, type ScoringProfile } from '@anamnesis/ranking';
 
 /**
- * The `default` profile: weighted RRF with k = 10 over the lexical (weight 1), vector (0.7) and
- * graph (0.3) legs, no recency multiplier, no MMR, then conversation context: each memory is lifted
+ * The `default` profile: weighted RRF with k = 10 over the lexical (weight 1), vector (0.7), graph
+ * (0.3) and date (1: memories of a day or month the query names, by cosine; empty without one)
+ * legs, no recency multiplier, no MMR, then conversation context: each memory is lifted
  * by 0.3 of the margin of its better immediate session neighbour, 0.1 of the one two turns away and
  * 0.3 of its session's best (the first 10 candidates look up their neighbours; no sessions, no
  * effect). Chosen on LoCoMo dev data (`apps/bench/src/tune-default.ts`, `bench:locomo -- --cv`):
@@ -11,12 +12,12 @@ import { AnamnesisError, getProfile, PROFILES, type ScoringProfile } from '@anam
 export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   name: 'default',
   description:
-    'anamnesis: RRF k = 10, fts 1 / vector 0.7 / graph 0.3, session context 0.3 / 0.1 / 0.3, tuned on LoCoMo dev data',
-  legs: ['fts', 'vector', 'graph'],
+    'anamnesis: RRF k = 10, fts 1 / vector 0.7 / graph 0.3 / date 1, session context 0.3 / 0.1 / 0.3, tuned on LoCoMo dev data',
+  legs: ['fts', 'vector', 'graph', 'date'],
   fusion: {
     kind: 'rrf',
     k: 10,
-    weights: { fts: 1, vector: 0.7, graph: 0.3 },
+    weights: { fts: 1, vector: 0.7, graph: 0.3, date: 1 },
     defaultWeight: 1,
     absent: 'skip',
     memoryScoreWeight: 0,
@@ -35,7 +36,7 @@ export const ENGINE_PROFILES: Readonly<Record<string, ScoringProfile>> = Object.
   default: DEFAULT_PROFILE,
 });
 
-const LEGS = new Set(['fts', 'vector', 'graph', 'importance', 'recency', 'usage']);
+const LEGS = new Set(['fts', 'vector', 'graph', 'importance', 'recency', 'usage', 'date']);
 
 function finite(value: unknown): boolean {
   return typeof value === 'number' && Number.isFinite(value);

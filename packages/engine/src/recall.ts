@@ -15,6 +15,7 @@ import {
   type ScoringProfile,
 } from '@anamnesis/ranking';
 import { applyContext } from './context-signal.ts';
+import { dateLeg } from './date-leg.ts';
 import { buildFilter, IDENTIFIER } from './filter.ts';
 import { resolveProfile } from './profiles.ts';
 import {
@@ -233,6 +234,8 @@ export async function recall(
         .map((h) => ({ id: String(h.rid), score: h.score })),
     });
   }
+  if (profile.legs.includes('date'))
+    lists.push(dateLeg(ctx.db, ctx.leg, queryVector, query, where, params, perLeg));
   if (profile.legs.includes('graph') || options.graph) {
     let seeds: number[];
     if (options.graph?.seeds) {
@@ -265,7 +268,7 @@ export async function recall(
         'each extra list needs an identifier label and items of a string id and a finite score',
       );
     }
-    if (['fts', 'vector', 'graph', ...PRIOR_LEGS].includes(extra.label)) {
+    if (['fts', 'vector', 'graph', 'date', ...PRIOR_LEGS].includes(extra.label)) {
       throw new AnamnesisError(
         'INVALID_INPUT',
         `extra list label ${extra.label} is a built-in leg`,

@@ -33,6 +33,7 @@ export {
   type ContextScore,
   type ContextWeights,
 } from './context.ts';
+export { queryDateWindows, type TimeWindow } from './query-dates.ts';
 export { ftsTokens, prepareFtsQuery, type FtsQueryOptions } from './fts-query.ts';
 export {
   QUALIFYING_USAGE_EVENTS,

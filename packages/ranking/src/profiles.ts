@@ -5,7 +5,15 @@ import { MNEMEXA_MIN_SIMILARITY, MNEMEXA_WEIGHTS, type RecencyMode } from './mne
 import { MNEMOSYNE_WEIGHTS } from './weighted-sum.ts';
 
 /** The retrieval legs the engine knows how to run. Caller-supplied lists add their own labels. */
-export type LegName = 'fts' | 'vector' | 'graph' | 'importance' | 'recency' | 'usage';
+export type LegName =
+  | 'fts'
+  | 'vector'
+  | 'graph'
+  | 'importance'
+  | 'recency'
+  | 'usage'
+  /** Memories created on a day or in a month the query names, by cosine (empty otherwise). */
+  | 'date';
 
 /** The per-memory factors a linear fusion can weigh, each normalised to [0, 1]. */
 export type Factor = 'similarity' | 'fts' | 'importance' | 'recency' | 'frequency';
