@@ -7,7 +7,8 @@ import { AnamnesisError } from './errors.ts';
  * towards its session's best: it gains a share of the *margin* by which they score above it
  * (`w · max(0, s_other − s_self)`). So the best memory of a stretch is never moved by weaker ones
  * around it (a notes store's arbitrary grouping cannot reorder its strong matches), and while the
- * three weights sum to at most 1 a lifted memory never overtakes the memory that lifts it.
+ * three weights sum to at most 1 a lifted memory never overtakes the best of the memories that lift
+ * it (each margin is at most the best one's), so never its session's best.
  */
 export interface ContextWeights {
   /** Share of the margin of the best immediate neighbour (distance 1). */

@@ -28,7 +28,7 @@ describe('contextScores', () => {
     expect(c.has('x')).toBe(false);
   });
 
-  it('never lifts a memory past the one that lifts it while the weights sum to at most 1', () => {
+  it('never lifts a memory past the best that lifts it while the weights sum to at most 1', () => {
     const items = [
       { id: 'top', score: 0.9, session: 's' },
       { id: 'low', score: 0.1, session: 's' },
