@@ -15,6 +15,7 @@ const single = (name: string, leg: 'fts' | 'vector'): ScoringProfile => ({
     memoryScoreWeight: 0,
   },
   mmr: null,
+  context: null,
 });
 
 /** Single-leg baselines run through the same engine: FTS5 BM25 alone and vector alone. */

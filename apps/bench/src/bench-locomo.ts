@@ -1,15 +1,21 @@
 /**
- * `pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--json]`: retrieval quality of
- * every profile on LoCoMo, with baselines run in the same process on the same embeddings.
+ * `pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--json]`:
+ * retrieval quality of every profile on LoCoMo, with baselines run in the same process on the same
+ * embeddings. `--ablate`: `default` with each of its signals removed, one row each. `--cv`:
+ * leave-one-conversation-out cross-validation of the grid `default` is chosen from (choose on the
+ * other conversations, measure on the held-out one).
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   createTransformersEmbedder,
+  DEFAULT_PROFILE,
   defaultEmbedderOptions,
   ENGINE_PROFILES,
 } from '@anamnesis/engine';
+import type { ScoringProfile } from '@anamnesis/ranking';
 import { BASELINES } from './baselines.ts';
+import { crossValidate, defaultGrid } from './grid.ts';
 import { loadLocomo, runLocomo, type Ranker, type Report } from './locomo.ts';
 import { runOrama } from './orama.ts';
 
@@ -20,10 +26,14 @@ const { values } = parseArgs({
     k: { type: 'string', default: '10' },
     profile: { type: 'string', default: 'all' },
     json: { type: 'boolean', default: false },
+    ablate: { type: 'boolean', default: false },
+    cv: { type: 'boolean', default: false },
   },
 });
 if (!values.data) {
-  console.error('usage: pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--json]');
+  console.error(
+    'usage: pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--json]',
+  );
   process.exit(2);
 }
 const k = Number(values.k);
@@ -48,6 +58,34 @@ const reports: Record<string, Report> = {
 };
 const seconds = (performance.now() - t0) / 1000;
 
+/** `default` with one signal removed, per signal. */
+function ablations(): Record<string, ScoringProfile> {
+  const d = DEFAULT_PROFILE;
+  const out: Record<string, ScoringProfile> = { default: d };
+  const without = (name: string, p: Partial<ScoringProfile>) => {
+    out[`− ${name}`] = { ...d, name: `default − ${name}`, ...p };
+  };
+  for (const leg of d.legs) without(`${leg} leg`, { legs: d.legs.filter((l) => l !== leg) });
+  if (d.context) {
+    without('context', { context: null });
+    for (const part of ['neighbor', 'near', 'session'] as const)
+      if (d.context[part] !== 0)
+        without(`context:${part}`, { context: { ...d.context, [part]: 0 } });
+  }
+  return out;
+}
+const ablation = values.ablate
+  ? await runLocomo(conversations, ablations(), { embedder, k })
+  : undefined;
+let cv: ReturnType<typeof crossValidate> | undefined;
+if (values.cv) {
+  const grid = { ...defaultGrid(), default: DEFAULT_PROFILE };
+  const perConversation = new Map<string, Record<string, Report>>();
+  for (const conv of conversations)
+    perConversation.set(conv.id, await runLocomo([conv], grid, { embedder, k }));
+  cv = crossValidate(perConversation, 'default');
+}
+
 const fmt = (x: number) => x.toFixed(3);
 const row = (name: string, r: Report) =>
   `${name.padEnd(16)} ${fmt(r.recall)}  ${fmt(r.mrr)}  ${fmt(r.ndcg10)}  ${[1, 2, 3, 4].map((c) => fmt(r.byCategory[c]?.recall ?? 0)).join('  ')}`;
@@ -57,6 +95,28 @@ console.log(
 );
 console.log(`${'ranker'.padEnd(16)} R@${k}    MRR    nDCG@10 cat1   cat2   cat3   cat4`);
 for (const [name, r] of Object.entries(reports)) console.log(row(name, r));
+if (ablation) {
+  console.log(`\nablation: default with one signal removed`);
+  console.log(`${'ranker'.padEnd(22)} R@${k}    MRR    nDCG@10 cat1   cat2   cat3   cat4`);
+  for (const [name, r] of Object.entries(ablation))
+    console.log(`${name.padEnd(22)}${row('', r).slice(16)}`);
+}
+if (cv) {
+  console.log(`\n3-fold cross-validation (choose on two conversations, measure on the third)`);
+  console.log(
+    `${'held out'.padEnd(9)} ${'chosen'.padEnd(30)} train  test   cat1   cat2   cat3   cat4   default`,
+  );
+  for (const f of cv.folds) {
+    const cats = [1, 2, 3, 4].map((c) => fmt(f.test.byCategory[c]?.recall ?? 0)).join('  ');
+    console.log(
+      `${f.heldOut.padEnd(9)} ${f.chosen.padEnd(30)} ${fmt(f.train)}  ${fmt(f.test.recall)}  ${cats}  ${fmt(f.defaultTest.recall)}`,
+    );
+  }
+  const cats = [1, 2, 3, 4].map((c) => fmt(cv.pooled.byCategory[c]?.recall ?? 0)).join('  ');
+  console.log(
+    `${'pooled'.padEnd(9)} ${''.padEnd(30)}        ${fmt(cv.pooled.recall)}  ${cats}  ${fmt(cv.defaultPooled.recall)}`,
+  );
+}
 
 if (values.json) {
   const metrics = (r: Report) => ({ [`recall@${k}`]: r.recall, mrr: r.mrr, 'ndcg@10': r.ndcg10 });
@@ -84,6 +144,36 @@ if (values.json) {
           'tfidf-vector',
         ].map((n) => [n, metrics(reports[n]!)]),
       ),
+      ...(ablation
+        ? {
+            ablation: Object.fromEntries(
+              Object.entries(ablation).map(([n, r]) => [
+                n,
+                {
+                  ...metrics(r),
+                  byCategory: Object.fromEntries(
+                    Object.entries(r.byCategory).map(([c, m]) => [c, m.recall]),
+                  ),
+                },
+              ]),
+            ),
+          }
+        : {}),
+      ...(cv
+        ? {
+            cv: {
+              folds: cv.folds.map((f) => ({
+                heldOut: f.heldOut,
+                chosen: f.chosen,
+                train: f.train,
+                test: f.test.recall,
+                default: f.defaultTest.recall,
+              })),
+              pooled: cv.pooled.recall,
+              defaultPooled: cv.defaultPooled.recall,
+            },
+          }
+        : {}),
     }),
   );
 }

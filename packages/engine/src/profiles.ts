@@ -1,19 +1,23 @@
 import { AnamnesisError, getProfile, PROFILES, type ScoringProfile } from '@anamnesis/ranking';
 
 /**
- * The `default` profile: weighted RRF with Memsense's k = 15 over the lexical (weight 1), vector
- * (0.7) and graph (0.3) legs, no recency multiplier, no MMR. Chosen from a small grid (k ∈ {10, 30,
- * 60}, vector/lexical weight ratios 0.5–1.4, MMR on/off; `apps/bench/src/tune-default.ts`) on
- * LoCoMo dev data: a sharper k and a lexical leg weighted above the static model's vectors win.
+ * The `default` profile: weighted RRF with k = 10 over the lexical (weight 1), vector (0.7), graph
+ * (0.3) and date (1: memories of a day or month the query names, by cosine; empty without one)
+ * legs, no recency multiplier, no MMR, then conversation context: each memory is lifted
+ * by 0.3 of the margin of its better immediate session neighbour, 0.1 of the one two turns away and
+ * 0.3 of its session's best (the first 10 candidates look up their neighbours; no sessions, no
+ * effect). Chosen on LoCoMo dev data (`apps/bench/src/tune-default.ts`, `bench:locomo -- --cv`):
+ * a sharp k, a lexical leg weighted above the static model's vectors, and context win.
  */
 export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   name: 'default',
-  description: 'anamnesis: RRF k = 15, fts 1 / vector 0.7 / graph 0.3, tuned on LoCoMo dev data',
-  legs: ['fts', 'vector', 'graph'],
+  description:
+    'anamnesis: RRF k = 10, fts 1 / vector 0.7 / graph 0.3 / date 1, session context 0.3 / 0.1 / 0.3, tuned on LoCoMo dev data',
+  legs: ['fts', 'vector', 'graph', 'date'],
   fusion: {
     kind: 'rrf',
-    k: 15,
-    weights: { fts: 1, vector: 0.7, graph: 0.3 },
+    k: 10,
+    weights: { fts: 1, vector: 0.7, graph: 0.3, date: 1 },
     defaultWeight: 1,
     absent: 'skip',
     memoryScoreWeight: 0,
@@ -23,6 +27,7 @@ export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   minSimilarity: -1,
   mmr: null,
   pool: { perLegFactor: 3, minPerLeg: 60 },
+  context: { head: 10, neighbor: 0.3, near: 0.1, session: 0.3 },
 } satisfies ScoringProfile);
 
 /** Every profile recall accepts: the seeds' and `default`. */
@@ -31,7 +36,7 @@ export const ENGINE_PROFILES: Readonly<Record<string, ScoringProfile>> = Object.
   default: DEFAULT_PROFILE,
 });
 
-const LEGS = new Set(['fts', 'vector', 'graph', 'importance', 'recency', 'usage']);
+const LEGS = new Set(['fts', 'vector', 'graph', 'importance', 'recency', 'usage', 'date']);
 
 function finite(value: unknown): boolean {
   return typeof value === 'number' && Number.isFinite(value);
@@ -69,6 +74,17 @@ export function resolveProfile(profile: string | ScoringProfile): ScoringProfile
     throw bad('bad recency');
   }
   if (!finite(profile.minSimilarity)) throw bad('minSimilarity must be finite');
+  const c = profile.context;
+  if (
+    c !== undefined &&
+    c !== null &&
+    (typeof c !== 'object' ||
+      ![c.neighbor, c.near, c.session].every((w) => finite(w) && w >= 0) ||
+      !Number.isInteger(c.head) ||
+      c.head < 0 ||
+      c.head > 1000)
+  )
+    throw bad('context needs weights ≥ 0 and an integer head in [0, 1000]');
   if (
     profile.mmr !== null &&
     (!profile.mmr || !finite(profile.mmr.lambda) || !finite(profile.mmr.tagWeight))

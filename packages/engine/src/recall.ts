@@ -14,6 +14,8 @@ import {
   type ScoredCandidate,
   type ScoringProfile,
 } from '@anamnesis/ranking';
+import { applyContext } from './context-signal.ts';
+import { dateLeg } from './date-leg.ts';
 import { buildFilter, IDENTIFIER } from './filter.ts';
 import { resolveProfile } from './profiles.ts';
 import {
@@ -232,6 +234,8 @@ export async function recall(
         .map((h) => ({ id: String(h.rid), score: h.score })),
     });
   }
+  if (profile.legs.includes('date'))
+    lists.push(dateLeg(ctx.db, ctx.leg, queryVector, query, where, params, perLeg));
   if (profile.legs.includes('graph') || options.graph) {
     let seeds: number[];
     if (options.graph?.seeds) {
@@ -264,7 +268,7 @@ export async function recall(
         'each extra list needs an identifier label and items of a string id and a finite score',
       );
     }
-    if (['fts', 'vector', 'graph', ...PRIOR_LEGS].includes(extra.label)) {
+    if (['fts', 'vector', 'graph', 'date', ...PRIOR_LEGS].includes(extra.label)) {
       throw new AnamnesisError(
         'INVALID_INPUT',
         `extra list label ${extra.label} is a built-in leg`,
@@ -343,6 +347,24 @@ export async function recall(
     seenHash.add(hash);
     return true;
   });
+
+  if (profile.context) {
+    scored = applyContext(
+      ctx.db,
+      scored,
+      rows,
+      profile.context,
+      { where, params },
+      (rids) => ctx.leg.similarities(rids, queryVector),
+      (row, similarity) => {
+        if (similarity < v.minSimilarity || seenHash.has(row.contentHash)) return false;
+        seenHash.add(row.contentHash);
+        return true;
+      },
+      // a neighbour below what can be selected is not worth reading
+      v.mmr || v.tokenBudget !== undefined ? beforeRerank : v.topK,
+    );
+  }
 
   const sessionInfo = new Map<string, Explain['session']>();
   if (options.groupBy === 'session') {

@@ -16,6 +16,7 @@ const VECTOR_ONLY: ScoringProfile = {
   name: 'vector-only',
   legs: ['vector'],
   fusion: { ...DEFAULT_PROFILE.fusion, weights: { vector: 1 } } as ScoringProfile['fusion'],
+  context: null,
 };
 
 const ids = (results: readonly { id: string }[]) => results.map((r) => r.id);

@@ -25,6 +25,15 @@ export {
   type Vector,
 } from './cosine.ts';
 export { normalizeBm25 } from './bm25.ts';
+export {
+  contextContributions,
+  contextScores,
+  type ContextItem,
+  type ContextPair,
+  type ContextScore,
+  type ContextWeights,
+} from './context.ts';
+export { queryDateWindows, type TimeWindow } from './query-dates.ts';
 export { ftsTokens, prepareFtsQuery, type FtsQueryOptions } from './fts-query.ts';
 export {
   QUALIFYING_USAGE_EVENTS,

@@ -1,10 +1,19 @@
+import type { ContextWeights } from './context.ts';
 import { AnamnesisError } from './errors.ts';
 import { candidatePool, MEMSENSE_MEMORY_SCORE_WEIGHT, MEMSENSE_RRF_K } from './memsense.ts';
 import { MNEMEXA_MIN_SIMILARITY, MNEMEXA_WEIGHTS, type RecencyMode } from './mnemexa.ts';
 import { MNEMOSYNE_WEIGHTS } from './weighted-sum.ts';
 
 /** The retrieval legs the engine knows how to run. Caller-supplied lists add their own labels. */
-export type LegName = 'fts' | 'vector' | 'graph' | 'importance' | 'recency' | 'usage';
+export type LegName =
+  | 'fts'
+  | 'vector'
+  | 'graph'
+  | 'importance'
+  | 'recency'
+  | 'usage'
+  /** Memories created on a day or in a month the query names, by cosine (empty otherwise). */
+  | 'date';
 
 /** The per-memory factors a linear fusion can weigh, each normalised to [0, 1]. */
 export type Factor = 'similarity' | 'fts' | 'importance' | 'recency' | 'frequency';
@@ -56,6 +65,12 @@ export interface ScoringProfile {
   readonly mmr: { lambda: number; duplicateThreshold?: number; tagWeight: number } | null;
   /** Candidate pool: seed 001's sizing, or a fixed multiple of topK per leg. */
   readonly pool: 'memsense' | { perLegFactor: number; minPerLeg: number };
+  /**
+   * Conversation context after fusion (see `contextScores`): shares of the session neighbours'
+   * and the session's best fused scores; the first `head` candidates look up their neighbours.
+   * Absent or `null`: none (every seed profile).
+   */
+  readonly context?: (ContextWeights & { head: number }) | null;
 }
 
 const DEFAULT_POOL = { perLegFactor: 3, minPerLeg: 60 } as const;

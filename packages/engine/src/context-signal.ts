@@ -1,0 +1,135 @@
+import {
+  compareFused,
+  contextContributions,
+  contextScores,
+  sumContributions,
+  type ContextPair,
+  type ContextWeights,
+  type ScoredCandidate,
+} from '@anamnesis/ranking';
+import type { Database } from './sqlite.ts';
+import { rowsByRid, type MemoryRow } from './store.ts';
+
+/** A candidate whose session neighbours are looked up. */
+export interface ContextCentre {
+  rid: number;
+  session: string | null;
+  createdAt: number;
+}
+
+/**
+ * The session neighbours (in time order, up to two on each side) of each centre with a session:
+ * pairs of rids one or two turns apart. Neighbours are looked up within the recall filter
+ * (`where` over `m`), so a filtered recall never reaches outside its filter. One statement, two
+ * seeks per centre on `memories_session(session, created_at)`.
+ */
+export function sessionPairs(
+  db: Database,
+  centres: readonly ContextCentre[],
+  where: string,
+  params: readonly (string | number | null)[],
+): ContextPair[] {
+  const withSession = centres.filter((c) => c.session !== null);
+  if (withSession.length === 0) return [];
+  const json = JSON.stringify(withSession.map((c) => c.rid));
+  const pairs: ContextPair[] = [];
+  // Up to two neighbours before and after each centre in its session by (created_at, rid), nearest
+  // first, as comma-separated rids: one statement, two index seeks per centre.
+  const rows = db.selectArrays(
+    `SELECT x.rid,
+       (SELECT group_concat(rid, ',' ORDER BY t DESC, rid DESC) FROM (
+         SELECT m.rid, m.created_at AS t FROM memories m
+         WHERE m.session = x.session AND m.created_at <= x.created_at
+           AND (m.created_at < x.created_at OR m.rid < x.rid) AND ${where}
+         ORDER BY m.created_at DESC, m.rid DESC LIMIT 2)),
+       (SELECT group_concat(rid, ',' ORDER BY t, rid) FROM (
+         SELECT m.rid, m.created_at AS t FROM memories m
+         WHERE m.session = x.session AND m.created_at >= x.created_at
+           AND (m.created_at > x.created_at OR m.rid > x.rid) AND ${where}
+         ORDER BY m.created_at, m.rid LIMIT 2))
+     FROM memories x WHERE x.rid IN (SELECT value FROM json_each(?))`,
+    [...params, ...params, json],
+  );
+  for (const [rid, before, after] of rows) {
+    for (const list of [before, after]) {
+      if (typeof list !== 'string') continue;
+      list.split(',').forEach((n, i) => pairs.push({ a: String(rid), b: n, distance: i + 1 }));
+    }
+  }
+  return pairs;
+}
+
+/** The `context` spec of a profile: weights and how much of the fused head looks up neighbours. */
+export interface ContextSpec extends ContextWeights {
+  /** The first `head` fused candidates look up their session neighbours. */
+  head: number;
+}
+
+/**
+ * Adds conversation context to fused candidates (see `contextScores`): each gains `neighbor ·` the
+ * margin by which its best immediate neighbour scores above it, `near ·` the same at distance 2
+ * and `session ·` the margin of its session's best; unscored neighbours of the head join with
+ * those shares alone. Memories without a
+ * session are unchanged; so is everything in a store without sessions. Returns the candidates
+ * re-sorted; a neighbour joins only if it ranks within the first `limit` and `accept`s its row
+ * (read only then, and added to `rows`).
+ */
+export function applyContext(
+  db: Database,
+  scored: readonly ScoredCandidate[],
+  rows: Map<number, MemoryRow>,
+  spec: ContextSpec,
+  filter: { where: string; params: readonly (string | number | null)[] },
+  similarityOf: (rids: number[]) => Map<number, number>,
+  accept: (row: MemoryRow, similarity: number) => boolean,
+  limit: number,
+): ScoredCandidate[] {
+  const items = scored.map((c) => ({
+    id: c.id,
+    score: Math.max(0, c.score),
+    session: rows.get(Number(c.id))!.session,
+  }));
+  if (!items.some((i) => i.session !== null)) return [...scored];
+  const centres = scored.slice(0, spec.head).map((c) => rows.get(Number(c.id))!);
+  const pairs =
+    spec.neighbor !== 0 || spec.near !== 0
+      ? sessionPairs(db, centres, filter.where, filter.params)
+      : [];
+  const context = contextScores(items, pairs);
+  const known = new Set(scored.map((c) => c.id));
+  const fresh = [...context.keys()].filter((id) => !known.has(id)).map(Number);
+  const sims = similarityOf(fresh);
+  const out: (ScoredCandidate & { bestRank: number; fresh: boolean })[] = [];
+  const add = (base: ScoredCandidate, bestRank: number, isFresh: boolean) => {
+    const ctxScore = context.get(base.id);
+    const extra = ctxScore ? contextContributions(ctxScore, spec) : [];
+    if (extra.length === 0) return out.push({ ...base, bestRank, fresh: isFresh });
+    const contributions = [...base.contributions, ...extra];
+    const score = sumContributions(contributions);
+    return out.push({ ...base, contributions, score, bestRank, fresh: isFresh });
+  };
+  for (const c of scored)
+    add(
+      c,
+      c.legs.reduce((m, l) => Math.min(m, l.rank), Infinity),
+      false,
+    );
+  for (const rid of fresh) {
+    const similarity = sims.get(rid) ?? 0;
+    add({ id: String(rid), score: 0, similarity, legs: [], contributions: [] }, Infinity, true);
+  }
+  out.sort(compareFused);
+  // Rows only for the neighbours that rank within the first `limit`; the others are dropped.
+  const wanted = out
+    .slice(0, limit)
+    .filter((c) => c.fresh)
+    .map((c) => Number(c.id));
+  for (const [rid, row] of rowsByRid(db, wanted)) rows.set(rid, row);
+  const kept = out.filter((c, i) => {
+    if (!c.fresh) return true;
+    if (i >= limit) return false;
+    const row = rows.get(Number(c.id));
+    return row !== undefined && accept(row, c.similarity);
+  });
+  return kept.map(({ bestRank: _b, fresh: _f, ...rest }) => rest);
+}

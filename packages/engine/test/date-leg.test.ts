@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScoringProfile } from '@anamnesis/ranking';
+import { createEngine, DEFAULT_PROFILE, type Engine } from '../src/index.ts';
+import { defaultEmbedder } from './helpers.ts';
+
+const DAY = 86_400_000;
+const june3 = Date.UTC(2023, 5, 3, 14);
+let engine: Engine;
+const noDate: ScoringProfile = {
+  ...DEFAULT_PROFILE,
+  name: 'no-date',
+  legs: DEFAULT_PROFILE.legs.filter((l) => l !== 'date'),
+};
+
+beforeAll(async () => {
+  engine = await createEngine({
+    storage: 'memory',
+    embedder: await defaultEmbedder(),
+    now: () => june3 + 30 * DAY,
+  });
+  await engine.rememberMany([
+    {
+      id: 'early',
+      text: 'We talked about the garden and the new tomato plants',
+      createdAt: june3 - 20 * DAY,
+    },
+    { id: 'on', text: 'She said the garden party was moved indoors', createdAt: june3 },
+    { id: 'late', text: 'The garden needs water after the heat wave', createdAt: june3 + 10 * DAY },
+  ]);
+});
+afterAll(() => engine.close());
+
+describe('date leg in the default profile', () => {
+  it('ranks first what was written on the day the query names', async () => {
+    const rs = await engine.recall('what about the garden on 3 June, 2023?', { explain: true });
+    expect(rs[0]!.id).toBe('on');
+    expect(rs[0]!.explain!.legs.map((l) => l.leg)).toContain('date');
+    for (const r of rs) {
+      let sum = 0;
+      for (const c of r.explain!.contributions) sum += c.contribution;
+      expect(sum).toBe(r.score);
+    }
+  });
+
+  it('does nothing when the query names no date', async () => {
+    for (const q of ['garden', 'what about the garden in 2023?', 'tomato plants']) {
+      const a = await engine.recall(q, { explain: true, noCache: true });
+      const b = await engine.recall(q, { explain: true, noCache: true, profile: noDate });
+      expect(a.map((r) => [r.id, r.score])).toEqual(b.map((r) => [r.id, r.score]));
+      expect(a.some((r) => r.explain!.legs.some((l) => l.leg === 'date'))).toBe(false);
+    }
+  });
+
+  it('stays inside the recall filter', async () => {
+    const rs = await engine.recall('garden on 3 June, 2023', {
+      filter: { ids: ['early', 'late'] },
+    });
+    expect(rs.map((r) => r.id).sort()).toEqual(['early', 'late']);
+  });
+});
