@@ -1,22 +1,23 @@
 import { AnamnesisError, getProfile, PROFILES, type ScoringProfile } from '@anamnesis/ranking';
 
 /**
- * The `default` profile: weighted RRF with k = 10 over the lexical (weight 1), vector (0.7), graph
+ * The `default` profile: weighted RRF with k = 5 over the lexical (weight 1), vector (0.7), graph
  * (0.3) and date (1: memories of a day or month the query names, by cosine; empty without one)
  * legs, no recency multiplier, no MMR, then conversation context: each memory is lifted
  * by 0.3 of the margin of its better immediate session neighbour, 0.1 of the one two turns away and
  * 0.3 of its session's best (the first 10 candidates look up their neighbours; no sessions, no
  * effect). Chosen on LoCoMo dev data (`apps/bench/src/tune-default.ts`, `bench:locomo -- --cv`):
- * a sharp k, a lexical leg weighted above the static model's vectors, and context win.
+ * a sharp k, a lexical leg weighted above the static model's vectors, and context win; k = 5 is
+ * what each fold of the 3-fold cross-validation chose on the other two conversations.
  */
 export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   name: 'default',
   description:
-    'anamnesis: RRF k = 10, fts 1 / vector 0.7 / graph 0.3 / date 1, session context 0.3 / 0.1 / 0.3, tuned on LoCoMo dev data',
+    'anamnesis: RRF k = 5, fts 1 / vector 0.7 / graph 0.3 / date 1, session context 0.3 / 0.1 / 0.3, tuned on LoCoMo dev data',
   legs: ['fts', 'vector', 'graph', 'date'],
   fusion: {
     kind: 'rrf',
-    k: 10,
+    k: 5,
     weights: { fts: 1, vector: 0.7, graph: 0.3, date: 1 },
     defaultWeight: 1,
     absent: 'skip',
