@@ -1,4 +1,3 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
 import { AnamnesisError } from '@anamnesis/ranking';
 import {
   exportDatabase,
@@ -10,11 +9,13 @@ import {
 import type { StorageBackend } from './backend.ts';
 
 /**
- * A store in one SQLite file (Node only; the engine imports this module lazily so that browser
- * bundles never see `node:fs`). The whole database is held in memory and the file is replaced
+ * A store in one SQLite file (Node only). `node:fs` is imported when a file store is opened, not
+ * with this module: a bundler that inlines the engine's lazy `import()` of this module (esbuild
+ * without code splitting) must not give a browser worker a top-level `node:` import. The whole database is held in memory and the file is replaced
  * (write to a temporary file, then rename) after every write, so it is always a committed state.
  */
 export async function openFileStorage(sqlite3: Sqlite3, path: string): Promise<StorageBackend> {
+  const { readFile, rename, writeFile } = await import('node:fs/promises');
   let db: Database | undefined;
   try {
     const bytes = await readFile(path);
