@@ -5,9 +5,10 @@
  * the boundary, a reload keeps the store, calls made at once after `connectMemory` are answered in
  * order, and no page error or request to another origin.
  */
-import puppeteer, { type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 
-import { expect, isForeign, test } from '../fixtures.ts';
+import { expect, test } from '../fixtures.ts';
+import { inFirefox } from '../firefox.ts';
 import { BASE_URL } from '../playwright.config.ts';
 import type { ClientPageApi, Outcome } from '../harness/src/client-page.ts';
 
@@ -43,56 +44,46 @@ const NOTES = [
 
 test('Firefox ESR: the worker on OPFS, remember → recall, typed errors, a reload keeps the store', async () => {
   test.setTimeout(120_000);
-  const browser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath: '/usr/bin/firefox-esr',
-    headless: true,
-  });
-  try {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    const foreign: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('request', (r) => {
-      if (isForeign(r.url(), BASE_URL)) foreign.push(r.url());
-    });
-    const load = async () => {
-      await page.goto(`${BASE_URL}/client.html`);
-      await page.waitForSelector('body[data-ready="true"]');
-    };
-    await load();
-    const c = client(page);
-    await c('clearOpfs');
-    const info = ok(await c('open', 'm', { name: 'firefox' }));
-    expect(info).toMatchObject({ backend: 'opfs', device: 'wasm' });
-    expect(ok(await c('call', 'm', 'rememberMany', [NOTES]))).toEqual(['cat', 'tax', 'trip']);
-    const hits = ok(await c('call', 'm', 'recall', ['my pet cat'])) as { id: string }[];
-    expect(hits[0]!.id).toBe('cat');
-    const missing = await c('call', 'm', 'update', ['nope', { tags: [] }]);
-    expect(missing).toMatchObject({
-      ok: false,
-      error: { code: 'NOT_FOUND', isAnamnesisError: true },
-    });
-    expect(ok(await c('call', 'm', 'stats', []))).toMatchObject({ memories: 3, backend: 'opfs' });
-    ok(await c('close', 'm'));
+  await inFirefox(
+    BASE_URL,
+    async (page, { errors, foreign }) => {
+      const load = async () => {
+        await page.goto(`${BASE_URL}/client.html`);
+        await page.waitForSelector('body[data-ready="true"]');
+      };
+      await load();
+      const c = client(page);
+      await c('clearOpfs');
+      const info = ok(await c('open', 'm', { name: 'firefox' }));
+      expect(info).toMatchObject({ backend: 'opfs', device: 'wasm' });
+      expect(ok(await c('call', 'm', 'rememberMany', [NOTES]))).toEqual(['cat', 'tax', 'trip']);
+      const hits = ok(await c('call', 'm', 'recall', ['my pet cat'])) as { id: string }[];
+      expect(hits[0]!.id).toBe('cat');
+      const missing = await c('call', 'm', 'update', ['nope', { tags: [] }]);
+      expect(missing).toMatchObject({
+        ok: false,
+        error: { code: 'NOT_FOUND', isAnamnesisError: true },
+      });
+      expect(ok(await c('call', 'm', 'stats', []))).toMatchObject({ memories: 3, backend: 'opfs' });
+      ok(await c('close', 'm'));
 
-    await load();
-    ok(await c('open', 'm', { name: 'firefox' }));
-    expect(ok(await c('call', 'm', 'get', ['trip']))).toMatchObject({ text: NOTES[2]!.text });
-    // calls started at once, without waiting: answered in order
-    const tickets = [
-      await c('start', 'm', 'remember', [{ id: 'n1', text: 'zqfirst a note written at once' }]),
-      await c('start', 'm', 'update', ['n1', { text: 'zqfirst edited at once' }]),
-      await c('start', 'm', 'recall', ['zqfirst']),
-    ];
-    expect(ok(await c('settle', tickets[0]!))).toBe('n1');
-    ok(await c('settle', tickets[1]!));
-    const found = ok(await c('settle', tickets[2]!)) as { id: string; text: string }[];
-    expect(found[0]).toMatchObject({ id: 'n1', text: 'zqfirst edited at once' });
-    expect(ok(await c('call', 'm', 'verify', []))).toEqual([]);
-    expect(errors).toEqual([]);
-    expect(foreign).toEqual([]);
-  } finally {
-    await browser.close();
-  }
+      await load();
+      ok(await c('open', 'm', { name: 'firefox' }));
+      expect(ok(await c('call', 'm', 'get', ['trip']))).toMatchObject({ text: NOTES[2]!.text });
+      // calls started at once, without waiting: answered in order
+      const tickets = [
+        await c('start', 'm', 'remember', [{ id: 'n1', text: 'zqfirst a note written at once' }]),
+        await c('start', 'm', 'update', ['n1', { text: 'zqfirst edited at once' }]),
+        await c('start', 'm', 'recall', ['zqfirst']),
+      ];
+      expect(ok(await c('settle', tickets[0]!))).toBe('n1');
+      ok(await c('settle', tickets[1]!));
+      const found = ok(await c('settle', tickets[2]!)) as { id: string; text: string }[];
+      expect(found[0]).toMatchObject({ id: 'n1', text: 'zqfirst edited at once' });
+      expect(ok(await c('call', 'm', 'verify', []))).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(foreign).toEqual([]);
+    },
+    { consoleErrors: false },
+  );
 });

@@ -9,9 +9,7 @@
  * model-based test): ANAMNESIS_PERSON_ACTIONS actions (default 200; `pnpm test:soak` runs 2,000),
  * seed ANAMNESIS_PERSON_SEED. Scenarios and drivers: `person.ts`.
  */
-import puppeteer, { type Browser } from 'puppeteer-core';
-
-import { isForeign } from '../fixtures.ts';
+import { inFirefox } from '../firefox.ts';
 import { consoleErrors, expect, NOTES_URL, test } from './notes-fixtures.ts';
 import {
   atTimeZero,
@@ -30,34 +28,16 @@ const ACTIONS = Number(
   process.env.ANAMNESIS_PERSON_ACTIONS ?? (process.env.ANAMNESIS_SOAK ? 2000 : 200),
 );
 const SEED = Number(process.env.ANAMNESIS_PERSON_SEED ?? 20261126);
-const FIREFOX = '/usr/bin/firefox-esr';
 
 type Run = (person: Person) => Promise<void>;
 
 /** Runs `body` as a person in Firefox ESR: a fresh profile; page errors and foreign requests fail it. */
-async function inFirefox(body: Run): Promise<void> {
-  const browser: Browser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath: FIREFOX,
-    headless: true,
-  });
-  try {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    const foreign: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('request', (r) => {
-      if (isForeign(r.url(), NOTES_URL)) foreign.push(r.url());
-    });
+function personInFirefox(body: Run): Promise<void> {
+  return inFirefox(NOTES_URL, async (page, seen) => {
     await body(puppeteerPerson(page));
-    expect(errors).toEqual([]);
-    expect(foreign).toEqual([]);
-  } finally {
-    await browser.close();
-  }
+    expect(seen.errors).toEqual([]);
+    expect(seen.foreign).toEqual([]);
+  });
 }
 
 const BROWSERS = ['chromium', 'firefox'] as const;
@@ -66,7 +46,7 @@ for (const browser of BROWSERS) {
   test.describe(browser, () => {
     /** Runs `body` as a person in this describe's browser. */
     const asPerson = async (page: import('@playwright/test').Page, body: Run) => {
-      if (browser === 'firefox') return inFirefox(body);
+      if (browser === 'firefox') return personInFirefox(body);
       const errors = consoleErrors(page);
       await body(playwrightPerson(page));
       expect(errors).toEqual([]);

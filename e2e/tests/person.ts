@@ -7,6 +7,8 @@
 import type { Page } from '@playwright/test';
 import type { Page as PuppeteerPage } from 'puppeteer-core';
 
+import { rng as mulberry32 } from '../../apps/bench/src/corpus.ts';
+
 /** What a person does to a page. */
 export interface Person {
   goto(url: string): Promise<void>;
@@ -219,17 +221,6 @@ export async function inARow(person: Person, url: string): Promise<Map<string, s
   await write(person, 'Gone', 'zqgone this note is deleted right after its save');
   await person.click(UI.remove);
   return expected;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = ['garden', 'river', 'violin', 'harbor', 'lantern', 'orchard', 'meadow', 'canyon'];
