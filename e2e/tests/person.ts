@@ -36,10 +36,25 @@ export const UI = {
   resultTitles: '#results .result-title',
 } as const;
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export function playwrightPerson(page: Page): Person {
   return {
     goto: async (url) => void (await page.goto(url, { waitUntil: 'commit' })),
-    reload: async () => void (await page.reload({ waitUntil: 'commit' })),
+    reload: async () => {
+      // A reload right after another one can meet Chromium between two documents ("Not
+      // attached to an active page"): as a person's second press would, it goes through a moment
+      // later.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await page.reload({ waitUntil: 'commit' });
+          return;
+        } catch (e) {
+          if (attempt >= 20 || !/not attached|navigation|interrupted/i.test(String(e))) throw e;
+          await sleep(50);
+        }
+      }
+    },
     click: (selector) => page.click(selector),
     fill: (selector, text) => page.fill(selector, text),
     openNote: (title) =>
@@ -52,8 +67,6 @@ export function playwrightPerson(page: Page): Person {
     attribute: (selector, name) => page.getAttribute(selector, name),
   };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `read` until `ok` holds of it, for up to `ms`; returns the last value read. */
 export async function until<T>(
