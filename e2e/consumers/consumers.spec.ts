@@ -32,6 +32,8 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import type { Page } from '@playwright/test';
+
 import { expect, test } from '../fixtures.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -249,6 +251,19 @@ test.afterAll(() => {
   if (work && !process.env.ANAMNESIS_KEEP_CONSUMERS) rmSync(work, { recursive: true, force: true });
 });
 
+/** Loads the consumer app at ORIGIN: its first console line is the browser quick start's, no page error. */
+async function expectQuickStartLog(page: Page): Promise<void> {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const logged = page.waitForEvent('console', {
+    predicate: (m) => m.type() === 'log',
+    timeout: 120_000,
+  });
+  await page.goto(`${ORIGIN}/`);
+  expect((await logged).text()).toBe('I adopted a kitten named Luna opfs');
+  expect(errors).toEqual([]);
+}
+
 test('each kind of app installs only the runtime it uses', () => {
   const browser = installed(dirs.browser);
   expect(browser.has('onnxruntime-web')).toBe(true);
@@ -402,16 +417,7 @@ test('(c) a Vite app from the browser quick start recalls in Chromium, on OPFS',
     )
     .toBe(200);
 
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  const logged = page.waitForEvent('console', {
-    predicate: (m) => m.type() === 'log',
-    timeout: 120_000,
-  });
-  await page.goto(`${ORIGIN}/`);
-  const message = await logged;
-  expect(message.text()).toBe('I adopted a kitten named Luna opfs');
-  expect(errors).toEqual([]);
+  await expectQuickStartLog(page);
   const exited = new Promise((resolve) => preview!.once('exit', resolve));
   preview.kill();
   await exited;
@@ -472,15 +478,7 @@ test('(e) without Vite: the esbuild recipe of the client README, on a plain stat
   for (const line of commands(block(heading, 'sh', '', CLIENT_README))) await ok(line, dir);
   const server = await serveStatic(join(dir, 'public'));
   try {
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    const logged = page.waitForEvent('console', {
-      predicate: (m) => m.type() === 'log',
-      timeout: 120_000,
-    });
-    await page.goto(`${ORIGIN}/`);
-    expect((await logged).text()).toBe('I adopted a kitten named Luna opfs');
-    expect(errors).toEqual([]);
+    await expectQuickStartLog(page);
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }

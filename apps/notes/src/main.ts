@@ -212,7 +212,8 @@ function showProgress(event: ProgressEvent | undefined, label = ''): void {
 /* ---------- notes list and editor ---------- */
 
 function renderNotes(): void {
-  const notes = store.all().filter((n) => !writes.deleting(n.id));
+  const deleting = writes.deleting();
+  const notes = store.all().filter((n) => !deleting.has(n.id));
   notesList.replaceChildren(
     ...notes.map((n) =>
       h(
@@ -379,14 +380,14 @@ async function runSearch(typedAt = performance.now()): Promise<void> {
   const start = performance.now();
   let hits: NoteHit[];
   try {
-    hits = (await store.search(query, profileSelect.value)).filter(
-      (hit) => !writes.deleting(hit.noteId),
-    );
+    hits = await store.search(query, profileSelect.value);
   } catch (e) {
     if (seq === searchSeq) timing.textContent = `search failed: ${messageOf(e)}`;
     return;
   }
   if (seq !== searchSeq) return; // a newer keystroke won
+  const deleting = writes.deleting();
+  hits = hits.filter((hit) => !deleting.has(hit.noteId));
   resultsList.replaceChildren(...hits.map((hit) => resultItem(hit, query)));
   resultsList.dataset.query = query;
   if (hits.length === 0) resultsList.append(h('li', { class: 'no-results' }, 'Nothing found.'));

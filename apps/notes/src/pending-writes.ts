@@ -40,9 +40,13 @@ export class PendingWrites {
     return write?.kind === 'save' ? write : undefined;
   }
 
-  /** Whether the latest write of this note still waiting is a delete. */
-  deleting(id: string): boolean {
-    return this.#read()[id]?.kind === 'delete';
+  /** The notes whose latest write still waiting is a delete (one read of the journal). */
+  deleting(): Set<string> {
+    return new Set(
+      Object.values(this.#read())
+        .filter((w) => w.kind === 'delete')
+        .map((w) => w.id),
+    );
   }
 
   /** Journals the write at once, then runs it after every write queued before it. */

@@ -3,7 +3,7 @@
  * owner tab per store (`tabs/coordinator.ts`); `recoverMemory` salvages a damaged store.
  */
 
-import type { OpfsRecoverResult, ProgressEvent } from '@anamnesis/engine';
+import type { OpfsRecoverResult } from '@anamnesis/engine';
 import { AnamnesisError } from '@anamnesis/ranking';
 import * as Comlink from 'comlink';
 
@@ -27,6 +27,7 @@ import {
 } from './options.ts';
 import { TabCoordinator } from './tabs/coordinator.ts';
 import { unwrap, type Reply } from './wire.ts';
+import { signOfLife } from './worker-host.ts';
 
 /** Device, backend and model of the store, as opened by the owner's worker. */
 export interface MemoryInfo extends OpenInfo {
@@ -169,19 +170,9 @@ export async function recoverMemory(
     const worker = env.createWorker();
     try {
       const remote = Comlink.wrap<RemoteWorkerApi>(worker);
-      const progress = settings.onProgress;
       return await withDeadline(settings.openTimeoutMs, 'recover', (touch) =>
         remote
-          .recover(
-            open,
-            options.restore === true,
-            progress
-              ? Comlink.proxy((event: ProgressEvent) => {
-                  touch();
-                  progress(event);
-                })
-              : undefined,
-          )
+          .recover(open, options.restore === true, signOfLife(settings.onProgress, touch))
           .then((r) => unwrap(r as Reply<OpfsRecoverResult>)),
       );
     } finally {

@@ -8,7 +8,6 @@ import {
   PROGRESS_ARG,
   type EngineMethod,
   type OpenInfo,
-  type ReadyPart,
   type RemoteWorkerApi,
   type WorkerOpenOptions,
 } from './api.ts';
@@ -36,6 +35,22 @@ export function splitProgress(
   const { onProgress, ...rest } = options as { onProgress: (e: ProgressEvent) => void };
   list[at] = rest;
   return { args: list, onProgress };
+}
+
+/**
+ * A callback for the worker (a Comlink proxy) that also restarts the deadline: each event is a
+ * sign of life. Undefined when there is no callback.
+ */
+export function signOfLife<E>(
+  callback: ((event: E) => void) | undefined,
+  touch: () => void,
+): ((event: E) => void) | undefined {
+  return callback
+    ? Comlink.proxy((event: E) => {
+        touch();
+        callback(event);
+      })
+    : undefined;
 }
 
 /** One started worker with its engine open. */
@@ -108,21 +123,7 @@ export class WorkerHost {
       const info = await withDeadline(settings.openTimeoutMs, 'open', (touch) =>
         Promise.race([
           remote
-            .open(
-              open,
-              onProgress
-                ? Comlink.proxy((event: ProgressEvent) => {
-                    touch();
-                    onProgress(event);
-                  })
-                : undefined,
-              onReady
-                ? Comlink.proxy((part: ReadyPart) => {
-                    touch();
-                    onReady(part);
-                  })
-                : undefined,
-            )
+            .open(open, signOfLife(onProgress, touch), signOfLife(onReady, touch))
             .then((r) => unwrap(r as Reply<OpenInfo>)),
           failed,
         ]),
@@ -150,17 +151,7 @@ export class WorkerHost {
       operation?: string,
     ) => Promise<Reply<unknown>>;
     return withDeadline(this.#timeoutMs, method, (touch) =>
-      call(
-        method,
-        args,
-        onProgress
-          ? Comlink.proxy((event: ProgressEvent) => {
-              touch();
-              onProgress(event);
-            })
-          : undefined,
-        operation,
-      ).then(unwrap),
+      call(method, args, signOfLife(onProgress, touch), operation).then(unwrap),
     );
   }
 

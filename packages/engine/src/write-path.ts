@@ -92,11 +92,6 @@ export class WritePath {
     }
   }
 
-  /** Resolves once every write queued so far has finished (succeeded or failed). */
-  idle(): Promise<void> {
-    return this.#tail.then(() => undefined);
-  }
-
   async #execute<T, R>(plan: WritePlan<T, R>, operation: string | undefined): Promise<R> {
     if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');
     if (operation !== undefined) {
