@@ -259,7 +259,7 @@ async function expectQuickStartLog(page: Page): Promise<void> {
     predicate: (m) => m.type() === 'log',
     timeout: 120_000,
   });
-  await page.goto(`${ORIGIN}/`);
+  await page.goto(`${ORIGIN}/`, { timeout: 60_000 });
   expect((await logged).text()).toBe('I adopted a kitten named Luna opfs');
   expect(errors).toEqual([]);
 }
@@ -459,7 +459,16 @@ function serveStatic(root: string): Promise<Server> {
     });
     createReadStream(file).pipe(res);
   });
-  return new Promise((resolve) => server.listen(PORT, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(PORT, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** Stops `server` at once, open keep-alive or in-flight connections included. */
+function stop(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
 }
 
 test('(e) without Vite: the esbuild recipe of the client README, on a plain static server', async ({
@@ -467,7 +476,9 @@ test('(e) without Vite: the esbuild recipe of the client README, on a plain stat
 }) => {
   const dir = dirs.browser;
   const heading = 'Without Vite (esbuild, Rollup, webpack…)';
+  const installing = Date.now();
   await ok('npm install --no-audit --no-fund --prefer-offline --save-dev esbuild@0.28.2', dir);
+  console.log(`${((Date.now() - installing) / 1000).toFixed(1)} s  npm install esbuild`);
   writeFileSync(join(dir, 'src', 'app.ts'), block(heading, 'ts', 'src/app.ts', CLIENT_README));
   mkdirSync(join(dir, 'public'), { recursive: true });
   writeFileSync(
@@ -475,11 +486,15 @@ test('(e) without Vite: the esbuild recipe of the client README, on a plain stat
     '<!doctype html>\n<html><head><meta charset="utf-8"><title>esbuild</title></head>\n' +
       '<body><script type="module" src="/app.js"></script></body></html>\n',
   );
-  for (const line of commands(block(heading, 'sh', '', CLIENT_README))) await ok(line, dir);
+  for (const line of commands(block(heading, 'sh', '', CLIENT_README))) {
+    const started = Date.now();
+    await ok(line, dir);
+    console.log(`${((Date.now() - started) / 1000).toFixed(1)} s  ${line}`);
+  }
   const server = await serveStatic(join(dir, 'public'));
   try {
     await expectQuickStartLog(page);
   } finally {
-    await new Promise((resolve) => server.close(resolve));
+    await stop(server);
   }
 });
