@@ -44,13 +44,20 @@ export type NoteHit = RecallResult & { noteId: string };
 export class NotesStore {
   readonly #memory: MemoryApi;
   #notes = new Map<string, Note>();
+  /** Loads started so far: only the latest one started may replace the index. */
+  #loads = 0;
 
   constructor(memory: MemoryApi) {
     this.#memory = memory;
   }
 
-  /** Loads every note (heads and chunks) into the in-page index. */
+  /**
+   * Loads every note (heads and chunks) into the in-page index. Loads overlap (a start, a save, a
+   * search each start one): a load that finishes after a later one started is dropped, since the
+   * later one read the store after it and sees every write this client made before it began.
+   */
   async load(): Promise<void> {
+    const load = ++this.#loads;
     const heads = await this.#all('note');
     const chunks = await this.#all('chunk');
     const byNote = new Map<string, NoteMemory[]>();
@@ -72,7 +79,7 @@ export class NotesStore {
         ),
       );
     }
-    this.#notes = notes;
+    if (load === this.#loads) this.#notes = notes;
   }
 
   async #all(kind: string): Promise<NoteMemory[]> {

@@ -1,0 +1,69 @@
+import { createEngine, type Engine } from '@anamnesis/engine';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { NotesStore, type MemoryApi } from '../src/store.ts';
+
+let engine: Engine | undefined;
+afterEach(async () => {
+  await engine?.close();
+  engine = undefined;
+});
+
+/**
+ * The engine, with the answers of `list` calls made while held kept back until released: a slow
+ * read racing later ones.
+ */
+function withHeldLists(e: Engine): { api: MemoryApi; hold: () => void; stopHolding: () => void; release: () => void } {
+  let held = false;
+  const waiting: (() => void)[] = [];
+  const api = new Proxy(e, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (key !== 'list' || typeof value !== 'function') {
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return async (...args: unknown[]) => {
+        const wait = held;
+        const answer = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (wait) await new Promise<void>((resolve) => waiting.push(resolve));
+        return answer;
+      };
+    },
+  }) as MemoryApi;
+  return {
+    api,
+    hold: () => (held = true),
+    stopHolding: () => (held = false),
+    release: () => {
+      for (const resolve of waiting.splice(0)) resolve();
+    },
+  };
+}
+
+describe('NotesStore', () => {
+  it('keeps a note saved while an older load was still reading (the older load is dropped)', async () => {
+    engine = await createEngine({ storage: 'memory', embedder: 'tfidf' });
+    const lists = withHeldLists(engine);
+    const store = new NotesStore(lists.api);
+    lists.hold();
+    const stale = store.load(); // reads the store before the save, answers after it
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    lists.stopHolding();
+    const id = await store.save({ title: 'Walk', body: 'zqwalk along the river', tags: [] });
+    expect(store.has(id)).toBe(true);
+    lists.release();
+    await stale;
+    expect(store.has(id)).toBe(true);
+    expect(store.get(id)!.body).toBe('zqwalk along the river');
+  });
+
+  it('loads what another client wrote once a later load runs', async () => {
+    engine = await createEngine({ storage: 'memory', embedder: 'tfidf' });
+    const store = new NotesStore(engine);
+    const other = new NotesStore(engine);
+    const id = await other.save({ title: 'Bread', body: 'zqbread sourdough', tags: ['food'] });
+    expect(store.has(id)).toBe(false);
+    await store.load();
+    expect(store.get(id)?.tags).toEqual(['food']);
+  });
+});
