@@ -183,8 +183,12 @@ function connect(): void {
   memory = connectMemory({
     name: 'notes',
     onProgress: (e) => showProgress(e),
+    // The store opens beside the model: until the model is ready, search finds by words only.
     onReady: (part) => {
-      if (part === 'model') showProgress(undefined, 'model ready; opening your notes…');
+      if (part !== 'model') return;
+      showProgress(undefined);
+      void runSearch(); // the same query, now by meaning too
+      void refreshStats();
     },
   });
   store = new NotesStore(memory);
@@ -391,8 +395,9 @@ async function runSearch(typedAt = performance.now()): Promise<void> {
   resultsList.replaceChildren(...hits.map((hit) => resultItem(hit, query)));
   resultsList.dataset.query = query;
   if (hits.length === 0) resultsList.append(h('li', { class: 'no-results' }, 'Nothing found.'));
+  const byWords = hits.some((hit) => hit.partial) ? ' (by words: the model is loading)' : '';
   requestAnimationFrame(() => {
-    timing.textContent = `${hits.length} in ${(performance.now() - start).toFixed(1)} ms`;
+    timing.textContent = `${hits.length} in ${(performance.now() - start).toFixed(1)} ms${byWords}`;
     // Keystroke to results painted, as a User Timing measure benchmarks can read.
     performance.measure('type-to-paint', { start: typedAt, end: performance.now() });
     document.body.dataset.searchPainted = String(seq);
@@ -523,13 +528,19 @@ async function start(): Promise<void> {
         renderNotes();
         return runSearch();
       },
-      () => undefined, // kept in the journal: tried again at the next start
+      // kept in the journal: tried again at the next start
+      (e: unknown) => console.error(`a ${write.kind} left by the last visit failed`, e),
     );
   }
   await memory.ready;
   await store.load();
   loaded = true;
-  showProgress(undefined);
+  if (memory.readiness.model) showProgress(undefined);
+  else
+    showProgress(
+      { phase: 'model', loaded: 0, total: 0 },
+      'loading the model; search finds by words',
+    );
   // The most recent note, unless the person already started writing one.
   const untouched =
     !store.has(current) && !titleInput.value && !bodyInput.value && !tagsInput.value;

@@ -13,7 +13,12 @@ afterEach(async () => {
  * The engine, with the answers of `list` calls made while held kept back until released: a slow
  * read racing later ones.
  */
-function withHeldLists(e: Engine): { api: MemoryApi; hold: () => void; stopHolding: () => void; release: () => void } {
+function withHeldLists(e: Engine): {
+  api: MemoryApi;
+  hold: () => void;
+  stopHolding: () => void;
+  release: () => void;
+} {
   let held = false;
   const waiting: (() => void)[] = [];
   const api = new Proxy(e, {

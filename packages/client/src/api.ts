@@ -85,7 +85,11 @@ export interface MemoryStats extends EngineStats {
 
 /** How the owner's worker opened the store: device, backend and model. */
 export interface OpenInfo {
-  /** Where the embedding model runs: `'webgpu'`, `'wasm'` (or `'cpu'` in Node). */
+  /**
+   * Where the embedding model runs: `'webgpu'`, `'wasm'` (or `'cpu'` in Node); `'none'` for
+   * TF-IDF. A model still loading when the store opened is named by the device it was asked for
+   * (and `model.dims` is 0 until it is ready; `stats().model` is always current).
+   */
   device: string;
   /** How the device was chosen. */
   selection?: DeviceSelection;
@@ -121,6 +125,11 @@ export interface WorkerOpenOptions {
   /** How long to keep retrying a store whose files another worker still holds, in ms. */
   lockRetryMs: number;
   /**
+   * Load the model before opening the store (`openMemory`, whose `ready` means every part is),
+   * rather than beside it (`connectMemory`; see `OpenMemoryOptions.onReady`).
+   */
+  modelFirst?: boolean;
+  /**
    * Test only: make ONNX Runtime's own `requestAdapter()` calls return null while the embedder's
    * check still sees an adapter, so WebGPU session creation fails after the adapter check.
    */
@@ -139,7 +148,10 @@ export type RemoteWorkerApi = {
 
 /** The worker's functions (see `worker-api.ts`). */
 export interface WorkerApi {
-  /** Loads the model and opens the store; `onReady` hears `'model'`, then `'store'`. */
+  /**
+   * Opens the store and loads the model, beside each other or the model first (see
+   * `OpenMemoryOptions.onReady`); resolves once the store is open.
+   */
   open(
     options: WorkerOpenOptions,
     onProgress?: (event: ProgressEvent) => void,

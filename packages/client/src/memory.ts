@@ -95,13 +95,19 @@ export function connectMemory(
   return connectWith(options, env, {});
 }
 
-/** @internal {@link connectMemory} with test faults (`testing.ts`). */
+/**
+ * @internal {@link connectMemory} with test faults (`testing.ts`); `modelFirst` loads the model
+ * before the store opens (`openMemory`).
+ */
 export function connectWith(
   options: OpenMemoryOptions,
   env: ClientEnvironment,
   faults: Faults,
+  modelFirst = false,
 ): MemoryClient {
-  const { open, settings } = resolveOptions(options, env, faults);
+  const resolved = resolveOptions(options, env, faults);
+  const { settings } = resolved;
+  const open = modelFirst ? { ...resolved.open, modelFirst } : resolved.open;
   // Not awaited: Firefox answers persist() only after the user answers its prompt.
   if (options.persist && env.persist) void env.persist().catch(() => false);
   const client = new TabCoordinator(env, open, settings);
@@ -130,7 +136,9 @@ export function connectWith(
 }
 
 /**
- * Opens a store and waits until it is ready: {@link connectMemory}, then `await memory.ready`.
+ * Opens a store and waits until it is ready, model included: like {@link connectMemory}, then
+ * `await memory.ready`, except that the model is loaded before the store opens, so every recall is
+ * answered with it and a model that cannot load rejects (`MODEL_LOAD_FAILED`).
  *
  * @internal `env` replaces the browser globals (tests).
  */
@@ -138,7 +146,7 @@ export async function openMemory(
   options: OpenMemoryOptions = {},
   env: ClientEnvironment = browserEnvironment(options.assets?.worker),
 ): Promise<MemoryClient> {
-  const memory = connectMemory(options, env);
+  const memory = connectWith(options, env, {}, true);
   await memory.ready;
   return memory;
 }

@@ -96,9 +96,14 @@ export interface OpenMemoryOptions {
    */
   onStateChange?: (state: MemoryState, error?: unknown) => void;
   /**
-   * Called as each part becomes ready, for an app to show: `'model'` (the embedding model is
-   * loaded, or the TF-IDF backend is fitted), then `'store'` (the store is open). In a follower
-   * tab both arrive when it finds the owner.
+   * Called as each part becomes ready, for an app to show: `'store'` (the store is open: calls
+   * run) and `'model'` (the embedding model is loaded, or the TF-IDF backend is fitted). A model
+   * on wasm (the default model's default) loads while the store opens, so `'store'` usually comes
+   * first: until `'model'`, `recall` answers from the lexical legs and marks its results
+   * `partial`, and writes are stored at once and embedded when the model is ready. A model that
+   * may use WebGPU (`device: 'auto'` or `'webgpu'` where WebGPU exists) is loaded first (a failed
+   * WebGPU session may need a fresh worker), so `'model'` comes first. In a follower tab both
+   * arrive when it finds the owner.
    */
   onReady?: (part: ReadyPart) => void;
 }

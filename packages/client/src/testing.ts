@@ -19,7 +19,7 @@ export async function openMemoryWithFaults(
   faults: Faults,
   env: ClientEnvironment = browserEnvironment(options.assets?.worker),
 ): Promise<MemoryClient> {
-  const memory = connectWith(options, env, faults);
+  const memory = connectWith(options, env, faults, true);
   await memory.ready;
   return memory;
 }

@@ -1,6 +1,7 @@
 /**
- * What the dedicated worker exposes through Comlink: open (model, then store, retrying while a
- * previous owner still holds the store's files), one generic `call` per engine method, close.
+ * What the dedicated worker exposes through Comlink: open (the store, retrying while a previous
+ * owner still holds its files, and the model beside it or before it), one generic `call` per
+ * engine method, close.
  * Runs in any realm with an engine (a browser worker; Node in the unit tests).
  */
 import {
@@ -118,6 +119,12 @@ function watchQuota(): void {
 }
 
 /** Test only: ONNX Runtime's own `requestAdapter()` calls get no adapter (see `WorkerOpenOptions`). */
+/** Whether a model asked to run on `device` may try WebGPU in this realm. */
+function mayUseWebGpu(device: string | undefined): boolean {
+  if (device === 'wasm' || device === 'cpu') return false;
+  return !!(globalThis as { navigator?: { gpu?: unknown } }).navigator?.gpu;
+}
+
 function breakWebGpu(): void {
   const gpu = (
     globalThis as {
@@ -183,10 +190,28 @@ export function createWorkerApi(): WorkerApi {
     const forward = forwarder(onProgress);
     const progress = forward?.send;
     const ready = forwarder(onReady);
+    const model = options.embedder === 'tfidf' ? undefined : options.embedder;
+    // The store opens while the model loads, unless the model may need a fresh worker (a WebGPU
+    // session that fails can poison the worker's runtime): recalls meanwhile are lexical and
+    // `partial`, writes are embedded once it is ready.
+    const early = model !== undefined && !options.modelFirst && !mayUseWebGpu(model.device);
+    let loading: Promise<Embedder> | undefined;
+    let waitingForModel = false;
+    let failed = false;
     try {
-      if (options.embedder !== 'tfidf') {
-        embedder = await createTransformersEmbedder({ ...options.embedder, onProgress: progress });
-        ready?.send('model');
+      if (model) {
+        loading = createTransformersEmbedder({ ...model, onProgress: progress });
+        loading.then(
+          (e) => {
+            if (closed || failed) void e.dispose?.().catch(() => undefined);
+            else embedder = e;
+          },
+          () => undefined, // the engine's `model` rejects with it
+        );
+        if (!early) {
+          await loading;
+          ready?.send('model');
+        }
       }
       const modelDone = performance.now();
       let attempts = 0;
@@ -195,33 +220,54 @@ export function createWorkerApi(): WorkerApi {
         return createEngine({
           name: options.name,
           storage: options.storage,
-          embedder: embedder ?? 'tfidf',
+          embedder: early ? loading! : (embedder ?? 'tfidf'),
           onModelMismatch: options.onModelMismatch,
           onProgress: progress,
         });
       });
       const stats = await engine.stats();
-      if (!embedder) ready?.send('model'); // TF-IDF: fitted as the store opened
+      if (!model) ready?.send('model'); // TF-IDF: fitted as the store opened
       ready?.send('store');
+      if (early) {
+        waitingForModel = true;
+        void engine.model
+          .then(
+            () => ready?.send('model'),
+            () => undefined,
+          ) // failed: recalls stay `partial`
+          .then(async () => {
+            // Released once every event sent has been answered (a proxy released with a call in
+            // flight leaves that call unanswered).
+            await forward?.delivered();
+            await ready?.delivered();
+            release(onProgress);
+            release(onReady);
+          });
+      }
       await forward?.delivered();
       await ready?.delivered();
       return {
-        device: embedder?.device ?? 'none',
+        device: embedder?.device ?? (early ? 'wasm' : 'none'),
         ...(embedder?.selection ? { selection: embedder.selection } : {}),
         backend: stats.backend,
         ...(stats.backendReason ? { backendReason: stats.backendReason } : {}),
-        model: { id: stats.model.id, dims: stats.model.dims },
+        model: { id: model?.model ?? stats.model.id, dims: stats.model.dims },
         openMs: performance.now() - start,
         timings: { modelMs: modelDone - start, storeMs: performance.now() - modelDone },
         lockRetries: attempts - 1,
       };
     } catch (e) {
+      failed = true; // a model still loading is disposed when it arrives
+      await engine?.close().catch(() => undefined);
+      engine = undefined;
       await embedder?.dispose?.().catch(() => undefined);
       embedder = undefined;
       throw e;
     } finally {
-      release(onProgress);
-      release(onReady);
+      if (!waitingForModel) {
+        release(onProgress);
+        release(onReady);
+      }
     }
   }
 

@@ -7,7 +7,7 @@
 import { modelRootPath } from '@anamnesis/model-default';
 import { AnamnesisError, type ErrorCode } from '@anamnesis/ranking';
 import * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import {
   connectMemory,
@@ -300,8 +300,10 @@ describe('tabs', () => {
     expect(ma.state).toBe('ready');
     expect(states).toEqual(['ready']);
     await mb.ready;
-    // the owner hears the model, then the store; the follower both when it finds the owner
-    expect(parts.filter((p) => p.startsWith('a:'))).toEqual(['a:model', 'a:store']);
+    // the owner hears the store, then the model (loaded beside it); the follower both when it
+    // finds the owner
+    await vi.waitFor(() => expect(ma.readiness.model).toBe(true));
+    expect(parts.filter((p) => p.startsWith('a:'))).toEqual(['a:store', 'a:model']);
     expect(parts.filter((p) => p.startsWith('b:'))).toEqual(['b:model', 'b:store']);
     expect(ma.readiness).toEqual({ model: true, store: true });
     expect([ma.role, mb.role].sort()).toEqual(['follower', 'owner']);
@@ -336,9 +338,9 @@ describe('tabs', () => {
     await rejectsWith(noShare.ready, 'UNSUPPORTED');
   });
 
-  it('an open that fails rejects ready and every call made before and after, with its error', async () => {
+  it('openMemory: a model that cannot load fails the open, ready and every call, with its error', async () => {
     const registry = new LockRegistry();
-    const m = connectMemory(
+    const opening = openMemory(
       {
         name: 'broken',
         model: 'no-such-model',
@@ -347,13 +349,30 @@ describe('tabs', () => {
       },
       newTab(registry).env,
     );
+    await rejectsWith(opening, 'MODEL_LOAD_FAILED');
+  });
+
+  it('connectMemory: the store opens beside the model; while it loads, and if it fails, recall is partial and writes are kept', async () => {
+    const registry = new LockRegistry();
+    const m = connectMemory(
+      {
+        name: 'lexical',
+        model: 'no-such-model',
+        device: 'auto',
+        assets: { models: await modelRootPath() },
+      },
+      newTab(registry).env,
+    );
     memories.push(m);
-    const early = m.remember({ text: 'typed before the failure' });
-    const e = await rejection(m.ready);
-    expect(e.code).toBe('MODEL_LOAD_FAILED');
-    await rejectsWith(early, 'MODEL_LOAD_FAILED');
-    expect(m.state).toBe('failed');
-    await rejectsWith(m.recall('x'), 'MODEL_LOAD_FAILED');
+    const early = m.remember({ id: 'k', text: 'typed before the model failed' });
+    await m.ready;
+    expect(await early).toBe('k');
+    await vi.waitFor(async () => expect((await m.stats()).model.state).toBe('failed'));
+    const [hit] = await m.recall('typed', { explain: true });
+    expect(hit).toMatchObject({ id: 'k', partial: true, similarity: 0 });
+    expect(hit!.explain!.partial).toMatch(/failed to load/);
+    expect(m.readiness).toEqual({ store: true, model: false });
+    expect(m.state).toBe('ready');
   });
 
   it('a follower waiting for an owner that never answers times out', async () => {

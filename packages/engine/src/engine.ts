@@ -18,6 +18,7 @@ import { buildFilter } from './filter.ts';
 import { newId } from './ids.ts';
 import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from './jsonl.ts';
 import { recall as runRecall } from './recall.ts';
+import { LoadingLeg } from './loading-leg.ts';
 import { migrate } from './schema.ts';
 import { mapSqliteError, transaction } from './sqlite.ts';
 import type { StorageBackend, StorageKind } from './storage/backend.ts';
@@ -71,8 +72,17 @@ export interface EngineOptions {
    * for the zero-model TF-IDF backend (no model, no stored vectors; see {@link TfidfLegOptions}).
    * Default: the embedded default model (`@anamnesis/model-default`), read from this package in
    * Node; a browser passes its served URL.
+   *
+   * A promise of an embedder opens the store without waiting for the model: until it resolves,
+   * `recall` answers from the lexical legs alone and marks its results `partial`, and writes store
+   * their texts at once, embedded when the model is ready (see {@link Engine.model}).
    */
-  embedder?: Embedder | TransformersEmbedderOptions | 'tfidf' | { tfidf: TfidfLegOptions };
+  embedder?:
+    | Embedder
+    | Promise<Embedder>
+    | TransformersEmbedderOptions
+    | 'tfidf'
+    | { tfidf: TfidfLegOptions };
   /** When the store holds vectors of another model: `'error'` (`MODEL_MISMATCH`) or `'reembed'`. Default `'error'`. */
   onModelMismatch?: 'error' | 'reembed';
   /** The clock, in ms since the epoch. Default `Date.now`. */
@@ -122,6 +132,15 @@ export type WriteMethod = keyof typeof WRITE_METHODS;
 export type UsageEvent = Extract<UsageEventKind, 'selected' | 'used' | 'discarded'>;
 
 const DEFAULT_MAX_TEXT = 4 * 1024 * 1024;
+/** Where the embedding model is (see {@link Engine.model}). */
+export type ModelState = 'loading' | 'ready' | 'failed';
+
+/** Why results are `partial`, by model state. */
+const PARTIAL_REASONS: Record<Exclude<ModelState, 'ready'>, string> = {
+  loading: 'the embedding model is still loading: lexical legs only',
+  failed: 'the embedding model failed to load: lexical legs only',
+};
+
 /** Quiet time after which queued `retrieved` events are written, in ms. */
 const RETRIEVED_FLUSH_MS = 1000;
 
@@ -131,7 +150,10 @@ const RETRIEVED_FLUSH_MS = 1000;
  */
 export class Engine {
   readonly #io: StorageBackend;
-  readonly #leg: VectorLeg;
+  /** The similarity leg: a {@link LoadingLeg} until a promised embedder is ready. */
+  #leg: VectorLeg;
+  #modelState: ModelState = 'ready';
+  #model: Promise<void> = Promise.resolve();
   /** True when the engine created the leg (and so disposes it on close). */
   #ownsLeg = false;
   readonly #now: () => number;
@@ -175,7 +197,11 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     if (!options || typeof options !== 'object')
       throw new AnamnesisError('INVALID_INPUT', 'options must be an object');
-    const { leg, owned } = await createLeg(options);
+    const promised = isPromise(options.embedder) ? options.embedder : undefined;
+    promised?.catch(() => undefined); // handled once the store is open; never "unhandled" before
+    const { leg, owned }: { leg: VectorLeg; owned: boolean } = promised
+      ? { leg: new LoadingLeg(), owned: false }
+      : await createLeg(options);
     let io: StorageBackend;
     try {
       io = await openStorage(options);
@@ -195,7 +221,11 @@ export class Engine {
       }
       const engine = new Engine(io, leg, options, version);
       engine.#ownsLeg = owned;
-      await engine.#load(options.onModelMismatch ?? 'error', options.onProgress);
+      const onMismatch = options.onModelMismatch ?? 'error';
+      if (promised) {
+        engine.#loadBloom(Number(io.db.selectValue('SELECT count(*) FROM memories')));
+        engine.#activateWhenReady(promised, onMismatch, options.onProgress);
+      } else await engine.#load(leg, onMismatch, options.onProgress);
       return engine;
     } catch (e) {
       io.close();
@@ -204,13 +234,67 @@ export class Engine {
     }
   }
 
+  /**
+   * Where the embedding model is: `'ready'` from the start unless the engine was given a promise
+   * of an embedder, `'loading'` until it resolves and the stored memories' vectors are loaded (and
+   * those written meanwhile embedded), `'failed'` if it rejects or does not fit the store
+   * (`MODEL_MISMATCH`); recall then stays lexical and writes stay unembedded until a later open.
+   */
+  get modelState(): ModelState {
+    return this.#modelState;
+  }
+
+  /** Resolves when the model is ready (see {@link modelState}); rejects with why it failed. */
+  get model(): Promise<void> {
+    return this.#model;
+  }
+
+  /**
+   * Swaps in the promised embedder's leg once it resolves: alone on the write path (no write
+   * overlaps), it checks the model against the store, loads the stored vectors and embeds the
+   * memories written while it loaded, then replaces the loading leg; cached recalls are dropped.
+   */
+  #activateWhenReady(
+    promised: Promise<Embedder>,
+    onMismatch: 'error' | 'reembed',
+    onProgress?: (e: ProgressEvent) => void,
+  ): void {
+    this.#modelState = 'loading';
+    this.#model = promised
+      .catch((e: unknown) => {
+        throw e instanceof AnamnesisError
+          ? e
+          : new AnamnesisError('MODEL_LOAD_FAILED', e instanceof Error ? e.message : String(e), {
+              cause: e,
+            });
+      })
+      .then((embedder) =>
+        this.#run(() =>
+          this.#writes.exclusive(async () => {
+            if (this.#closed) throw new AnamnesisError('CLOSED');
+            const leg = new DenseLeg(embedder);
+            await this.#load(leg, onMismatch, onProgress);
+            this.#leg = leg;
+            this.#generation++;
+            this.#modelState = 'ready';
+          }),
+        ),
+      )
+      .catch((e: unknown) => {
+        if (this.#modelState === 'loading') this.#modelState = 'failed';
+        throw e;
+      });
+    this.#model.catch(() => undefined); // the state says it; `model` rejects for who asks
+  }
+
   /** Checks the model, loads the vector leg and the Bloom filter; handles a model change. */
   async #load(
+    leg: VectorLeg,
     onMismatch: 'error' | 'reembed',
     onProgress?: (e: ProgressEvent) => void,
   ): Promise<void> {
     const { db } = this.#io;
-    const { id: model, dims } = this.#leg;
+    const { id: model, dims } = leg;
     const storedModel = db.selectValue("SELECT value FROM meta WHERE key = 'model'") as
       string | undefined;
     const storedDims = Number(db.selectValue("SELECT value FROM meta WHERE key = 'dims'") ?? 0);
@@ -224,8 +308,8 @@ export class Engine {
         );
       }
     }
-    this.#loadBloom(count);
-    await this.#leg.load(db, this.#io.sqlite3, onProgress);
+    if (this.#modelState !== 'loading') this.#loadBloom(count);
+    await leg.load(db, this.#io.sqlite3, onProgress);
     transaction(db, 'recording the model', () => {
       db.exec({
         sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('model', ?), ('dims', ?)",
@@ -702,11 +786,14 @@ export class Engine {
       const cached = key === undefined ? undefined : this.#cache.get(key);
       const results =
         cached ??
-        (await runRecall(
-          { db: this.#io.db, leg: this.#leg, now: this.#now() },
-          normalized,
-          options,
-        ));
+        partial(
+          await runRecall(
+            { db: this.#io.db, leg: this.#leg, now: this.#now() },
+            normalized,
+            options,
+          ),
+          this.#modelState,
+        );
       if (key !== undefined && !cached) this.#cache.set(key, deepFreeze(results));
       if (results.length > 0) this.#recordRetrieved(results.map((r) => r.id));
       return results as RecallResult[];
@@ -754,7 +841,11 @@ export class Engine {
 
   /** Exports every memory as JSON Lines (deterministic order and key order). */
   export(options: ExportOptions = {}): Promise<string> {
-    return this.#run(async () => exportJsonl(this.#io.db, this.#leg, options));
+    return this.#run(async () => {
+      // With the vectors: a model still loading is waited for (one that failed is not).
+      await this.#model.catch(() => undefined);
+      return exportJsonl(this.#io.db, this.#leg, options);
+    });
   }
 
   /** Imports JSON Lines atomically; returns how many memories were added. */
@@ -787,7 +878,12 @@ export class Engine {
         bytes: n('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
         backend: this.#io.kind,
         ...(this.#io.reason ? { backendReason: this.#io.reason } : {}),
-        model: { id: this.#leg.id, dims: this.#leg.dims, device: this.#leg.device },
+        model: {
+          id: this.#leg.id,
+          dims: this.#leg.dims,
+          device: this.#leg.device,
+          state: this.#modelState,
+        },
         truncated: this.#leg.truncated,
         cache: { hits: cache.hits, misses: cache.misses, size: this.#cache.size },
         generation: this.#generation,
@@ -842,6 +938,21 @@ export class Engine {
   }
 }
 
+/** Results found without the model: each marked `partial`, with the reason in its explanation. */
+function partial(results: RecallResult[], state: ModelState): RecallResult[] {
+  if (state === 'ready') return results;
+  const reason = PARTIAL_REASONS[state];
+  return results.map((r) => ({
+    ...r,
+    partial: true,
+    ...(r.explain ? { explain: { ...r.explain, partial: reason } } : {}),
+  }));
+}
+
+function isPromise(value: unknown): value is Promise<Embedder> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -858,6 +969,7 @@ async function createLeg(options: EngineOptions): Promise<{ leg: VectorLeg; owne
     throw new AnamnesisError('INVALID_INPUT', "embedder must be an embedder, options or 'tfidf'");
   if ('tfidf' in spec) return { leg: new TfidfLeg(spec.tfidf), owned: true };
   if ('embed' in spec) return { leg: new DenseLeg(spec), owned: false };
+  if (isPromise(spec)) throw new AnamnesisError('INTERNAL', 'a promised embedder has no leg yet');
   const embedder = await createTransformersEmbedder({ onProgress: options.onProgress, ...spec });
   return { leg: new DenseLeg(embedder), owned: true };
 }

@@ -5,6 +5,7 @@ export {
   Engine,
   type EngineOptions,
   type ListOptions,
+  type ModelState,
   type RememberManyOptions,
   type StorageKind,
   type UsageEvent,

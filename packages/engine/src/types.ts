@@ -141,15 +141,22 @@ export interface Explain {
   mmrRank?: number;
   /** Id of the result this memory was added next to (neighbor expansion). */
   neighborOf?: string;
+  /** Why the result is `partial` (found without the embedding model), when it is. */
+  partial?: string;
 }
 
 /** One result of `recall`. */
 export interface RecallResult extends Memory {
   /** The fused score the results are ranked by. */
   score: number;
-  /** Raw cosine similarity between query and memory. */
+  /** Raw cosine similarity between query and memory (0 in a `partial` result). */
   similarity: number;
   explain?: Explain;
+  /**
+   * True when the result was found without the embedding model (it was still loading or failed):
+   * from the lexical legs alone; `explain.partial` says why.
+   */
+  partial?: true;
 }
 
 /** What `stats` reports. */
@@ -162,7 +169,11 @@ export interface EngineStats {
   backend: 'opfs' | 'memory' | 'file';
   /** Why the backend is `memory` when OPFS was asked for, if it was. */
   backendReason?: string;
-  model: { id: string; dims: number; device: string };
+  /**
+   * The model: its id and dimensions (`''` and 0 while a promised embedder loads), where it runs
+   * (`'loading'` meanwhile) and its state (see `Engine.modelState`).
+   */
+  model: { id: string; dims: number; device: string; state: 'loading' | 'ready' | 'failed' };
   /** Texts truncated to the model's maximum length since open. */
   truncated: number;
   cache: { hits: number; misses: number; size: number };

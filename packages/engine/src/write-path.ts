@@ -80,6 +80,16 @@ export class WritePath {
   }
 
   /**
+   * Queues `fn` like a write and runs it alone: no write's `encode` or transaction overlaps it (the
+   * swap of a model's leg, which loads vectors and embeds rows in transactions of its own).
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(fn);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
    * Calls `submit` (which must call {@link run} at most once, synchronously) with that write
    * tagged with `operation`.
    */

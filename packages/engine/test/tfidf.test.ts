@@ -26,7 +26,7 @@ describe("embedder: 'tfidf' (the zero-model sparse backend)", () => {
     const engine = await createEngine({ storage: 'memory', embedder: 'tfidf' });
     await engine.rememberMany(NOTES);
     const stats = await engine.stats();
-    expect(stats.model).toEqual({ id: TFIDF_MODEL_ID, dims: 0, device: 'none' });
+    expect(stats.model).toEqual({ id: TFIDF_MODEL_ID, dims: 0, device: 'none', state: 'ready' });
 
     const [top] = await engine.recall('sourdough starter', { profile: VECTOR_ONLY, explain: true });
     expect(top!.id).toBe('bread');

@@ -1,0 +1,54 @@
+import type { Database } from './sqlite.ts';
+import type { LegQuery, VectorLeg } from './vector-leg.ts';
+import type { VectorHit } from './vector-index.ts';
+
+/**
+ * The vector leg of an engine whose embedding model is still loading (the engine was given a
+ * promise of an embedder): it finds nothing and gives every memory a similarity of 0, so a recall
+ * runs on the lexical legs alone (and the engine marks its results `partial`). A write stores its
+ * text at once and no vector: `store` deletes the vector an updated row had, so every row without
+ * a vector is embedded when the model's own leg loads (see `DenseLeg.load`).
+ */
+export class LoadingLeg implements VectorLeg {
+  readonly id = '';
+  readonly dims = 0;
+  readonly device = 'loading';
+  readonly truncated = 0;
+
+  async load(): Promise<void> {}
+
+  async encode(texts: readonly string[]): Promise<Float32Array[]> {
+    return texts.map(() => new Float32Array(0));
+  }
+
+  store(db: Database, rids: readonly number[]): void {
+    db.exec({
+      sql: 'DELETE FROM embeddings WHERE rid IN (SELECT value FROM json_each(?))',
+      bind: [JSON.stringify(rids)],
+    });
+  }
+
+  apply(): void {}
+
+  remove(): void {}
+
+  async query(): Promise<LegQuery> {
+    return undefined;
+  }
+
+  search(): VectorHit[] {
+    return [];
+  }
+
+  similarities(rids: readonly number[]): Map<number, number> {
+    return new Map(rids.map((rid) => [rid, 0]));
+  }
+
+  vectors(rids: readonly number[]): Float32Array[] {
+    return rids.map(() => new Float32Array(0));
+  }
+
+  verify(): string[] {
+    return [];
+  }
+}
