@@ -35,6 +35,49 @@ test('remember → recall in the worker on OPFS; stats say opfs, persisted, usag
   expect(stats.quota).toBeGreaterThan(0);
 });
 
+test('connectMemory: the store opens beside the model; recall before it is ready is lexical and partial, writes made then are embedded', async ({
+  page,
+}) => {
+  const c = await openClientPage(page);
+  const connectedAt = await c.connect('e', { name: 'early' });
+  // at once, no waiting for anything
+  const written = await c.start('e', 'rememberMany', [NOTES]);
+  const first = await c.start('e', 'recall', ['kitten sofa', { explain: true }]);
+  expect(ok(await c.settle(written))).toEqual(['cat', 'tax', 'trip']);
+  const hits = ok(await c.settle(first)) as {
+    id: string;
+    partial?: true;
+    similarity: number;
+    explain: { partial?: string };
+  }[];
+  const answeredAt = await c.now();
+  expect(hits[0]!.id).toBe('cat');
+  const partial = hits[0]!.partial === true;
+  for (const h of hits) {
+    expect(h.partial === true).toBe(partial);
+    if (partial) {
+      expect(h.similarity).toBe(0);
+      expect(h.explain.partial).toMatch(/still loading/);
+    }
+  }
+  await expect
+    .poll(async () => (await c.partsOf('e')).map((p) => p.part))
+    .toEqual(['store', 'model']);
+  // with the model: meaning, and every memory written before it has its vector
+  const later = ok(await c.call('e', 'recall', ['my cat'])) as { id: string; partial?: true }[];
+  expect(later[0]).toMatchObject({ id: 'cat' });
+  expect(later[0]!.partial).toBeUndefined();
+  expect(ok(await c.call('e', 'verify', []))).toEqual([]);
+  const parts = await c.partsOf('e');
+  test.info().annotations.push({
+    type: 'early recall',
+    description:
+      `first recall answered ${(answeredAt - connectedAt).toFixed(0)} ms after connectMemory ` +
+      `(${partial ? 'partial: lexical' : 'with the model'}); store ready at ` +
+      `${(parts[0]!.at - connectedAt).toFixed(0)} ms, model at ${(parts[1]!.at - connectedAt).toFixed(0)} ms`,
+  });
+});
+
 test("model: 'tfidf' opens with no model and no ONNX Runtime: remembers, recalls, survives a reload", async ({
   page,
 }) => {

@@ -15,6 +15,7 @@ import {
   atTimeZero,
   checkNotes,
   inARow,
+  newWhileStarting,
   playwrightPerson,
   puppeteerPerson,
   randomWalk,
@@ -70,6 +71,15 @@ for (const browser of BROWSERS) {
         const expected = await inARow(person, NOTES_URL + '/');
         await checkNotes(person, expected);
         await person.reload();
+        await checkNotes(person, expected);
+      });
+    });
+
+    test('New note clicked while the app starts, typed into after: a new note, the recent one intact', async ({
+      page,
+    }) => {
+      await asPerson(page, async (person) => {
+        const expected = await newWhileStarting(person, NOTES_URL + '/');
         await checkNotes(person, expected);
       });
     });

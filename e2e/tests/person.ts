@@ -236,6 +236,35 @@ export async function inARow(person: Person, url: string): Promise<Map<string, s
   return expected;
 }
 
+/**
+ * New note clicked while the app starts, typed into only once it has started (the person looked
+ * away): a new note is saved, and the most recent note, which the start would otherwise open in
+ * the editor, keeps its text.
+ */
+export async function newWhileStarting(person: Person, url: string): Promise<Map<string, string>> {
+  await person.goto(url);
+  await person.click(UI.newNote);
+  await write(person, 'Older', 'zqolder written first');
+  await person.click(UI.newNote);
+  await write(person, 'Recent', 'zqrecent the most recent note');
+  await until(
+    () => person.texts(UI.noteTitles),
+    (t) => t.includes('Recent') && t.includes('Older'),
+  );
+  await person.reload();
+  await person.click(UI.newNote);
+  await until(
+    () => person.attribute('body', 'data-ready'),
+    (ready) => ready === 'true',
+  );
+  await write(person, 'Fresh', 'zqfresh typed after the start');
+  return new Map([
+    ['Older', 'zqolder written first'],
+    ['Recent', 'zqrecent the most recent note'],
+    ['Fresh', 'zqfresh typed after the start'],
+  ]);
+}
+
 const WORDS = ['garden', 'river', 'violin', 'harbor', 'lantern', 'orchard', 'meadow', 'canyon'];
 
 /**

@@ -112,7 +112,7 @@ app.replaceChildren(
     h('span', { class: 'tagline' }, 'private, on this device, search by meaning'),
     h(
       'button',
-      { type: 'button', class: 'primary', id: 'new-note', onclick: () => openEditor() },
+      { type: 'button', class: 'primary', id: 'new-note', onclick: () => openByPerson() },
       'New note',
     ),
   ),
@@ -178,6 +178,11 @@ let current = newNoteId();
 let searchSeq = 0;
 /** Set once the store's notes are loaded into the page. */
 let loaded = false;
+/**
+ * Set by the person's first act on the editor (New note, opening a note, typing): from then on
+ * the start never replaces what the editor shows with the most recent note.
+ */
+let editorTouched = false;
 
 function connect(): void {
   memory = connectMemory({
@@ -191,7 +196,9 @@ function connect(): void {
       void refreshStats();
     },
   });
-  store = new NotesStore(memory);
+  store = new NotesStore(memory, () => {
+    if (loaded) renderNotes();
+  });
   writes = new PendingWrites(store, globalThis.localStorage);
 }
 connect();
@@ -228,7 +235,7 @@ function renderNotes(): void {
           {
             type: 'button',
             class: n.id === current ? 'note-link active' : 'note-link',
-            onclick: () => openEditor(n.id),
+            onclick: () => openByPerson(n.id),
           },
           h('span', { class: 'note-title' }, n.title || 'Untitled'),
           h('span', { class: 'note-tags' }, n.tags.map((t) => `#${t}`).join(' ')),
@@ -246,6 +253,12 @@ function renderNotes(): void {
     );
   }
   notesList.hidden = searchInput.value.trim() !== '';
+}
+
+/** The person opens a note (or a new one): the editor is theirs from now on. */
+function openByPerson(id?: string): void {
+  editorTouched = true;
+  openEditor(id);
 }
 
 function openEditor(id?: string): void {
@@ -328,6 +341,8 @@ function remove(): void {
 
 saveButton.addEventListener('click', save);
 deleteButton.addEventListener('click', remove);
+for (const field of [titleInput, bodyInput, tagsInput])
+  field.addEventListener('input', () => (editorTouched = true));
 bodyInput.addEventListener('keydown', (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key === 's') {
     e.preventDefault();
@@ -366,7 +381,7 @@ function resultItem(hit: NoteHit, query: string): HTMLElement {
 }
 
 async function openResult(noteId: string): Promise<void> {
-  openEditor(noteId);
+  openByPerson(noteId);
   await store.opened(noteId);
 }
 
@@ -541,10 +556,8 @@ async function start(): Promise<void> {
       { phase: 'model', loaded: 0, total: 0 },
       'loading the model; search finds by words',
     );
-  // The most recent note, unless the person already started writing one.
-  const untouched =
-    !store.has(current) && !titleInput.value && !bodyInput.value && !tagsInput.value;
-  if (untouched && store.all()[0]) openEditor(store.all()[0]!.id);
+  // The most recent note, unless the person already acted on the editor.
+  if (!editorTouched && store.all()[0]) openEditor(store.all()[0]!.id);
   else renderNotes();
   await settings;
   await refreshStats();

@@ -43,12 +43,15 @@ export type NoteHit = RecallResult & { noteId: string };
 /** Notes on top of a memory store: every note's memories share the note id as their session. */
 export class NotesStore {
   readonly #memory: MemoryApi;
+  readonly #onChange: () => void;
   #notes = new Map<string, Note>();
   /** Loads started so far: only the latest one started may replace the index. */
   #loads = 0;
 
-  constructor(memory: MemoryApi) {
+  /** `onChange` is called whenever a load replaces the in-page index (to re-render). */
+  constructor(memory: MemoryApi, onChange: () => void = () => undefined) {
     this.#memory = memory;
+    this.#onChange = onChange;
   }
 
   /**
@@ -79,7 +82,9 @@ export class NotesStore {
         ),
       );
     }
-    if (load === this.#loads) this.#notes = notes;
+    if (load !== this.#loads) return;
+    this.#notes = notes;
+    this.#onChange();
   }
 
   async #all(kind: string): Promise<NoteMemory[]> {

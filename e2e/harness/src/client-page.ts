@@ -4,6 +4,7 @@
  */
 import {
   clearSettings,
+  connectMemory,
   isAnamnesisError,
   loadSettings,
   openMemory,
@@ -69,6 +70,13 @@ export type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; error: 
 export interface ClientPageApi {
   /** Opens a store under `key` (several per page are fine); see {@link progressOf}. */
   open(key: string, options: OpenMemoryOptions): Promise<Outcome<MemoryInfo>>;
+  /**
+   * `connectMemory` under `key`, without waiting: calls may follow at once. Returns the ms since
+   * navigation start when it was called; {@link partsOf} lists the readiness events it heard.
+   */
+  connect(key: string, options: OpenMemoryOptions): number;
+  /** The parts (`'store'`, `'model'`) a {@link connect}ed store said were ready, in order, with ms since navigation start. */
+  partsOf(key: string): { part: string; at: number }[];
   /** The progress events (model load, re-embedding) the last `open` of `key` saw. */
   progressOf(key: string): ProgressEvent[];
   /** Calls an engine method and waits for it. */
@@ -170,6 +178,7 @@ async function outcome<T>(run: () => Promise<T>): Promise<Outcome<T>> {
 const memories = new Map<string, MemoryClient>();
 const tickets = new Map<number, Promise<Outcome>>();
 const progress = new Map<string, ProgressEvent[]>();
+const parts = new Map<string, { part: string; at: number }[]>();
 let nextTicket = 1;
 
 function memory(key: string): MemoryClient {
@@ -199,6 +208,16 @@ const api: ClientPageApi = {
       memories.set(key, m);
       return m.info;
     }),
+  connect(key, options) {
+    const heard: { part: string; at: number }[] = [];
+    parts.set(key, heard);
+    memories.set(
+      key,
+      connectMemory({ ...options, onReady: (part) => heard.push({ part, at: performance.now() }) }),
+    );
+    return performance.now();
+  },
+  partsOf: (key) => parts.get(key) ?? [],
   progressOf: (key) => progress.get(key) ?? [],
   call: (key, method, args) => outcome(() => invoke(key, method, args)),
   start(key, method, args) {
