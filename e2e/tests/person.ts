@@ -57,11 +57,23 @@ export function playwrightPerson(page: Page): Person {
     },
     click: (selector) => page.click(selector),
     fill: (selector, text) => page.fill(selector, text),
-    openNote: (title) =>
-      page
-        .locator('#notes .note-link')
-        .filter({ has: page.locator('.note-title', { hasText: new RegExp(`^${title}$`) }) })
-        .click(),
+    openNote: async (title) => {
+      // The list is re-ordered whenever a save lands: between the look and the click, another
+      // note can move under the pointer, as under a person's. Check the editor; click again.
+      for (let attempt = 0; ; attempt++) {
+        await page
+          .locator('#notes .note-link')
+          .filter({ has: page.locator('.note-title', { hasText: new RegExp(`^${title}$`) }) })
+          .click();
+        const opened = await until(
+          () => page.inputValue('#title'),
+          (v) => v === title,
+          2_000,
+        );
+        if (opened === title) return;
+        if (attempt >= 10) throw new Error(`clicking ${title} opened ${opened}`);
+      }
+    },
     value: (selector) => page.inputValue(selector),
     texts: (selector) => page.locator(selector).allTextContents(),
     attribute: (selector, name) => page.getAttribute(selector, name),
@@ -133,7 +145,8 @@ export function puppeteerPerson(page: PuppeteerPage): Person {
             (v) => v === title,
             2_000,
           );
-          if (opened === title || attempt >= 10) return;
+          if (opened === title) return;
+          if (attempt >= 10) throw new Error(`clicking ${title} opened ${opened}`);
         } catch (e) {
           if (attempt >= 10 || !/detached|not connected/i.test(String(e))) throw e;
         }
@@ -325,11 +338,15 @@ export async function randomWalk(
       await person.fill(UI.search, '');
       await person.openNote(title);
       const body = expected.get(title)!;
-      await until(
+      const shown = await until(
         () => person.value(UI.body),
         (v) => v === body,
         10_000,
       );
+      if (shown !== body)
+        throw new Error(
+          `${title} opened with ${JSON.stringify(shown)}, not ${JSON.stringify(body)}`,
+        );
       inEditor = title;
     } else if (action === 'reload') {
       await person.reload();
