@@ -10,6 +10,7 @@ import type { Page } from '@playwright/test';
 import type { AdaptersPageApi, SeenDocument } from '../harness/src/adapters-page.ts';
 import type { Outcome } from '../harness/src/client-page.ts';
 import { expect, test } from '../fixtures.ts';
+import { EXAMPLE_URL } from '../playwright.config.ts';
 
 type W = { adapters: AdaptersPageApi };
 
@@ -117,4 +118,55 @@ test('LangChain vector store and retriever over openMemory (worker, OPFS), in a 
   const again = ok(await call(page, 'searchWithScore', 'kitten Luna', 3, { source: 'pets.md' }));
   expect(again.map(([d]) => d)).toEqual([{ ...DOCS[0], id: ids[0] }]);
   await call(page, 'close');
+});
+
+test.describe('the example chat page (apps/example/chat.html, AnamnesisRetriever in a chain)', () => {
+  test.use({ baseURL: EXAMPLE_URL });
+
+  test('messages typed without waiting are each answered, with earlier messages recalled as context', async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto('/chat.html');
+    await page.evaluate(async () => {
+      // A clean origin, before the page's store is open (the reload below opens it).
+      const root = await navigator.storage.getDirectory();
+      for await (const name of (root as unknown as { keys(): AsyncIterable<string> }).keys()) {
+        await root.removeEntry(name, { recursive: true });
+      }
+    });
+    await page.reload({ waitUntil: 'commit' });
+    await expect(page.locator('#model')).toContainText('echo (a fake)');
+    const messages = [
+      'My kitten is called Luna',
+      'I live in Lisbon near the river',
+      'The dentist moved my appointment to Friday',
+      'I bought oat milk and coffee beans',
+      'What is the name of my cat?',
+    ];
+    for (const text of messages) {
+      await page.fill('#message', text);
+      await page.press('#message', 'Enter'); // no waiting for the store, a reply or anything
+    }
+    const replies = page.locator('#transcript li.reply');
+    await expect(replies).toHaveCount(messages.length);
+    await expect(page.locator('#transcript li.reply.pending')).toHaveCount(0, { timeout: 60_000 });
+    await expect(page.locator('#status')).toHaveText('5 messages remembered');
+    const texts = await replies.allTextContents();
+    // The echo shows the prompt: the recalled context, then the message itself.
+    expect(texts[0]).toBe(
+      'Earlier messages recalled for this one:\n(nothing recalled yet)\nMy kitten is called Luna',
+    );
+    const last = texts[4]!;
+    expect(last.startsWith('Earlier messages recalled for this one:\n- ')).toBe(true);
+    expect(last).toContain('- My kitten is called Luna');
+    expect(last.endsWith('\nWhat is the name of my cat?')).toBe(true);
+    // A message never recalls itself or a later one (each is remembered after its reply).
+    for (const [i, text] of texts.entries()) {
+      for (const later of messages.slice(i)) expect(text).not.toContain(`- ${later}`);
+    }
+    expect(texts.filter((t) => t.startsWith('failed'))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
 });
