@@ -1,6 +1,6 @@
 /**
  * `memoryInstructions(results)`: recalled memories as a system-prompt block with numbered sources,
- * for the AI SDK's `instructions` (v7's name for the system prompt) or any other prompt.
+ * for the AI SDK's `system` (`instructions` in ai 7) or any other prompt.
  */
 import { AnamnesisError, countTokens } from '@anamnesis/ranking';
 
@@ -44,7 +44,7 @@ function day(createdAt: number | string | undefined): string | undefined {
  *
  * @example
  * const hits = await memory.recall(question, { tokenBudget: 500 });
- * await generateText({ model, instructions: memoryInstructions(hits), prompt: question });
+ * await generateText({ model, system: memoryInstructions(hits), prompt: question });
  */
 export function memoryInstructions(
   results: readonly MemoryLike[],
