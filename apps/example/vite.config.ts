@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 import { anamnesis } from '@anamnesis/client/vite';
 import { defineConfig } from 'vite';
 
@@ -7,7 +9,17 @@ const port = Number(process.env.EXAMPLE_PORT ?? 5174);
 export default defineConfig({
   // Serves and emits the model and ONNX Runtime files; keeps sqlite3.wasm loadable.
   plugins: [anamnesis()],
-  build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 4096,
+    // Two pages: the smallest app (index.html) and a chat on @anamnesis/langchain (chat.html).
+    rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        chat: fileURLToPath(new URL('chat.html', import.meta.url)),
+      },
+    },
+  },
   server: { port, strictPort: true, host: '127.0.0.1' },
   preview: { port, strictPort: true, host: '127.0.0.1' },
 });

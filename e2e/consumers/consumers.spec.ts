@@ -10,7 +10,9 @@
  * (c) a fresh Vite app from the browser quick start, built, served by `vite preview`, in Chromium
  *     (the repo's fixture fails the test on any request to another origin);
  * (d) the CLI quick start (`npx anamnesis ingest`, then `recall`) on a file store;
- * (e) the client README's recipe without Vite (esbuild), served by a plain static server.
+ * (e) the client README's recipe without Vite (esbuild), served by a plain static server;
+ * (f) the adapters' READMEs (`@anamnesis/langchain`, `@anamnesis/ai-sdk`): their install lines in
+ *     one fresh folder, their examples run with plain `node`, and `tsc` over them.
  *
  * The `node_modules` size of each kind of app is printed and written to
  * `test-results/consumers-sizes.txt`.
@@ -39,6 +41,8 @@ import { expect, test } from '../fixtures.ts';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 const CLIENT_README = readFileSync(join(REPO, 'packages', 'client', 'README.md'), 'utf8');
+const LANGCHAIN_README = readFileSync(join(REPO, 'packages', 'langchain', 'README.md'), 'utf8');
+const AI_SDK_README = readFileSync(join(REPO, 'packages', 'ai-sdk', 'README.md'), 'utf8');
 const PORT = 30_000 + (process.pid % 20_000);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
@@ -191,6 +195,7 @@ let work = '';
 const dirs = {} as Record<Kind, string>;
 const sizes = {} as Record<Kind, number>;
 let preview: ChildProcess | undefined;
+let packed = new Map<string, string>();
 
 test.describe.configure({ mode: 'serial' });
 // The repo's fixture fails a test on any request to another origin than this one.
@@ -213,7 +218,15 @@ test.beforeAll(async () => {
     const name = /^anamnesis-(.+)-\d+\.\d+\.\d+.*\.tgz$/.exec(file)?.[1];
     if (name) tarballs.set(name, join(tgz, file));
   }
-  expect([...tarballs.keys()].sort()).toEqual(['client', 'engine', 'model-default', 'ranking']);
+  expect([...tarballs.keys()].sort()).toEqual([
+    'ai-sdk',
+    'client',
+    'engine',
+    'langchain',
+    'model-default',
+    'ranking',
+  ]);
+  packed = tarballs;
 
   // The README's install lines: one per kind of app.
   const lines = commands(block('Install', 'sh'));
@@ -497,4 +510,120 @@ test('(e) without Vite: the esbuild recipe of the client README, on a plain stat
   } finally {
     await stop(server);
   }
+});
+
+/**
+ * The AI SDK README's `./model.js`: "your model". Here the AI SDK's own mock language model (a
+ * fake, `ai/test`; V4 in ai 7, V3 in ai 6, which npm picks on Node 20 since ai 7 wants Node 22):
+ * its first turn calls the `remember` tool, its second answers with the system prompt it was given
+ * (so the output shows what `memoryInstructions` put there).
+ */
+const MOCK_MODEL = `import * as mocks from 'ai/test';
+
+const MockLanguageModel = mocks.MockLanguageModelV4 ?? mocks.MockLanguageModelV3;
+
+const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
+const turn = (content, unified) => ({ content, finishReason: { unified, raw: undefined }, usage, warnings: [] });
+export const model = new MockLanguageModel({
+  doGenerate: async ({ prompt }) =>
+    prompt.some((m) => m.role === 'tool')
+      ? turn([{ type: 'text', text: prompt.find((m) => m.role === 'system')?.content ?? '' }], 'stop')
+      : turn([{ type: 'tool-call', toolCallId: 'c1', toolName: 'remember', input: JSON.stringify({ text: 'The user asked for a snack' }) }], 'tool-calls'),
+});
+`;
+
+test('(f) the adapters: README installs, examples with plain node, tsc over them', async () => {
+  const dir = join(work, 'adapters');
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer-adapters', private: true, type: 'module' }, null, 2),
+  );
+  const installs = [LANGCHAIN_README, AI_SDK_README].flatMap((md) =>
+    commands(block('Install', 'sh', '', md)),
+  );
+  expect(installs).toHaveLength(2);
+  for (const line of installs) await ok(localInstall(line, packed), dir);
+  const names = installed(dir);
+  for (const name of ['@langchain/core', 'ai', 'zod', '@anamnesis/engine', '@anamnesis/ranking']) {
+    expect(names.has(name), name).toBe(true);
+  }
+  console.log(
+    `ai ${JSON.parse(readFileSync(join(dir, 'node_modules', 'ai', 'package.json'), 'utf8')).version}`,
+  );
+  // A TF-IDF app: neither adapter brings a model runtime.
+  expect([...names].filter((n) => /onnx|transformers/.test(n))).toEqual([]);
+  console.log(`adapters: ${(await ok('du -sm node_modules', dir)).stdout.split(/\s/)[0]} MB`);
+
+  writeFileSync(join(dir, 'langchain.mjs'), block('Use', 'ts', '', LANGCHAIN_README));
+  const langchain = await ok('node langchain.mjs', dir);
+  expect(langchain.stdout).toBe(
+    "I adopted a kitten named Luna { source: 'pets.md' } true\n" +
+      'The dentist moved my appointment to Friday true\n',
+  );
+
+  writeFileSync(join(dir, 'model.js'), MOCK_MODEL);
+  writeFileSync(
+    join(dir, 'model.d.ts'),
+    "export declare const model: import('ai').LanguageModel;\n",
+  );
+  writeFileSync(join(dir, 'ai-sdk.mjs'), block('Use', 'ts', '', AI_SDK_README));
+  const aiSdk = await ok('node ai-sdk.mjs', dir);
+  console.log(aiSdk.stdout);
+  expect(aiSdk.stdout).toMatch(
+    /^Memories recalled from earlier conversations \(cite them as \[n\] when you use them\):\n\[1\] \(id [0-9A-Z]{26}, \d{4}-\d{2}-\d{2}\) The user is allergic to peanuts 2\n$/,
+  );
+
+  // The published types, strict and NodeNext: the examples check, and the types are not `any`.
+  // (The repo's own TypeScript 6.0.3, as (b) installs it: types resolve from this folder.)
+  const tscBin = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          lib: ['ES2022', 'DOM'],
+          skipLibCheck: true,
+          noEmit: true,
+        },
+        files: ['langchain.ts', 'ai-sdk.ts', 'probe.ts'],
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(dir, 'langchain.ts'),
+    `${block('Use', 'ts', '', LANGCHAIN_README)}export {};\n`,
+  );
+  writeFileSync(join(dir, 'ai-sdk.ts'), `${block('Use', 'ts', '', AI_SDK_README)}export {};\n`);
+  writeFileSync(
+    join(dir, 'probe.ts'),
+    [
+      "import { createEngine } from '@anamnesis/engine';",
+      "import { AnamnesisRetriever, AnamnesisVectorStore } from '@anamnesis/langchain';",
+      "import { memoryInstructions, memoryTools } from '@anamnesis/ai-sdk';",
+      "import type { BaseRetriever } from '@langchain/core/retrievers';",
+      "import type { VectorStore } from '@langchain/core/vectorstores';",
+      "import type { ToolSet } from 'ai';",
+      "const memory = await createEngine({ storage: 'memory', embedder: 'tfidf' });",
+      'const retriever: BaseRetriever = new AnamnesisRetriever({ memory });',
+      'const store: VectorStore = new AnamnesisVectorStore({ memory });',
+      'const tools: ToolSet = memoryTools(memory);',
+      '// @ts-expect-error k is a number',
+      "new AnamnesisRetriever({ memory, k: 'four' });",
+      '// @ts-expect-error tokenBudget is a number',
+      "memoryTools(memory, { tokenBudget: 'lots' });",
+      '// @ts-expect-error the block is a string',
+      'const n: number = memoryInstructions([]);',
+      'export { retriever, store, tools, n };',
+    ].join('\n'),
+  );
+  const tsc = await sh(`node ${tscBin} -p tsconfig.json`, dir);
+  expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
+  expect(tsc.code).toBe(0);
 });

@@ -21,8 +21,13 @@ export default defineConfig({
     reportCompressedSize: false,
     chunkSizeWarningLimit: 4096,
     rolldownOptions: {
-      // index.html: the embedder harness; client.html: @anamnesis/client (openMemory) for tests.
-      input: { index: `${root}index.html`, client: `${root}client.html` },
+      // index.html: the embedder harness; client.html: @anamnesis/client (openMemory) for tests;
+      // adapters.html: @anamnesis/langchain over openMemory.
+      input: {
+        index: `${root}index.html`,
+        client: `${root}client.html`,
+        adapters: `${root}adapters.html`,
+      },
     },
   },
   server: { port: HARNESS_PORT, strictPort: true, host: '127.0.0.1' },

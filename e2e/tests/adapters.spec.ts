@@ -1,0 +1,172 @@
+/**
+ * `@anamnesis/langchain` in Chromium over `openMemory` (the engine in its dedicated worker, the
+ * store on OPFS): the vector store's contract and the retriever in a chain driven by
+ * `@langchain/core`'s FakeChatModel (a fake that echoes its prompt; no real model runs here), and
+ * the documents and their metadata still there after a reload. The fixture fails the test on any
+ * request to another origin.
+ */
+import type { Page } from '@playwright/test';
+
+import type { AdaptersPageApi, SeenDocument } from '../harness/src/adapters-page.ts';
+import type { Outcome } from '../harness/src/client-page.ts';
+import { expect, test } from '../fixtures.ts';
+import { EXAMPLE_URL } from '../playwright.config.ts';
+
+type W = { adapters: AdaptersPageApi };
+
+/** Runs `window.adapters[method](...args)` in the page. */
+function call<K extends keyof AdaptersPageApi>(
+  page: Page,
+  method: K,
+  ...args: Parameters<AdaptersPageApi[K]>
+): Promise<Awaited<ReturnType<AdaptersPageApi[K]>>> {
+  return page.evaluate(
+    ([m, a]) =>
+      ((window as unknown as W).adapters[m] as (...x: unknown[]) => unknown)(...(a as unknown[])),
+    [method, args] as const,
+  ) as Promise<Awaited<ReturnType<AdaptersPageApi[K]>>>;
+}
+
+function ok<T>(outcome: Outcome<T>): T {
+  if (!outcome.ok)
+    throw new Error(`${outcome.error.code ?? outcome.error.name}: ${outcome.error.message}`);
+  return outcome.value;
+}
+
+async function openPage(page: Page): Promise<void> {
+  await page.goto('/adapters.html');
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+}
+
+const DOCS: SeenDocument[] = [
+  {
+    id: undefined,
+    pageContent: 'I adopted a kitten named Luna',
+    metadata: { source: 'pets.md', loc: { lines: { from: 1, to: 2 } }, 'dc:title': 'Pets' },
+  },
+  {
+    id: undefined,
+    pageContent: 'Luna the kitten sleeps on the sofa',
+    metadata: { source: 'pets.md', page: 2 },
+  },
+  {
+    id: 'vet-1',
+    pageContent: 'A kitten needs vaccinations at the vet',
+    metadata: { source: 'vet.md' },
+  },
+];
+
+test('LangChain vector store and retriever over openMemory (worker, OPFS), in a chain with a fake model', async ({
+  page,
+}) => {
+  await openPage(page);
+  await call(page, 'clearOpfs');
+  expect(ok(await call(page, 'open', 'adapters'))).toBe('opfs');
+
+  const ids = ok(await call(page, 'addDocuments', DOCS));
+  expect(ids).toHaveLength(3);
+  expect(ids[2]).toBe('vet-1');
+  expect(new Set(ids).size).toBe(3);
+
+  // Best first, k respected, metadata (nested and odd keys included) back as given, filter applied.
+  const all = ok(await call(page, 'searchWithScore', 'kitten Luna', 3));
+  expect(all).toHaveLength(3);
+  expect(all[0]![0].pageContent).toContain('Luna');
+  for (let i = 1; i < all.length; i++) expect(all[i]![1]).toBeLessThanOrEqual(all[i - 1]![1]);
+  expect(ok(await call(page, 'searchWithScore', 'kitten Luna', 1))).toHaveLength(1);
+  const pets = ok(await call(page, 'searchWithScore', 'kitten', 3, { source: 'pets.md' }));
+  expect(pets.map(([d]) => d.id).sort()).toEqual([ids[0], ids[1]].sort());
+  const adopted = pets.find(([d]) => d.id === ids[0])![0];
+  expect(adopted).toEqual({ ...DOCS[0], id: ids[0] });
+
+  // The retriever: Documents with the memory fields and, as asked, explain.
+  const [hit] = ok(await call(page, 'retrieve', 'vaccinations vet', 1));
+  expect(hit!.id).toBe('vet-1');
+  expect(hit!.metadata).toMatchObject({
+    id: 'vet-1',
+    kind: 'document',
+    meta: { source: 'vet.md' },
+  });
+  const explain = hit!.metadata.explain as { contributions: { contribution: number }[] };
+  expect(explain.contributions.reduce((s, c) => s + c.contribution, 0)).toBe(hit!.metadata.score);
+
+  // In a chain: asRetriever → prompt → FakeChatModel, which answers with the prompt it got.
+  expect(ok(await call(page, 'chain', 'what does a kitten need at the vet?', 1))).toBe(
+    'Context:\nA kitten needs vaccinations at the vet\nwhat does a kitten need at the vet?',
+  );
+
+  // Typed errors cross the worker boundary with their codes.
+  const badFilter = await call(page, 'searchWithScore', 'kitten', 2, { 'a.b': 1 });
+  expect(badFilter).toMatchObject({
+    ok: false,
+    error: { code: 'INVALID_INPUT', isAnamnesisError: true },
+  });
+  expect(await call(page, 'addVectors')).toMatchObject({
+    ok: false,
+    error: { code: 'UNSUPPORTED', isAnamnesisError: true },
+  });
+
+  // Deletion by id (an unknown id is ignored).
+  ok(await call(page, 'delete', [ids[1]!, 'never-there']));
+  expect(ok(await call(page, 'count'))).toBe(2);
+
+  // After a reload, the store reopens from OPFS with the documents and their metadata.
+  await call(page, 'close');
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  expect(ok(await call(page, 'open', 'adapters'))).toBe('opfs');
+  const again = ok(await call(page, 'searchWithScore', 'kitten Luna', 3, { source: 'pets.md' }));
+  expect(again.map(([d]) => d)).toEqual([{ ...DOCS[0], id: ids[0] }]);
+  await call(page, 'close');
+});
+
+test.describe('the example chat page (apps/example/chat.html, AnamnesisRetriever in a chain)', () => {
+  test.use({ baseURL: EXAMPLE_URL });
+
+  test('messages typed without waiting are each answered, with earlier messages recalled as context', async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto('/chat.html');
+    await page.evaluate(async () => {
+      // A clean origin, before the page's store is open (the reload below opens it).
+      const root = await navigator.storage.getDirectory();
+      for await (const name of (root as unknown as { keys(): AsyncIterable<string> }).keys()) {
+        await root.removeEntry(name, { recursive: true });
+      }
+    });
+    await page.reload({ waitUntil: 'commit' });
+    await expect(page.locator('#model')).toContainText('echo (a fake)');
+    const messages = [
+      'My kitten is called Luna',
+      'I live in Lisbon near the river',
+      'The dentist moved my appointment to Friday',
+      'I bought oat milk and coffee beans',
+      'What is the name of my cat?',
+    ];
+    for (const text of messages) {
+      await page.fill('#message', text);
+      await page.press('#message', 'Enter'); // no waiting for the store, a reply or anything
+    }
+    const replies = page.locator('#transcript li.reply');
+    await expect(replies).toHaveCount(messages.length);
+    await expect(page.locator('#transcript li.reply.pending')).toHaveCount(0, { timeout: 60_000 });
+    await expect(page.locator('#status')).toHaveText('5 messages remembered');
+    const texts = await replies.allTextContents();
+    // The echo shows the prompt: the recalled context, then the message itself.
+    expect(texts[0]).toBe(
+      'Earlier messages recalled for this one:\n(nothing recalled yet)\nMy kitten is called Luna',
+    );
+    const last = texts[4]!;
+    expect(last.startsWith('Earlier messages recalled for this one:\n- ')).toBe(true);
+    expect(last).toContain('- My kitten is called Luna');
+    expect(last.endsWith('\nWhat is the name of my cat?')).toBe(true);
+    // A message never recalls itself or a later one (each is remembered after its reply).
+    for (const [i, text] of texts.entries()) {
+      for (const later of messages.slice(i)) expect(text).not.toContain(`- ${later}`);
+    }
+    expect(texts.filter((t) => t.startsWith('failed'))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});

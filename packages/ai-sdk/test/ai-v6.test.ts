@@ -1,0 +1,77 @@
+/**
+ * `ai` 6 as well as 7: `ai` 7 requires Node ≥ 22, so on Node 20 `npm install ai` gets 6. The same
+ * tools and block, run through ai 6's `generateText` and its mock model (`MockLanguageModelV3`, a
+ * fake), installed here as the alias `ai-v6`.
+ */
+import { createEngine } from '@anamnesis/engine';
+import { generateText, stepCountIs } from 'ai-v6';
+import { MockLanguageModelV3 } from 'ai-v6/test';
+import { expect, test } from 'vitest';
+
+import { memoryInstructions, memoryTools, type RecallToolOutput } from '../src/index.ts';
+
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+};
+
+const turn = (content: GenerateResult['content'], unified: 'stop' | 'tool-calls') => ({
+  content,
+  finishReason: { unified, raw: undefined },
+  usage,
+  warnings: [],
+});
+
+test('ai 6: generateText runs remember and recall; the system block reaches the model', async () => {
+  const engine = await createEngine({ storage: 'memory', embedder: 'tfidf' });
+  await engine.remember({ text: 'The user is allergic to peanuts' });
+  const model = new MockLanguageModelV3({
+    doGenerate: [
+      turn(
+        [
+          {
+            type: 'tool-call',
+            toolCallId: 'a',
+            toolName: 'remember',
+            input: JSON.stringify({ text: 'The user likes apples' }),
+          },
+        ],
+        'tool-calls',
+      ),
+      turn(
+        [
+          {
+            type: 'tool-call',
+            toolCallId: 'b',
+            toolName: 'recall',
+            input: JSON.stringify({ query: 'apples peanuts' }),
+          },
+        ],
+        'tool-calls',
+      ),
+      turn([{ type: 'text', text: 'done' }], 'stop'),
+    ],
+  });
+  const question = 'a snack without peanuts';
+  const result = await generateText({
+    model,
+    system: memoryInstructions(await engine.recall(question)),
+    // Typed against the workspace's `ai` (7) here; an app on ai 6 gets ai 6's types.
+    tools: memoryTools(engine) as unknown as Parameters<typeof generateText>[0]['tools'],
+    stopWhen: stepCountIs(5),
+    prompt: question,
+  });
+  expect(result.text).toBe('done');
+  expect((await engine.stats()).memories).toBe(2);
+  const recalled = result.steps[1]!.toolResults[0]!.output as RecallToolOutput;
+  expect(recalled.memories.map((m) => m.text).sort()).toEqual([
+    'The user is allergic to peanuts',
+    'The user likes apples',
+  ]);
+  const [system] = model.doGenerateCalls[0]!.prompt;
+  expect(system).toMatchObject({ role: 'system' });
+  expect((system as { content: string }).content).toContain(') The user is allergic to peanuts');
+  await engine.close();
+});

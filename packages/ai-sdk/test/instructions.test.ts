@@ -1,0 +1,90 @@
+import { createEngine } from '@anamnesis/engine';
+import { AnamnesisError } from '@anamnesis/ranking';
+import { generateText } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { describe, expect, test } from 'vitest';
+
+import { DEFAULT_HEADING, memoryInstructions } from '../src/index.ts';
+
+const DAY_MS = Date.UTC(2024, 4, 1, 12);
+
+describe('memoryInstructions', () => {
+  test('numbers the memories in order, with ids and dates', () => {
+    const block = memoryInstructions([
+      { id: 'm1', text: 'I adopted a kitten named Luna', createdAt: DAY_MS },
+      { id: 'm2', text: 'Line one\nline two', createdAt: '2024-06-02T08:00:00.000Z' },
+      { id: 'm3', text: 'No date' },
+    ]);
+    expect(block).toBe(
+      [
+        DEFAULT_HEADING,
+        '[1] (id m1, 2024-05-01) I adopted a kitten named Luna',
+        '[2] (id m2, 2024-06-02) Line one\n    line two',
+        '[3] (id m3) No date',
+      ].join('\n'),
+    );
+  });
+
+  test('nothing to say is the empty string; heading and dates are options', () => {
+    expect(memoryInstructions([])).toBe('');
+    expect(
+      memoryInstructions([{ id: 'a', text: 'x', createdAt: DAY_MS }], {
+        heading: 'Sources:',
+        dates: false,
+      }),
+    ).toBe('Sources:\n[1] (id a) x');
+  });
+
+  test('a token budget keeps the longest prefix that fits, so [n] is still results[n-1]', () => {
+    const results = [
+      { id: 'a', text: 'x'.repeat(40) }, // 10 tokens
+      { id: 'b', text: 'y'.repeat(40) }, // 10
+      { id: 'c', text: 'z'.repeat(8) }, // 2
+    ];
+    expect(memoryInstructions(results, { tokenBudget: 15 }).split('\n')).toHaveLength(2);
+    expect(memoryInstructions(results, { tokenBudget: 22 }).split('\n')).toHaveLength(4);
+    expect(memoryInstructions(results, { tokenBudget: 5 })).toBe('');
+  });
+
+  test('bad input is INVALID_INPUT', () => {
+    for (const run of [
+      () => memoryInstructions('x' as never),
+      () => memoryInstructions([{ id: 1, text: 'x' }] as never),
+      () => memoryInstructions([], { tokenBudget: -1 }),
+    ]) {
+      expect(run).toThrow(AnamnesisError);
+    }
+  });
+
+  test('recall results as the AI SDK instructions: the model receives them as its system message', async () => {
+    const engine = await createEngine({ storage: 'memory', embedder: 'tfidf' });
+    await engine.rememberMany([
+      { text: 'The user is allergic to peanuts' },
+      { text: 'The user lives in Lisbon' },
+    ]);
+    const hits = await engine.recall('peanuts allergy', { tokenBudget: 200 });
+    const model = new MockLanguageModelV4({
+      doGenerate: {
+        content: [{ type: 'text', text: 'Noted.' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: {
+          inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 1, text: 1, reasoning: undefined },
+        },
+        warnings: [],
+      },
+    });
+    await generateText({
+      model,
+      instructions: memoryInstructions(hits),
+      prompt: 'Suggest a snack.',
+    });
+    const [system] = model.doGenerateCalls[0]!.prompt;
+    expect(system).toEqual({
+      role: 'system',
+      content: expect.stringContaining(`[1] (id ${hits[0]!.id}, `),
+    });
+    expect((system as { content: string }).content).toContain('allergic to peanuts');
+    await engine.close();
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * `AnamnesisRetriever`: anamnesis `recall` as a LangChain retriever. `invoke(query)` returns the
+ * recalled memories as `Document`s, best first, so it drops into any chain that takes a retriever.
+ */
+import type { Explain, MemoryFilter, RecallOptions, RecallResult } from '@anamnesis/engine';
+import { AnamnesisError } from '@anamnesis/ranking';
+import { Document, type DocumentInterface } from '@langchain/core/documents';
+import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
+
+import { assertMemory, type RecallMemory } from './memory.ts';
+import { decodeMetadata } from './metadata.ts';
+
+/** The metadata of each `Document` the retriever returns. */
+export type RecalledMetadata = {
+  /** The memory's id (also the `Document`'s `id`). */
+  id: string;
+  /** The fused recall score the documents are ordered by (higher is better). */
+  score: number;
+  /** Cosine similarity between the query and the memory, in [-1, 1]. */
+  similarity: number;
+  kind: string;
+  tags: string[];
+  session: string | null;
+  /** Creation time, milliseconds since the epoch. */
+  createdAt: number;
+  /** The memory's own metadata (what `AnamnesisVectorStore` stored is decoded back). */
+  meta: Record<string, unknown>;
+  /** Each leg's rank and score and each component's contribution; only with `explain: true`. */
+  explain?: Explain;
+};
+
+/** Options of {@link AnamnesisRetriever}. */
+export interface AnamnesisRetrieverInput extends BaseRetrieverInput {
+  /** An anamnesis engine (`createEngine`) or browser client (`openMemory`). */
+  memory: RecallMemory;
+  /** Documents per query (recall's `topK`), an integer in [1, 1000]. Default 4, as LangChain's retrievers. */
+  k?: number;
+  /** anamnesis filter applied inside every recall leg (tags, kind, session, time, meta, ids). Default none. */
+  filter?: MemoryFilter;
+  /** Put recall's `explain` object in each document's metadata. Default false. */
+  explain?: boolean;
+  /**
+   * Any other recall option: `profile`, `tokenBudget` (replaces `k`), `minSimilarity`, `mmr`,
+   * `groupBy`, `neighbors`, `recencyMode`… Default none (the engine's defaults).
+   */
+  recallOptions?: Omit<RecallOptions, 'topK' | 'filter' | 'explain'>;
+}
+
+/** Turns one recall result into a `Document` (metadata: see {@link RecalledMetadata}). */
+function toRecalledDocument(
+  result: RecallResult,
+  explain: boolean,
+): DocumentInterface<RecalledMetadata> {
+  const metadata: RecalledMetadata = {
+    id: result.id,
+    score: result.score,
+    similarity: result.similarity,
+    kind: result.kind,
+    tags: result.tags,
+    session: result.session,
+    createdAt: result.createdAt,
+    meta: decodeMetadata(result.meta),
+  };
+  if (explain && result.explain) metadata.explain = result.explain;
+  return new Document({ pageContent: result.text, metadata, id: result.id });
+}
+
+/**
+ * A LangChain retriever over anamnesis: `invoke(query)` runs `recall(query)` on the engine or
+ * client and returns `Document`s (text as `pageContent`; id, score, tags, session, created time
+ * and, with `explain: true`, the explain object in `metadata`), best first.
+ *
+ * @example
+ * const retriever = new AnamnesisRetriever({ memory, k: 3 });
+ * const docs = await retriever.invoke('my cat');
+ */
+export class AnamnesisRetriever extends BaseRetriever<RecalledMetadata> {
+  static override lc_name(): string {
+    return 'AnamnesisRetriever';
+  }
+
+  override lc_namespace = ['anamnesis', 'retrievers'];
+
+  readonly memory: RecallMemory;
+  readonly k: number;
+  readonly filter: MemoryFilter | undefined;
+  readonly explain: boolean;
+  readonly recallOptions: Omit<RecallOptions, 'topK' | 'filter' | 'explain'>;
+
+  constructor(fields: AnamnesisRetrieverInput) {
+    if (fields === null || typeof fields !== 'object') {
+      throw new AnamnesisError('INVALID_INPUT', 'AnamnesisRetriever takes an options object');
+    }
+    const { memory, k, filter, explain, recallOptions, ...base } = fields;
+    // Only LangChain's own fields go to the base class (it keeps them for serialisation).
+    super(base);
+    assertMemory(memory, ['recall'], 'AnamnesisRetriever');
+    const topK = k ?? 4;
+    if (!Number.isInteger(topK) || topK < 1 || topK > 1000) {
+      throw new AnamnesisError('INVALID_INPUT', `k must be an integer in [1, 1000], got ${k}`);
+    }
+    this.memory = memory;
+    this.k = topK;
+    this.filter = filter;
+    this.explain = explain === true;
+    this.recallOptions = recallOptions ?? {};
+  }
+
+  override async _getRelevantDocuments(
+    query: string,
+  ): Promise<DocumentInterface<RecalledMetadata>[]> {
+    const results = await this.memory.recall(query, {
+      ...this.recallOptions,
+      topK: this.k,
+      ...(this.filter === undefined ? {} : { filter: this.filter }),
+      ...(this.explain ? { explain: true } : {}),
+    });
+    return results.map((r) => toRecalledDocument(r, this.explain));
+  }
+}
