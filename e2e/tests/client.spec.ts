@@ -69,13 +69,12 @@ test('connectMemory: the store opens beside the model; recall before it is ready
   expect(later[0]!.partial).toBeUndefined();
   expect(ok(await c.call('e', 'verify', []))).toEqual([]);
   const parts = await c.partsOf('e');
-  test.info().annotations.push({
-    type: 'early recall',
-    description:
-      `first recall answered ${(answeredAt - connectedAt).toFixed(0)} ms after connectMemory ` +
-      `(${partial ? 'partial: lexical' : 'with the model'}); store ready at ` +
-      `${(parts[0]!.at - connectedAt).toFixed(0)} ms, model at ${(parts[1]!.at - connectedAt).toFixed(0)} ms`,
-  });
+  const description =
+    `first recall answered ${(answeredAt - connectedAt).toFixed(0)} ms after connectMemory ` +
+    `(${partial ? 'partial: lexical' : 'with the model'}); store ready at ` +
+    `${(parts[0]!.at - connectedAt).toFixed(0)} ms, model at ${(parts[1]!.at - connectedAt).toFixed(0)} ms`;
+  test.info().annotations.push({ type: 'early recall', description });
+  console.log(`[early recall] ${description}`);
 });
 
 test("model: 'tfidf' opens with no model and no ONNX Runtime: remembers, recalls, survives a reload", async ({
