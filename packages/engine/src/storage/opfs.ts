@@ -24,6 +24,10 @@ export function installStorePool(sqlite3: Sqlite3, name: string): Promise<StoreP
     directory: `.anamnesis/${name}`,
     preserveOnInitFailure: true,
     forceReinitIfPreviouslyFailed: true,
+    // Silent: a pool that cannot open its files yet (the previous owner's worker still holds them
+    // during a reload or a hand-over) is retried, and any real failure reaches the caller as a
+    // typed error, so the pool's own console logging would only alarm.
+    verbosity: 0,
   } as Parameters<Sqlite3['installOpfsSAHPoolVfs']>[0]);
 }
 
