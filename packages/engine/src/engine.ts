@@ -17,6 +17,7 @@ import {
 import { buildFilter } from './filter.ts';
 import { newId } from './ids.ts';
 import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from './jsonl.ts';
+import { Reader } from './reader.ts';
 import { recall as runRecall } from './recall.ts';
 import { migrate } from './schema.ts';
 import { mapSqliteError, transaction } from './sqlite.ts';
@@ -131,6 +132,8 @@ const RETRIEVED_FLUSH_MS = 1000;
  */
 export class Engine {
   readonly #io: StorageBackend;
+  /** The recall path's reads, on kept prepared statements. */
+  readonly #read: Reader;
   readonly #leg: VectorLeg;
   /** True when the engine created the leg (and so disposes it on close). */
   #ownsLeg = false;
@@ -157,6 +160,7 @@ export class Engine {
     schemaVersion: number,
   ) {
     this.#io = io;
+    this.#read = new Reader(io.db, io.sqlite3);
     this.#leg = leg;
     this.#now = options.now ?? Date.now;
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
@@ -703,7 +707,7 @@ export class Engine {
       const results =
         cached ??
         (await runRecall(
-          { db: this.#io.db, leg: this.#leg, now: this.#now() },
+          { read: this.#read, leg: this.#leg, now: this.#now() },
           normalized,
           options,
         ));
@@ -830,6 +834,7 @@ export class Engine {
       try {
         await this.#persist();
       } finally {
+        this.#read.close();
         this.#io.close();
         if (this.#ownsLeg) await this.#leg.dispose?.();
       }
