@@ -796,6 +796,10 @@ export class Engine {
         cache: { hits: cache.hits, misses: cache.misses, size: this.#cache.size },
         generation: this.#generation,
         schemaVersion: this.#schemaVersion,
+        memory: {
+          sqliteWasm: this.#io.sqlite3.wasm.heap8u().byteLength,
+          ...(this.#leg.bytes !== undefined ? { vectors: this.#leg.bytes } : {}),
+        },
       };
     });
   }
