@@ -2,8 +2,11 @@
  * The page of `pnpm bench:speed` (driven by `src/bench-speed.ts` through Playwright). It exposes
  * `window.bench`: build the synthetic corpus, ingest it through `openMemory` (the real worker and
  * OPFS store), time recalls, then Orama 3 and a plain JS scan on the same vectors, exported from
- * the worker. With `?cold=<store>&q=<query>` it opens that store at script start and records the
- * time from navigation start to the first recall answered in `window.cold`.
+ * the worker. With `?cold=<store>&q=<query>` it opens that store at script start and records in
+ * `window.cold` the time to the first recall answered, from navigation start and from the start of
+ * the worker (`openMemory`), and what memory the engine and the page hold then. With
+ * `?empty=model|tfidf` it opens an empty in-memory store on the default model or on TF-IDF (no
+ * ONNX Runtime), for the renderer's memory before any memory is stored.
  */
 import { openMemory, type MemoryClient } from '@anamnesis/client';
 import { contentWords, makeCorpus, makeQueries, ZipfWords } from '../src/corpus.ts';
@@ -11,6 +14,19 @@ import { oramaIndex, oramaSearch } from '../src/orama-index.ts';
 
 const TOKENIZER_URL = '/models/anamnesis/glove-100d-sif/tokenizer.json';
 const OPEN = { timeoutMs: 600_000, openTimeoutMs: 300_000 } as const;
+
+/** What the cold page measured (`?cold=`). */
+interface Cold {
+  /** From navigation start to the first recall's answer. */
+  coldOpenMs: number;
+  /** From `openMemory` (the worker's start) to the first recall's answer. */
+  firstRecallMs: number;
+  openMs: number;
+  heapMb: number | null;
+  /** The engine's own figures (`stats().memory`), in MB. */
+  sqliteWasmMb: number;
+  vectorsMb: number | null;
+}
 
 /** Chromium's `performance.memory` (precise with `--enable-precise-memory-info`). */
 function heapMb(): number | null {
@@ -159,7 +175,8 @@ const bench = {
 /** What the page exposes, for the runner's `page.evaluate` callbacks. */
 export type BenchWindow = Window & {
   bench: typeof bench;
-  cold?: { firstRecallMs: number; openMs: number; heapMb: number | null } | { error: string };
+  cold?: Cold | { error: string };
+  empty?: { heapMb: number | null } | { error: string };
 };
 const w = window as unknown as BenchWindow;
 w.bench = bench;
@@ -168,13 +185,36 @@ const params = new URLSearchParams(location.search);
 const coldStore = params.get('cold');
 if (coldStore) {
   try {
+    const start = performance.now();
     const m = await openMemory({ name: coldStore, ...OPEN });
     await m.recall(params.get('q') ?? 'dinner', { profile: 'default', noCache: true });
-    const firstRecallMs = performance.now(); // since navigation start
+    const answered = performance.now(); // since navigation start
     memory = m;
-    w.cold = { firstRecallMs, openMs: m.info.openMs, heapMb: heapMb() };
+    const stats = await m.stats();
+    w.cold = {
+      coldOpenMs: answered,
+      firstRecallMs: answered - start,
+      openMs: m.info.openMs,
+      heapMb: heapMb(),
+      sqliteWasmMb: stats.memory.sqliteWasm / 1e6,
+      vectorsMb: stats.memory.vectors === undefined ? null : stats.memory.vectors / 1e6,
+    };
   } catch (error) {
     w.cold = { error: String(error) };
+  }
+}
+const empty = params.get('empty');
+if (empty) {
+  try {
+    memory = await openMemory({
+      name: 'bench-empty',
+      storage: 'memory',
+      ...(empty === 'tfidf' ? { model: 'tfidf' as const } : {}),
+      ...OPEN,
+    });
+    w.empty = { heapMb: heapMb() };
+  } catch (error) {
+    w.empty = { error: String(error) };
   }
 }
 document.body.dataset.ready = 'true';

@@ -1,9 +1,10 @@
 /**
- * `pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--json]`:
+ * `pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--json] [--html FILE]`:
  * retrieval quality of every profile on LoCoMo, with baselines run in the same process on the same
  * embeddings. `--ablate`: `default` with each of its signals removed, one row each. `--cv`:
  * leave-one-conversation-out cross-validation of the grid `default` is chosen from (choose on the
- * other conversations, measure on the held-out one).
+ * other conversations, measure on the held-out one). `--html FILE`: the charts (recall@k by ranker
+ * and by category) as one self-contained HTML file.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +16,7 @@ import {
 } from '@anamnesis/engine';
 import type { ScoringProfile } from '@anamnesis/ranking';
 import { BASELINES } from './baselines.ts';
+import { writeReport } from './html-report.ts';
 import { crossValidate, defaultGrid } from './grid.ts';
 import { loadLocomo, runLocomo, type Ranker, type Report } from './locomo.ts';
 import { runOrama } from './orama.ts';
@@ -28,11 +30,12 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     ablate: { type: 'boolean', default: false },
     cv: { type: 'boolean', default: false },
+    html: { type: 'string' },
   },
 });
 if (!values.data) {
   console.error(
-    'usage: pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--json]',
+    'usage: pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--json] [--html FILE]',
   );
   process.exit(2);
 }
@@ -116,6 +119,81 @@ if (cv) {
   console.log(
     `${'pooled'.padEnd(9)} ${''.padEnd(30)}        ${fmt(cv.pooled.recall)}  ${cats}  ${fmt(cv.defaultPooled.recall)}`,
   );
+}
+
+if (values.html) {
+  const rankersShown = Object.keys(reports);
+  const isBaseline = (name: string) => !names.includes(name);
+  const categories = [1, 2, 3, 4];
+  const categoryName = ['multi-hop', 'temporal', 'open-domain', 'single-hop'];
+  const palette = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728'];
+  writeReport(values.html, {
+    title: 'anamnesis bench:locomo',
+    intro: [
+      `LoCoMo: ${conversations.length} conversations, ${questions} questions, k = ${k}, model ${embedder.id}; ${new Date().toISOString()}.`,
+      'Profiles are anamnesis scoring profiles; baselines (bm25, vector, Orama, TF-IDF) run in the same process on the same embeddings.',
+    ],
+    charts: [
+      {
+        title: `Recall@${k} and MRR by ranker`,
+        note: 'Blue: anamnesis profiles; grey: baselines.',
+        config: {
+          type: 'bar',
+          data: {
+            labels: rankersShown,
+            datasets: [
+              {
+                label: `recall@${k}`,
+                data: rankersShown.map((n) => reports[n]!.recall),
+                backgroundColor: rankersShown.map((n) => (isBaseline(n) ? '#9a9a9a' : '#1f77b4')),
+              },
+              {
+                label: 'MRR',
+                data: rankersShown.map((n) => reports[n]!.mrr),
+                backgroundColor: rankersShown.map((n) => (isBaseline(n) ? '#cfcfcf' : '#aec7e8')),
+              },
+            ],
+          },
+          options: { scales: { y: { min: 0, max: 1 } } },
+        },
+      },
+      {
+        title: `Recall@${k} by question category`,
+        note: 'One group per ranker, one bar per LoCoMo category.',
+        config: {
+          type: 'bar',
+          data: {
+            labels: rankersShown,
+            datasets: categories.map((c, i) => ({
+              label: `${c} ${categoryName[i]}`,
+              data: rankersShown.map((n) => reports[n]!.byCategory[c]?.recall ?? 0),
+              backgroundColor: palette[i],
+            })),
+          },
+          options: { scales: { y: { min: 0, max: 1 } } },
+        },
+      },
+    ],
+    tables: [
+      {
+        title: 'Numbers',
+        rows: [
+          ['ranker', `R@${k}`, 'MRR', 'nDCG@10', 'cat1', 'cat2', 'cat3', 'cat4'],
+          ...rankersShown.map((n) => {
+            const r = reports[n]!;
+            return [
+              n,
+              fmt(r.recall),
+              fmt(r.mrr),
+              fmt(r.ndcg10),
+              ...categories.map((c) => fmt(r.byCategory[c]?.recall ?? 0)),
+            ];
+          }),
+        ],
+      },
+    ],
+  });
+  console.log(`wrote ${values.html}`);
 }
 
 if (values.json) {

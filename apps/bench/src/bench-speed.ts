@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:speed -- [--n 1000,10000,100000] [--json] [--quick]`: anamnesis's speed in headless
+ * `pnpm bench:speed -- [--n 1000,10000,100000] [--json] [--quick] [--html FILE]`: anamnesis's speed in headless
  * Chromium (the system `/usr/bin/chromium`, the e2e flags, a persistent profile per N so OPFS and
  * the HTTP cache persist across pages), through `openMemory` (the real worker and OPFS store), on
  * the deterministic synthetic corpus of `corpus.ts`. For each N:
@@ -8,14 +8,18 @@
  * - recall p50/p95: profile `default`, `noCache`, distinct queries; cached p50: one query repeated
  *   (round trip page → worker → page; `performance.now()` is coarsened to 0.1 ms in a page);
  * - cold open: a new page (new renderer, new worker) on the persisted store, from navigation start
- *   to the first recall answered, median of a few loads;
+ *   to the first recall answered, median of a few loads; first recall: the same loads, from the
+ *   worker's start (`openMemory`) to the first recall answered;
  * - memory: RSS of that page's renderer process after the cold open (page + worker JS heaps, the
- *   wasm memories of SQLite and ONNX Runtime, Blink), from /proc; the page's JS heap apart;
+ *   wasm memories of SQLite and ONNX Runtime, Blink), from /proc; apart: the page's JS heap, and
+ *   the engine's own figures (SQLite-WASM's memory, the vector index); once per run, the renderer
+ *   of a page holding an empty in-memory store on TF-IDF and on the default model (their
+ *   difference is ONNX Runtime and the model);
  * - in the same page on the worker's own vectors (exported): Orama 3 insert/s and hybrid search
  *   p50/p95, and `scan_ms`, one plain JS pass of dot products over the N vectors (median).
  *
- * With `--json` the last line printed is one JSON object. Exits non-zero on any error; targets are
- * only reported.
+ * With `--json` the last line printed is one JSON object; `--html FILE` also writes the charts as
+ * one self-contained HTML file. Exits non-zero on any error; targets are only reported.
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -26,6 +30,7 @@ import { build, preview, type InlineConfig } from 'vite';
 
 import { launchProfile } from '../../../e2e/chromium.ts';
 import type { BenchWindow } from '../browser/main.ts';
+import { logSlope, writeReport, type ChartSpec } from './html-report.ts';
 import { rendererPids, rendererRssMb } from './renderer-memory.ts';
 
 /** In `page.evaluate` callbacks: the benchmark page's window. */
@@ -40,6 +45,7 @@ const { values } = parseArgs({
     n: { type: 'string' },
     json: { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
+    html: { type: 'string' },
   },
 });
 const sizes = (values.n ?? (values.quick ? '1000' : '1000,10000')).split(',').map(Number);
@@ -119,7 +125,7 @@ async function run(baseURL: string, n: number) {
     const base = await page.evaluate((s) => window.bench.baselines(s), plan.searches);
     await closePage(page, profile.dir);
 
-    const loads: { firstRecallMs: number; openMs: number; heapMb: number | null }[] = [];
+    const loads: Extract<NonNullable<BenchWindow['cold']>, { coldOpenMs: number }>[] = [];
     let rssMb: number | null = null;
     for (let i = 0; i < plan.loads; i++) {
       page = await openPage(context, `/?cold=bench&q=${encodeURIComponent(`cold open ${i}`)}`);
@@ -147,21 +153,61 @@ async function run(baseURL: string, n: number) {
   }
 }
 
+/**
+ * Renderer RSS (MB) of a page with no store, and of pages holding an empty in-memory store on
+ * TF-IDF and on the default model: the floor a notes app or an extension pays before it stores
+ * anything, and ONNX Runtime's share (model minus TF-IDF).
+ */
+async function measureEmpty(baseURL: string) {
+  const profile = await launchProfile('anamnesis-bench-empty-', { baseURL });
+  try {
+    const rss: Record<string, number | null> = {};
+    for (const kind of ['blank', 'tfidf', 'model'] as const) {
+      const page = await openPage(profile.context, kind === 'blank' ? '/' : `/?empty=${kind}`);
+      if (kind !== 'blank') {
+        await page.waitForFunction(() => window.empty !== undefined, null, { timeout: 300_000 });
+        const empty = (await page.evaluate(() => window.empty))!;
+        if ('error' in empty) throw new Error(`empty store (${kind}): ${empty.error}`);
+      }
+      await sleep(500);
+      rss[kind] = rendererRssMb(profile.dir);
+      await closePage(page, profile.dir);
+    }
+    const mb = (x: number | null) => (x === null ? null : Math.round(x));
+    return {
+      blank_mb: mb(rss.blank!),
+      tfidf_mb: mb(rss.tfidf!),
+      model_mb: mb(rss.model!),
+      onnx_mb:
+        rss.model !== null && rss.tfidf !== null ? Math.round(rss.model! - rss.tfidf!) : null,
+    };
+  } finally {
+    await profile.close();
+  }
+}
+
 type Measured = Awaited<ReturnType<typeof run>>;
 
 function summarize(m: Measured) {
-  const coldOpen = quantile(
-    m.loads.map((l) => l.firstRecallMs),
-    0.5,
-  );
+  const median = (pick: (l: Measured['loads'][number]) => number) =>
+    quantile(m.loads.map(pick), 0.5);
+  const last = m.loads.at(-1)!;
+  const mb = (x: number | null) => (x === null ? null : round(x, 1));
   return {
     n: m.n,
     ingest_per_s: Math.round(m.n / (m.ingestMs / 1000)),
     recall_p50_ms: round(quantile(m.uncached, 0.5)),
     recall_p95_ms: round(quantile(m.uncached, 0.95)),
     cached_p50_ms: round(quantile(m.cached, 0.5)),
-    cold_open_ms: Math.round(coldOpen),
+    cold_open_ms: Math.round(median((l) => l.coldOpenMs)),
+    first_recall_ms: Math.round(median((l) => l.firstRecallMs)),
     memory_mb: m.rssMb === null ? null : Math.round(m.rssMb),
+    memory: {
+      renderer_mb: mb(m.rssMb),
+      page_heap_mb: mb(last.heapMb),
+      sqlite_wasm_mb: mb(last.sqliteWasmMb),
+      vectors_mb: mb(last.vectorsMb),
+    },
     orama: {
       insert_per_s: Math.round(m.n / (m.base.insertMs / 1000)),
       search_p50_ms: round(quantile(m.base.search, 0.5)),
@@ -174,7 +220,10 @@ function summarize(m: Measured) {
 async function main(): Promise<void> {
   const { server, url } = await serve();
   const measured: Measured[] = [];
+  let empty: Awaited<ReturnType<typeof measureEmpty>>;
   try {
+    if (!values.json) console.error('measuring empty stores…');
+    empty = await measureEmpty(url);
     for (const n of sizes) {
       if (!values.json) console.error(`measuring n=${n}…`);
       measured.push(await run(url, n));
@@ -195,22 +244,28 @@ async function main(): Promise<void> {
     'recall p95',
     'cached p50',
     'cold open',
+    'first recall',
     'renderer MB',
     'page heap MB',
+    'sqlite MB',
+    'vectors MB',
     'orama ins/s',
     'orama p50',
     'orama p95',
     'scan',
   ];
-  const rows = runs.map((r, i) => [
+  const rows = runs.map((r) => [
     String(r.n),
     String(r.ingest_per_s),
     `${r.recall_p50_ms} ms`,
     `${r.recall_p95_ms} ms`,
     `${r.cached_p50_ms} ms`,
     `${r.cold_open_ms} ms`,
+    `${r.first_recall_ms} ms`,
     String(r.memory_mb ?? 'n/a'),
-    String(round(measured[i]!.loads.at(-1)!.heapMb ?? NaN, 1)),
+    String(r.memory.page_heap_mb ?? 'n/a'),
+    String(r.memory.sqlite_wasm_mb),
+    String(r.memory.vectors_mb ?? 'n/a'),
     String(r.orama.insert_per_s),
     `${r.orama.search_p50_ms} ms`,
     `${r.orama.search_p95_ms} ms`,
@@ -220,7 +275,15 @@ async function main(): Promise<void> {
   for (const row of [header, ...rows])
     console.log(row.map((cell, c) => cell.padStart(widths[c]!)).join('  '));
   console.log(
-    'memory: renderer RSS (page + worker heaps + wasm) and page JS heap after a cold open and one recall',
+    'cold open: navigation start to the first recall answered; first recall: worker start (openMemory) to it',
+  );
+  console.log(
+    'memory after a cold open and one recall: renderer RSS (page + worker heaps + wasm), the page JS heap, ' +
+      "SQLite-WASM's memory (page cache included), the vector index (float32 + int8 copy)",
+  );
+  console.log(
+    `empty store, renderer MB: no store ${empty.blank_mb ?? 'n/a'}, TF-IDF ${empty.tfidf_mb ?? 'n/a'}, ` +
+      `default model ${empty.model_mb ?? 'n/a'} (ONNX Runtime and the model: ${empty.onnx_mb ?? 'n/a'})`,
   );
   const last = runs.at(-1)!;
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
@@ -238,7 +301,164 @@ async function main(): Promise<void> {
           `p95 ${last.recall_p95_ms} ${met(last.recall_p95_ms <= TARGETS.recallP95Ms)}`
         : `not measured (largest n=${last.n}: p50 ${last.recall_p50_ms}, p95 ${last.recall_p95_ms})`),
   );
-  if (values.json) console.log(JSON.stringify({ runs }));
+  if (values.html) {
+    writeReport(values.html, speedReport(runs, empty, `${first.device}, ${first.backend}`));
+    console.log(`wrote ${values.html}`);
+  }
+  if (values.json) console.log(JSON.stringify({ runs, empty }));
+}
+
+/** The charts of `--html`: latency and memory against N, log axes, with growth slopes. */
+function speedReport(
+  runs: ReturnType<typeof summarize>[],
+  empty: Awaited<ReturnType<typeof measureEmpty>>,
+  where: string,
+) {
+  const ns = runs.map((r) => r.n);
+  const series = (label: string, ys: (number | null)[], color: string, dash = false) => {
+    const points = runs.map((r, i) => ({ n: r.n, y: ys[i] ?? 0 }));
+    const slope = logSlope(points);
+    return {
+      label: `${label}${slope === null ? '' : ` (slope ${slope.toFixed(2)})`}`,
+      data: points.map((p) => ({ x: p.n, y: p.y })),
+      borderColor: color,
+      backgroundColor: color,
+      borderDash: dash ? [6, 4] : [],
+    };
+  };
+  const logAxes = (y: string) => ({
+    scales: {
+      x: { type: 'logarithmic', title: { display: true, text: 'memories (N)' } },
+      y: { type: 'logarithmic', title: { display: true, text: y } },
+    },
+  });
+  const charts: ChartSpec[] = [
+    {
+      title: 'Uncached recall latency against N',
+      note: 'p50 (solid) and p95 (dashed), profile default; Orama 3 hybrid search and a plain JS scan of the same vectors in the same page. Slope: growth exponent on log-log axes (1 = linear in N).',
+      config: {
+        type: 'line',
+        data: {
+          datasets: [
+            series(
+              'anamnesis p50',
+              runs.map((r) => r.recall_p50_ms),
+              '#1f77b4',
+            ),
+            series(
+              'anamnesis p95',
+              runs.map((r) => r.recall_p95_ms),
+              '#1f77b4',
+              true,
+            ),
+            series(
+              'Orama hybrid p50',
+              runs.map((r) => r.orama.search_p50_ms),
+              '#ff7f0e',
+            ),
+            series(
+              'Orama hybrid p95',
+              runs.map((r) => r.orama.search_p95_ms),
+              '#ff7f0e',
+              true,
+            ),
+            series(
+              'JS scan p50',
+              runs.map((r) => r.limit.scan_ms),
+              '#2ca02c',
+            ),
+          ],
+        },
+        options: logAxes('ms'),
+      },
+    },
+    {
+      title: 'Memory against N',
+      note: `Renderer RSS after a cold open and one recall, and the parts the engine can measure. An empty store: ${empty.tfidf_mb ?? 'n/a'} MB on TF-IDF, ${empty.model_mb ?? 'n/a'} MB on the default model (no store: ${empty.blank_mb ?? 'n/a'} MB).`,
+      config: {
+        type: 'line',
+        data: {
+          datasets: [
+            series(
+              'renderer RSS',
+              runs.map((r) => r.memory.renderer_mb),
+              '#d62728',
+            ),
+            series(
+              'SQLite-WASM memory',
+              runs.map((r) => r.memory.sqlite_wasm_mb),
+              '#9467bd',
+            ),
+            series(
+              'vector index',
+              runs.map((r) => r.memory.vectors_mb),
+              '#8c564b',
+            ),
+            series(
+              'page JS heap',
+              runs.map((r) => r.memory.page_heap_mb),
+              '#7f7f7f',
+            ),
+          ],
+        },
+        options: logAxes('MB'),
+      },
+    },
+    {
+      title: 'Opening a store against N',
+      note: 'cold open: navigation start to the first recall answered; first recall: worker start to it (median of the loads).',
+      config: {
+        type: 'line',
+        data: {
+          datasets: [
+            series(
+              'cold open',
+              runs.map((r) => r.cold_open_ms),
+              '#17becf',
+            ),
+            series(
+              'first recall',
+              runs.map((r) => r.first_recall_ms),
+              '#bcbd22',
+            ),
+          ],
+        },
+        options: logAxes('ms'),
+      },
+    },
+  ];
+  const table = [
+    [
+      'N',
+      'ingest/s',
+      'recall p50 ms',
+      'p95 ms',
+      'Orama p50 ms',
+      'scan ms',
+      'cold open ms',
+      'first recall ms',
+      'renderer MB',
+    ],
+    ...runs.map((r) => [
+      r.n,
+      r.ingest_per_s,
+      r.recall_p50_ms,
+      r.recall_p95_ms,
+      r.orama.search_p50_ms,
+      r.limit.scan_ms,
+      r.cold_open_ms,
+      r.first_recall_ms,
+      r.memory_mb ?? 'n/a',
+    ]),
+  ];
+  return {
+    title: 'anamnesis bench:speed',
+    intro: [
+      `Headless Chromium (${where}), ${plan.queries} queries${values.quick ? ' (--quick)' : ''}, N = ${ns.join(', ')}; ${new Date().toISOString()}.`,
+    ],
+    charts,
+    tables: [{ title: 'Numbers', rows: table }],
+  };
 }
 
 try {

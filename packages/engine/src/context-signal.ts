@@ -7,8 +7,8 @@ import {
   type ContextWeights,
   type ScoredCandidate,
 } from '@anamnesis/ranking';
-import type { Database } from './sqlite.ts';
-import { rowsByRid, type MemoryRow } from './store.ts';
+import type { Reader } from './reader.ts';
+import { candidateRows, type CandidateRow } from './store.ts';
 
 /** A candidate whose session neighbours are looked up. */
 export interface ContextCentre {
@@ -24,7 +24,7 @@ export interface ContextCentre {
  * seeks per centre on `memories_session(session, created_at)`.
  */
 export function sessionPairs(
-  db: Database,
+  read: Reader,
   centres: readonly ContextCentre[],
   where: string,
   params: readonly (string | number | null)[],
@@ -35,7 +35,7 @@ export function sessionPairs(
   const pairs: ContextPair[] = [];
   // Up to two neighbours before and after each centre in its session by (created_at, rid), nearest
   // first, as comma-separated rids: one statement, two index seeks per centre.
-  const rows = db.selectArrays(
+  const rows = read.all(
     `SELECT x.rid,
        (SELECT group_concat(rid, ',' ORDER BY t DESC, rid DESC) FROM (
          SELECT m.rid, m.created_at AS t FROM memories m
@@ -49,10 +49,11 @@ export function sessionPairs(
          ORDER BY m.created_at, m.rid LIMIT 2))
      FROM memories x WHERE x.rid IN (SELECT value FROM json_each(?))`,
     [...params, ...params, json],
+    (c) => [c.num(0), c.text(1), c.text(2)] as const,
   );
   for (const [rid, before, after] of rows) {
     for (const list of [before, after]) {
-      if (typeof list !== 'string') continue;
+      if (list === null) continue;
       list.split(',').forEach((n, i) => pairs.push({ a: String(rid), b: n, distance: i + 1 }));
     }
   }
@@ -75,13 +76,13 @@ export interface ContextSpec extends ContextWeights {
  * (read only then, and added to `rows`).
  */
 export function applyContext(
-  db: Database,
+  read: Reader,
   scored: readonly ScoredCandidate[],
-  rows: Map<number, MemoryRow>,
+  rows: Map<number, CandidateRow>,
   spec: ContextSpec,
   filter: { where: string; params: readonly (string | number | null)[] },
   similarityOf: (rids: number[]) => Map<number, number>,
-  accept: (row: MemoryRow, similarity: number) => boolean,
+  accept: (row: CandidateRow, similarity: number) => boolean,
   limit: number,
 ): ScoredCandidate[] {
   const items = scored.map((c) => ({
@@ -93,7 +94,7 @@ export function applyContext(
   const centres = scored.slice(0, spec.head).map((c) => rows.get(Number(c.id))!);
   const pairs =
     spec.neighbor !== 0 || spec.near !== 0
-      ? sessionPairs(db, centres, filter.where, filter.params)
+      ? sessionPairs(read, centres, filter.where, filter.params)
       : [];
   const context = contextScores(items, pairs);
   const known = new Set(scored.map((c) => c.id));
@@ -124,7 +125,7 @@ export function applyContext(
     .slice(0, limit)
     .filter((c) => c.fresh)
     .map((c) => Number(c.id));
-  for (const [rid, row] of rowsByRid(db, wanted)) rows.set(rid, row);
+  for (const [rid, row] of candidateRows(read, wanted)) rows.set(rid, row);
   const kept = out.filter((c, i) => {
     if (!c.fresh) return true;
     if (i >= limit) return false;

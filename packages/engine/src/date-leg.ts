@@ -1,5 +1,5 @@
 import { queryDateWindows, type RankedList } from '@anamnesis/ranking';
-import type { Database } from './sqlite.ts';
+import type { Reader } from './reader.ts';
 import type { LegQuery, VectorLeg } from './vector-leg.ts';
 
 /** At most this many memories of a named date are read and compared with the query. */
@@ -12,7 +12,7 @@ const MAX_IN_WINDOW = 5000;
  * reaches outside the recall filter (`where` over `m`).
  */
 export function dateLeg(
-  db: Database,
+  read: Reader,
   leg: VectorLeg,
   queryVector: LegQuery,
   query: string,
@@ -24,11 +24,12 @@ export function dateLeg(
   if (windows.length === 0) return { leg: 'date', items: [] };
   const rids = new Set<number>();
   for (const w of windows) {
-    const rows = db.selectArrays(
+    const rows = read.all(
       `SELECT m.rid FROM memories m WHERE m.created_at >= ? AND m.created_at < ? AND ${where} ORDER BY m.created_at LIMIT ?`,
       [w.start, w.end, ...params, MAX_IN_WINDOW],
+      (c) => c.num(0),
     );
-    for (const [rid] of rows) rids.add(rid as number);
+    for (const rid of rows) rids.add(rid);
   }
   const items = [...leg.similarities([...rids], queryVector)]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])

@@ -6,6 +6,8 @@ import { unitVector, VectorIndex, type VectorHit } from './vector-index.ts';
 
 /** Rows embedded per transaction while a store re-embeds. */
 const REEMBED_BATCH = 256;
+/** Query vectors kept by text (see {@link DenseLeg.query}). */
+const QUERY_CACHE = 64;
 
 /**
  * Dense vectors from an embedding model: stored as float32 blobs in `embeddings` (one model per
@@ -14,6 +16,8 @@ const REEMBED_BATCH = 256;
 export class DenseLeg implements VectorLeg {
   readonly embedder: Embedder;
   readonly #index: VectorIndex;
+  /** Vectors of the latest distinct query texts, least recently used first. */
+  readonly #queries = new Map<string, Float32Array>();
 
   constructor(embedder: Embedder) {
     this.embedder = embedder;
@@ -32,6 +36,9 @@ export class DenseLeg implements VectorLeg {
   get truncated(): number {
     return this.embedder.truncated;
   }
+  get bytes(): number {
+    return this.#index.bytes;
+  }
 
   /** Bulk-loads this model's vectors, then embeds the memories that have none. */
   async load(
@@ -39,7 +46,10 @@ export class DenseLeg implements VectorLeg {
     sqlite3: Sqlite3,
     onProgress?: (e: ProgressEvent) => void,
   ): Promise<void> {
-    // One statement, blobs copied straight from the wasm heap into the matrix.
+    // Room for every stored vector at once (no doubling while loading), then one statement, blobs
+    // copied straight from the wasm heap into the matrix.
+    const count = Number(db.selectValue('SELECT count(*) FROM memories'));
+    this.#index.reserve(count);
     const { capi, wasm } = sqlite3;
     const stmt = db.prepare('SELECT rid, vector FROM embeddings WHERE model = ?');
     try {
@@ -56,7 +66,6 @@ export class DenseLeg implements VectorLeg {
     } finally {
       stmt.finalize();
     }
-    const count = Number(db.selectValue('SELECT count(*) FROM memories'));
     if (this.#index.size < count) await this.#reembedMissing(db, onProgress);
   }
 
@@ -109,8 +118,21 @@ export class DenseLeg implements VectorLeg {
     for (const rid of rids) this.#index.delete(rid);
   }
 
+  /**
+   * The query's vector. The last {@link QUERY_CACHE} distinct texts keep theirs: a write drops the
+   * engine's cached results but not what a text embeds to, so the same query asked again after a
+   * write (search as you type while notes are saved) skips the model.
+   */
   async query(text: string): Promise<LegQuery> {
+    const kept = this.#queries.get(text);
+    if (kept) {
+      this.#queries.delete(text);
+      this.#queries.set(text, kept);
+      return kept;
+    }
     const [vector] = await this.embedder.embed([text]);
+    this.#queries.set(text, vector!);
+    if (this.#queries.size > QUERY_CACHE) this.#queries.delete(this.#queries.keys().next().value!);
     return vector!;
   }
 

@@ -17,6 +17,7 @@ import {
 import { buildFilter } from './filter.ts';
 import { newId } from './ids.ts';
 import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from './jsonl.ts';
+import { Reader } from './reader.ts';
 import { recall as runRecall } from './recall.ts';
 import { LoadingLeg } from './loading-leg.ts';
 import { migrate } from './schema.ts';
@@ -150,6 +151,8 @@ const RETRIEVED_FLUSH_MS = 1000;
  */
 export class Engine {
   readonly #io: StorageBackend;
+  /** The recall path's reads, on kept prepared statements. */
+  readonly #read: Reader;
   /** The similarity leg: a {@link LoadingLeg} until a promised embedder is ready. */
   #leg: VectorLeg;
   #modelState: ModelState = 'ready';
@@ -179,6 +182,7 @@ export class Engine {
     schemaVersion: number,
   ) {
     this.#io = io;
+    this.#read = new Reader(io.db, io.sqlite3);
     this.#leg = leg;
     this.#now = options.now ?? Date.now;
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
@@ -788,7 +792,7 @@ export class Engine {
         cached ??
         partial(
           await runRecall(
-            { db: this.#io.db, leg: this.#leg, now: this.#now() },
+            { read: this.#read, leg: this.#leg, now: this.#now() },
             normalized,
             options,
           ),
@@ -888,6 +892,10 @@ export class Engine {
         cache: { hits: cache.hits, misses: cache.misses, size: this.#cache.size },
         generation: this.#generation,
         schemaVersion: this.#schemaVersion,
+        memory: {
+          sqliteWasm: this.#io.sqlite3.wasm.heap8u().byteLength,
+          ...(this.#leg.bytes !== undefined ? { vectors: this.#leg.bytes } : {}),
+        },
       };
     });
   }
@@ -926,6 +934,7 @@ export class Engine {
       try {
         await this.#persist();
       } finally {
+        this.#read.close();
         this.#io.close();
         if (this.#ownsLeg) await this.#leg.dispose?.();
       }

@@ -18,21 +18,23 @@ import { applyContext } from './context-signal.ts';
 import { dateLeg } from './date-leg.ts';
 import { buildFilter, IDENTIFIER } from './filter.ts';
 import { resolveProfile } from './profiles.ts';
+import type { Columns, Reader } from './reader.ts';
 import {
-  MEMORY_COLUMNS,
-  rowsByRid,
-  ridsByIds,
+  candidateRows,
+  memoryRows,
+  readRidsByIds,
+  sessionRows,
   toMemory,
-  toMemoryRow,
+  type CandidateRow,
   type MemoryRow,
 } from './store.ts';
-import type { Database } from './sqlite.ts';
 import type { Explain, RecallOptions, RecallResult } from './types.ts';
 import type { VectorLeg } from './vector-leg.ts';
 
 /** What the pipeline reads. */
 export interface RecallContext {
-  db: Database;
+  /** The store's reads, through kept prepared statements. */
+  read: Reader;
   leg: VectorLeg;
   /** The time of the query, ms since the epoch. */
   now: number;
@@ -147,19 +149,22 @@ function ftsLeg(
   const match = prepareFtsQuery(query);
   if (match === '') return { leg: 'fts', items: [] };
   // Without a filter the FTS table answers alone (no join with the rows: measurably faster).
-  const rows =
+  // BM25 as a positive magnitude: higher is better.
+  const item = (c: Columns) => ({ id: String(c.num(0)), score: -c.num(1) });
+  const items =
     where === '1'
-      ? ctx.db.selectArrays(
+      ? ctx.read.all(
           'SELECT rowid, bm25(memories_fts, 1.0, 0.5) AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s LIMIT ?',
           [match, limit],
+          item,
         )
-      : ctx.db.selectArrays(
+      : ctx.read.all(
           `SELECT m.rid, bm25(memories_fts, 1.0, 0.5) AS s FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
            WHERE memories_fts MATCH ? AND ${where} ORDER BY s LIMIT ?`,
           [match, ...params, limit],
+          item,
         );
-  // BM25 as a positive magnitude: higher is better.
-  return { leg: 'fts', items: rows.map((r) => ({ id: String(r[0]), score: -(r[1] as number) })) };
+  return { leg: 'fts', items };
 }
 
 function allowedRids(
@@ -169,9 +174,7 @@ function allowedRids(
 ): Set<number> | undefined {
   if (where === '1') return undefined;
   return new Set(
-    ctx.db
-      .selectArrays(`SELECT m.rid FROM memories m WHERE ${where}`, params)
-      .map((r) => r[0] as number),
+    ctx.read.all(`SELECT m.rid FROM memories m WHERE ${where}`, params, (c) => c.num(0)),
   );
 }
 
@@ -193,8 +196,7 @@ function graphLeg(
       ? 'SELECT dst FROM links WHERE src IN (SELECT value FROM json_each(?1)) UNION SELECT src FROM links WHERE dst IN (SELECT value FROM json_each(?1))'
       : 'SELECT dst FROM links WHERE src IN (SELECT value FROM json_each(?1))';
     const next: number[] = [];
-    for (const [rid] of ctx.db.selectArrays(sql, [json])) {
-      const r = rid as number;
+    for (const r of ctx.read.all(sql, [json], (c) => c.num(0))) {
       if (seedSet.has(r) || dist.has(r)) continue;
       dist.set(r, hop);
       next.push(r);
@@ -235,7 +237,7 @@ export async function recall(
     });
   }
   if (profile.legs.includes('date'))
-    lists.push(dateLeg(ctx.db, ctx.leg, queryVector, query, where, params, perLeg));
+    lists.push(dateLeg(ctx.read, ctx.leg, queryVector, query, where, params, perLeg));
   if (profile.legs.includes('graph') || options.graph) {
     let seeds: number[];
     if (options.graph?.seeds) {
@@ -245,7 +247,7 @@ export async function recall(
       ) {
         throw new AnamnesisError('INVALID_INPUT', 'graph.seeds must be an array of ids');
       }
-      seeds = [...ridsByIds(ctx.db, options.graph.seeds).values()];
+      seeds = [...readRidsByIds(ctx.read, options.graph.seeds).values()];
     } else {
       seeds = lists.flatMap((l) => l.items.slice(0, 3).map((i) => Number(i.id)));
     }
@@ -274,8 +276,8 @@ export async function recall(
         `extra list label ${extra.label} is a built-in leg`,
       );
     }
-    const rids = ridsByIds(
-      ctx.db,
+    const rids = readRidsByIds(
+      ctx.read,
       extra.items.map((i) => i.id),
     );
     const items = extra.items.filter(
@@ -292,9 +294,17 @@ export async function recall(
     }
   }
 
-  // Rows and features of every candidate (filters were applied inside each leg).
+  // Features of every candidate (filters were applied inside each leg); whole rows (text, tags,
+  // metadata) are read below only for what MMR, a token budget or the answer needs.
   const candidateRids = [...new Set(lists.flatMap((l) => l.items.map((i) => Number(i.id))))];
-  const rows = rowsByRid(ctx.db, candidateRids);
+  const rows = candidateRows(ctx.read, candidateRids);
+  const whole = new Map<number, MemoryRow>();
+  /** Whole rows of these candidates, read once each. */
+  const wholeRows = (rids: readonly number[]): Map<number, MemoryRow> => {
+    const missing = rids.filter((rid) => !whole.has(rid));
+    for (const [rid, row] of memoryRows(ctx.read, missing)) whole.set(rid, row);
+    return whole;
+  };
   const features = new Map<string, CandidateFeatures>();
   const similarity = ctx.leg.similarities([...rows.keys()], queryVector);
   for (const [rid, row] of rows) {
@@ -350,7 +360,7 @@ export async function recall(
 
   if (profile.context) {
     scored = applyContext(
-      ctx.db,
+      ctx.read,
       scored,
       rows,
       profile.context,
@@ -397,13 +407,15 @@ export async function recall(
   let ordered: ScoredCandidate[] = scored;
   if (v.mmr && scored.length > 1) {
     const head = scored.slice(0, beforeRerank);
-    const vectors = ctx.leg.vectors(head.map((c) => Number(c.id)));
+    const headRids = head.map((c) => Number(c.id));
+    const vectors = ctx.leg.vectors(headRids);
+    const tagged = wholeRows(headRids);
     const picked = mmr(
       head.map((c, i) => ({
         id: c.id,
         relevance: c.score,
         vector: vectors[i]!,
-        tags: rows.get(Number(c.id))!.tags,
+        tags: tagged.get(headRids[i]!)!.tags,
       })),
       {
         lambda: v.mmr.lambda,
@@ -423,8 +435,9 @@ export async function recall(
   // Select: topK, or a token budget filled by value density.
   let selected: ScoredCandidate[];
   if (v.tokenBudget !== undefined) {
+    const texts = wholeRows(ordered.map((c) => Number(c.id)));
     const dense = ordered
-      .map((c) => ({ c, tokens: countTokens(rows.get(Number(c.id))!.text) }))
+      .map((c) => ({ c, tokens: countTokens(texts.get(Number(c.id))!.text) }))
       .map((x) => ({ ...x, density: valueDensity({ score: x.c.score, tokens: x.tokens }) }))
       .sort((a, b) => b.density - a.density);
     selected = budgetCut(
@@ -436,8 +449,9 @@ export async function recall(
   }
 
   const results: RecallResult[] = [];
+  const answer = wholeRows(selected.map((c) => Number(c.id)));
   for (const c of selected) {
-    const row = rows.get(Number(c.id))!;
+    const row = answer.get(Number(c.id))!;
     const result: RecallResult = { ...toMemory(row), score: c.score, similarity: c.similarity };
     if (options.explain) {
       result.explain = {
@@ -480,16 +494,17 @@ export async function recall(
   return results;
 }
 
-function usageLeg(ctx: RecallContext, rows: MemoryRow[]): RankedList {
-  const events = ctx.db.selectArrays(
+function usageLeg(ctx: RecallContext, rows: CandidateRow[]): RankedList {
+  const events = ctx.read.all(
     "SELECT rid, at FROM usage WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?))",
     [JSON.stringify(rows.map((r) => r.rid))],
+    (c) => [c.num(0), c.num(1)] as const,
   );
   const ages = new Map<number, number[]>();
   for (const [rid, at] of events) {
-    const list = ages.get(rid as number) ?? [];
-    list.push(Math.max(0, (ctx.now - (at as number)) / DAY));
-    ages.set(rid as number, list);
+    const list = ages.get(rid) ?? [];
+    list.push(Math.max(0, (ctx.now - at) / DAY));
+    ages.set(rid, list);
   }
   const items = [...ages]
     .map(([rid, a]) => ({ rid, score: usageDecay(a, 7) }))
@@ -500,18 +515,7 @@ function usageLeg(ctx: RecallContext, rows: MemoryRow[]): RankedList {
 
 /** Up to n memories before and n after `row` in its session, in time order. */
 function neighborsOf(ctx: RecallContext, row: MemoryRow, n: number): MemoryRow[] {
-  const before = ctx.db
-    .selectArrays(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.session = ? AND (m.created_at, m.rid) < (?, ?) ORDER BY m.created_at DESC, m.rid DESC LIMIT ?`,
-      [row.session, row.createdAt, row.rid, n],
-    )
-    .map(toMemoryRow)
-    .reverse();
-  const after = ctx.db
-    .selectArrays(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.session = ? AND (m.created_at, m.rid) > (?, ?) ORDER BY m.created_at, m.rid LIMIT ?`,
-      [row.session, row.createdAt, row.rid, n],
-    )
-    .map(toMemoryRow);
+  const before = sessionRows(ctx.read, row, 'before', n).reverse();
+  const after = sessionRows(ctx.read, row, 'after', n);
   return [...before, ...after];
 }

@@ -1,3 +1,4 @@
+import type { Columns, Reader } from './reader.ts';
 import type { Database } from './sqlite.ts';
 import type { Memory, MetaValue } from './types.ts';
 
@@ -9,6 +10,96 @@ export const MEMORY_COLUMNS =
 export interface MemoryRow extends Memory {
   rid: number;
   contentHash: string;
+}
+
+/**
+ * What recall ranks a candidate by (its features, its session and its content hash): the columns
+ * of {@link CANDIDATES_BY_RIDS}. Text, tags and metadata are read only for what is returned.
+ */
+export type CandidateRow = Pick<
+  MemoryRow,
+  'rid' | 'session' | 'importance' | 'createdAt' | 'accessCount' | 'memoryScore' | 'contentHash'
+>;
+
+function toCandidateRow(c: Columns): CandidateRow {
+  return {
+    rid: c.num(0),
+    session: c.text(1),
+    importance: c.num(2),
+    createdAt: c.num(3),
+    accessCount: c.num(4),
+    memoryScore: c.num(5),
+    contentHash: c.text(6)!,
+  };
+}
+
+/** {@link toMemoryRow} from a {@link Reader} row selected with {@link MEMORY_COLUMNS}. */
+function readMemoryRow(c: Columns): MemoryRow {
+  return {
+    rid: c.num(0),
+    id: c.text(1)!,
+    text: c.text(2)!,
+    kind: c.text(3)!,
+    session: c.text(4),
+    tags: JSON.parse(c.text(5)!) as string[],
+    meta: JSON.parse(c.text(6)!) as Record<string, MetaValue>,
+    importance: c.num(7),
+    createdAt: c.num(8),
+    updatedAt: c.num(9),
+    accessCount: c.num(10),
+    memoryScore: c.num(11),
+    contentHash: c.text(12)!,
+  };
+}
+
+/** The candidate columns of rows by rid, in {@link toCandidateRow}'s order. */
+const CANDIDATES_BY_RIDS =
+  'SELECT m.rid, m.session, m.importance, m.created_at, m.access_count, m.memory_score, m.content_hash FROM memories m WHERE m.rid IN (SELECT value FROM json_each(?))';
+const ROWS_BY_RIDS = `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.rid IN (SELECT value FROM json_each(?))`;
+
+/** Reads the candidate columns of the given rids (any order). */
+export function candidateRows(read: Reader, rids: readonly number[]): Map<number, CandidateRow> {
+  const out = new Map<number, CandidateRow>();
+  if (rids.length === 0) return out;
+  for (const row of read.all(CANDIDATES_BY_RIDS, [JSON.stringify(rids)], toCandidateRow))
+    out.set(row.rid, row);
+  return out;
+}
+
+/** Reads whole rows of the given rids (any order), through the recall path's {@link Reader}. */
+export function memoryRows(read: Reader, rids: readonly number[]): Map<number, MemoryRow> {
+  const out = new Map<number, MemoryRow>();
+  if (rids.length === 0) return out;
+  for (const row of read.all(ROWS_BY_RIDS, [JSON.stringify(rids)], readMemoryRow))
+    out.set(row.rid, row);
+  return out;
+}
+
+/** Up to `n` rows of a row's session before it (nearest first) or after it (in time order). */
+export function sessionRows(
+  read: Reader,
+  row: MemoryRow,
+  side: 'before' | 'after',
+  n: number,
+): MemoryRow[] {
+  const sql =
+    side === 'before'
+      ? `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.session = ? AND (m.created_at, m.rid) < (?, ?) ORDER BY m.created_at DESC, m.rid DESC LIMIT ?`
+      : `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.session = ? AND (m.created_at, m.rid) > (?, ?) ORDER BY m.created_at, m.rid LIMIT ?`;
+  return read.all(sql, [row.session, row.createdAt, row.rid, n], readMemoryRow);
+}
+
+/** Maps ids to rids through the {@link Reader}; unknown ids are absent from the map. */
+export function readRidsByIds(read: Reader, ids: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (ids.length === 0) return out;
+  for (const [id, rid] of read.all(
+    'SELECT id, rid FROM memories WHERE id IN (SELECT value FROM json_each(?))',
+    [JSON.stringify(ids)],
+    (c) => [c.text(0)!, c.num(1)] as const,
+  ))
+    out.set(id, rid);
+  return out;
 }
 
 /** Converts a row selected with {@link MEMORY_COLUMNS} (array mode). */

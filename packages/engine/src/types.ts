@@ -181,4 +181,11 @@ export interface EngineStats {
   generation: number;
   /** Schema version of the store. */
   schemaVersion: number;
+  /**
+   * Memory the engine holds, in bytes: `sqliteWasm`, SQLite-WASM's whole WebAssembly memory (its
+   * page cache, up to `PRAGMA cache_size`, included; a WebAssembly memory never shrinks);
+   * `vectors`, the in-memory vector index (float32 matrix, its int8 copy from 4,096 memories on,
+   * and row ids; absent for TF-IDF). The model's runtime (ONNX Runtime) is not included.
+   */
+  memory: { sqliteWasm: number; vectors?: number };
 }

@@ -1,5 +1,21 @@
 import { AnamnesisError, assertVector } from '@anamnesis/ranking';
+import { Int8Rows } from './int8-rows.ts';
 import { VECTOR_SCAN_WASM } from './vector-scan-module.ts';
+
+/** Default of {@link VectorIndexOptions.quantizedFrom}: below it the float32 scan is as fast. */
+const QUANTIZED_FROM = 4096;
+
+/** Options of {@link VectorIndex}. */
+export interface VectorIndexOptions {
+  /** `false` forces the JavaScript kernel (and no int8 copy). Default: SIMD when available. */
+  simd?: boolean;
+  /**
+   * Rows from which `search` scans an int8 copy of the matrix first and re-scores exactly only
+   * the rows that could reach the top k (the result is the exact one). Default 4,096; `Infinity`
+   * keeps no int8 copy (a quarter more memory for the matrix otherwise).
+   */
+  quantizedFrom?: number;
+}
 
 /** A unit-length float32 copy of `v` (a zero vector stays zero), computed as the index stores rows. */
 export function unitVector(v: ArrayLike<number>): Float32Array {
@@ -59,10 +75,71 @@ function jsScan(heap: () => Float32Array): Scan {
 }
 
 /**
+ * The k best of `n` scored rows by (score desc, rid asc), best first: a bounded heap, so the
+ * answer is the same whatever order the rows come in. Rows `skip` rejects are left out.
+ */
+function topK(
+  k: number,
+  n: number,
+  scoreAt: (i: number) => number,
+  ridAt: (i: number) => number,
+  skip?: (rid: number) => boolean,
+): VectorHit[] {
+  // Bounded min-heap of (score, rid) on parallel arrays.
+  const hs = new Float64Array(k);
+  const hr = new Int32Array(k);
+  let size = 0;
+  const worse = (i: number, j: number) => hs[i]! < hs[j]! || (hs[i] === hs[j] && hr[i]! > hr[j]!);
+  const swap = (i: number, j: number) => {
+    const s = hs[i]!;
+    hs[i] = hs[j]!;
+    hs[j] = s;
+    const r = hr[i]!;
+    hr[i] = hr[j]!;
+    hr[j] = r;
+  };
+  for (let row = 0; row < n; row++) {
+    const s = scoreAt(row);
+    if (size === k && s < hs[0]!) continue;
+    const rid = ridAt(row);
+    if (skip?.(rid)) continue;
+    if (size < k) {
+      hs[size] = s;
+      hr[size] = rid;
+      let c = size++;
+      while (c > 0) {
+        const p = (c - 1) >> 1;
+        if (!worse(c, p)) break;
+        swap(c, p);
+        c = p;
+      }
+    } else if (s > hs[0]! || rid < hr[0]!) {
+      hs[0] = s;
+      hr[0] = rid;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < size && worse(l, m)) m = l;
+        if (r < size && worse(r, m)) m = r;
+        if (m === i) break;
+        swap(i, m);
+        i = m;
+      }
+    }
+  }
+  const out: VectorHit[] = [];
+  for (let i = 0; i < size; i++) out.push({ rid: hr[i]!, score: hs[i]! });
+  return out.sort((a, b) => b.score - a.score || a.rid - b.rid);
+}
+
+/**
  * Exact cosine search over an in-memory matrix of unit-length float32 rows, one per memory. Rows
  * are contiguous (a removed row is filled by the last one) in WebAssembly memory and scanned by a
  * SIMD kernel (a JavaScript kernel with the same arithmetic where SIMD is missing); the top k is
- * kept in a bounded heap.
+ * kept in a bounded heap. From {@link VectorIndexOptions.quantizedFrom} rows an int8 copy
+ * ({@link Int8Rows}) is scanned first and only the rows that could reach the top k are scored
+ * exactly: the same answer at a quarter of the memory traffic.
  */
 export class VectorIndex {
   readonly dims: number;
@@ -77,15 +154,18 @@ export class VectorIndex {
   #rids = new Int32Array(0);
   #rowOf = new Map<number, number>();
   #count = 0;
+  /** The int8 copy, from {@link VectorIndexOptions.quantizedFrom} rows on. */
+  #q8: Int8Rows | undefined;
+  readonly #quantizedFrom: number;
   /** Whether the SIMD kernel is in use. */
   readonly simd: boolean;
 
   /**
    * @param dims vector dimension
    * @param initialCapacity rows reserved before the first growth; default 1024
-   * @param options `simd: false` forces the JavaScript kernel (default: SIMD when available)
+   * @param options see {@link VectorIndexOptions}
    */
-  constructor(dims: number, initialCapacity = 1024, options: { simd?: boolean } = {}) {
+  constructor(dims: number, initialCapacity = 1024, options: VectorIndexOptions = {}) {
     if (!Number.isInteger(dims) || dims < 1)
       throw new AnamnesisError('INVALID_INPUT', 'dims must be a positive integer');
     this.dims = dims;
@@ -97,6 +177,7 @@ export class VectorIndex {
     this.#heap = new Float32Array(this.#buffer);
     this.#bytesView = new Uint8Array(this.#buffer);
     this.#scan = kernel ? kernel.scan : jsScan(() => this.#heap);
+    this.#quantizedFrom = options.quantizedFrom ?? QUANTIZED_FROM;
     this.#grow(initialCapacity);
   }
 
@@ -132,7 +213,23 @@ export class VectorIndex {
     const rids = new Int32Array(capacity);
     rids.set(this.#rids.subarray(0, this.#count));
     this.#rids = rids;
+    this.#q8?.grow(capacity, this.#count);
     this.#capacity = capacity;
+    this.#quantizeIfDue();
+  }
+
+  /** Builds the int8 copy once the index reaches `quantizedFrom` rows (SIMD only). */
+  #quantizeIfDue(): void {
+    if (this.#q8 || !this.simd || this.#capacity < this.#quantizedFrom) return;
+    const q8 = Int8Rows.create(this.dims, this.#capacity);
+    if (!q8) return;
+    for (let row = 0; row < this.#count; row++) q8.set(row, this.#heap, this.#rowFloat(row));
+    this.#q8 = q8;
+  }
+
+  /** Reserves room for `rows` rows at once (a bulk load knows how many are coming). */
+  reserve(rows: number): void {
+    if (rows > this.#capacity) this.#grow(rows);
   }
 
   /** Number of vectors held. */
@@ -142,7 +239,7 @@ export class VectorIndex {
 
   /** Bytes reserved for the matrix. */
   get bytes(): number {
-    return this.#buffer.byteLength + this.#rids.byteLength;
+    return this.#buffer.byteLength + this.#rids.byteLength + (this.#q8?.bytes ?? 0);
   }
 
   has(rid: number): boolean {
@@ -167,9 +264,11 @@ export class VectorIndex {
   /** Adds or replaces the vector of `rid`, normalised to unit length. */
   set(rid: number, vector: ArrayLike<number>): void {
     assertVector(vector, 'vector', this.dims);
-    const at = this.#rowFloat(this.#rowFor(rid));
+    const row = this.#rowFor(rid);
+    const at = this.#rowFloat(row);
     this.#heap.set(unitVector(vector), at);
     this.#heap.fill(0, at + this.dims, at + this.#stride);
+    this.#q8?.set(row, this.#heap, at);
   }
 
   /**
@@ -184,9 +283,11 @@ export class VectorIndex {
       );
     }
     if (this.#rowOf.has(rid)) return;
-    const at = this.#rowFloat(this.#rowFor(rid));
+    const row = this.#rowFor(rid);
+    const at = this.#rowFloat(row);
     this.#bytesView.set(bytes, at * 4);
     if (this.#stride !== this.dims) this.#heap.fill(0, at + this.dims, at + this.#stride);
+    this.#q8?.set(row, this.#heap, at);
   }
 
   /** Removes the vector of `rid` (no-op if absent). */
@@ -198,6 +299,7 @@ export class VectorIndex {
       const lastRid = this.#rids[last]!;
       const from = this.#rowFloat(last);
       this.#heap.copyWithin(this.#rowFloat(row), from, from + this.#stride);
+      this.#q8?.move(last, row);
       this.#rids[row] = lastRid;
       this.#rowOf.set(lastRid, row);
     }
@@ -248,54 +350,65 @@ export class VectorIndex {
   search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): VectorHit[] {
     this.#setQuery(query);
     if (k <= 0 || this.#count === 0) return [];
+    const skip = allowed ? (rid: number) => !allowed.has(rid) : undefined;
+    if (this.#q8 && this.#count >= this.#quantizedFrom && k < this.#count)
+      return this.#searchQuantized(this.#q8, query, k, skip);
     this.#scan(this.#rowsOff(), this.#queryOff, this.#outOff, this.#count, this.#stride);
     const scores = this.#heap.subarray(this.#outOff >> 2, (this.#outOff >> 2) + this.#count);
     const rids = this.#rids;
-    // Bounded min-heap of (score, rid) on parallel arrays.
-    const hs = new Float64Array(k);
-    const hr = new Int32Array(k);
-    let size = 0;
-    const worse = (i: number, j: number) => hs[i]! < hs[j]! || (hs[i] === hs[j] && hr[i]! > hr[j]!);
-    const swap = (i: number, j: number) => {
-      const s = hs[i]!;
-      hs[i] = hs[j]!;
-      hs[j] = s;
-      const r = hr[i]!;
-      hr[i] = hr[j]!;
-      hr[j] = r;
-    };
-    for (let row = 0; row < this.#count; row++) {
-      const s = scores[row]!;
-      if (size === k && s < hs[0]!) continue;
-      const rid = rids[row]!;
-      if (allowed && !allowed.has(rid)) continue;
-      if (size < k) {
-        hs[size] = s;
-        hr[size] = rid;
-        let c = size++;
-        while (c > 0) {
-          const p = (c - 1) >> 1;
-          if (!worse(c, p)) break;
-          swap(c, p);
-          c = p;
-        }
-      } else if (s > hs[0]! || rid < hr[0]!) {
-        hs[0] = s;
-        hr[0] = rid;
-        for (let i = 0; ;) {
-          const l = 2 * i + 1;
-          const r = l + 1;
-          let m = i;
-          if (l < size && worse(l, m)) m = l;
-          if (r < size && worse(r, m)) m = r;
-          if (m === i) break;
-          swap(i, m);
-          i = m;
-        }
-      }
+    return topK(
+      k,
+      this.#count,
+      (row) => scores[row]!,
+      (row) => rids[row]!,
+      skip,
+    );
+  }
+
+  /** The exact score of one row with the query set by {@link #setQuery} (the scan's arithmetic). */
+  #exact(row: number): number {
+    this.#scan(this.#rowFloat(row) * 4, this.#queryOff, this.#outOff, 1, this.#stride);
+    return this.#heap[this.#outOff >> 2]!;
+  }
+
+  /**
+   * {@link search} through the int8 copy, with the same answer: (1) approximate scores of every
+   * row; (2) the best `2k + 32` by approximate score are scored exactly, and the k-th best exact
+   * score among them is a floor T the true k-th best cannot be below; (3) every other row whose
+   * approximate score plus its error bound reaches T is scored exactly too. A row left out scores
+   * below T exactly, so it is not in the exact top k; the top k of the exactly scored rows is.
+   */
+  #searchQuantized(
+    q8: Int8Rows,
+    query: Float32Array,
+    k: number,
+    skip: ((rid: number) => boolean) | undefined,
+  ): VectorHit[] {
+    const n = this.#count;
+    const rids = this.#rids;
+    const { scores: approx, scale } = q8.scan(query, n);
+    const head = topK(
+      Math.min(n, 2 * k + 32),
+      n,
+      (row) => approx[row]!,
+      (row) => row, // the row number stands in for the rid: any order of ties will do here
+      skip && ((row) => skip(rids[row]!)),
+    );
+    const exact = new Map<number, number>();
+    for (const h of head) exact.set(h.rid, this.#exact(h.rid));
+    let floor = -Infinity;
+    if (exact.size >= k) floor = [...exact.values()].sort((a, b) => b - a)[k - 1]!;
+    for (let row = 0; row < n; row++) {
+      if (approx[row]! * scale + q8.bound(row) < floor || exact.has(row)) continue;
+      if (skip?.(rids[row]!)) continue;
+      exact.set(row, this.#exact(row));
     }
-    const out: VectorHit[] = [];
-    for (let i = 0; i < size; i++) out.push({ rid: hr[i]!, score: hs[i]! });
-    return out.sort((a, b) => b.score - a.score || a.rid - b.rid);
+    const rows = [...exact.keys()];
+    return topK(
+      k,
+      rows.length,
+      (i) => exact.get(rows[i]!)!,
+      (i) => rids[rows[i]!]!,
+    );
   }
 }

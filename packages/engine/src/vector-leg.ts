@@ -19,6 +19,8 @@ export interface VectorLeg {
   readonly device: string;
   /** Texts truncated to the model's maximum length so far. */
   readonly truncated: number;
+  /** Bytes of the in-memory index (vectors and what finds them), where the leg can tell. */
+  readonly bytes?: number;
   /**
    * Builds the in-memory state of the stored memories, after the engine checked the model: reads
    * vectors (and embeds the memories that have none) or fits the TF-IDF vocabulary.

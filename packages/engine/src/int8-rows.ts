@@ -1,0 +1,170 @@
+import { VECTOR_SCAN_WASM } from './vector-scan-module.ts';
+
+type ScanI8 = (
+  rows: number,
+  query: number,
+  scales: number,
+  out: number,
+  n: number,
+  stride: number,
+) => void;
+
+/**
+ * Slack added to every error bound: covers the float32 rounding of the exact kernel's sums (at
+ * most about dims · 2^-24 for unit vectors) and of the approximate score, with a wide margin.
+ */
+const ROUNDING_SLACK = 1e-4;
+
+/**
+ * Quantizes `dims` values of `v` (from `from`) to int8 at `out[at…]` with one symmetric scale:
+ * `q = round(v / scale)`, `scale = max |v| / 127` (float32). Returns the scale and the L1 norm of
+ * the dequantized values (`Σ |scale · q|`), which the error bound of {@link Int8Rows} uses.
+ */
+function quantize(
+  v: ArrayLike<number>,
+  from: number,
+  dims: number,
+  out: Int8Array,
+  at: number,
+): { scale: number; l1: number } {
+  let max = 0;
+  for (let i = 0; i < dims; i++) max = Math.max(max, Math.abs(v[from + i]!));
+  const scale = Math.fround(max / 127);
+  let sum = 0;
+  for (let i = 0; i < dims; i++) {
+    const q = scale > 0 ? Math.max(-127, Math.min(127, Math.round(v[from + i]! / scale))) : 0;
+    out[at + i] = q;
+    sum += Math.abs(q);
+  }
+  return { scale, l1: sum * scale };
+}
+
+/**
+ * An int8 copy of a float32 matrix, one symmetric scale per row, scanned by the SIMD kernel
+ * `scan_i8` at a quarter of the float32 matrix's memory traffic. Its scores are approximations;
+ * {@link bound} says how far each can be from the exact float32 cosine, so a search can take the
+ * candidates whose approximate score could still reach the exact top k and re-score only those
+ * exactly (see `VectorIndex.search`): the answer is the exact one, not an approximation.
+ *
+ * The error of one row's score is at most `s_q/2 · L1(r̂) + s_r/2 · L1(q̂) + dims · s_r · s_q / 4`
+ * (r̂, q̂ the dequantized row and query, s_r and s_q their scales, each value off by at most half
+ * its scale), plus {@link ROUNDING_SLACK}.
+ *
+ * Memory (one WebAssembly memory of its own): the int8 query, then `capacity` approximate scores,
+ * `capacity` scales, and the rows, `stride` bytes each (dims rounded up to 16).
+ */
+export class Int8Rows {
+  readonly #dims: number;
+  readonly #stride: number;
+  readonly #memory: WebAssembly.Memory;
+  readonly #scan: ScanI8;
+  #capacity = 0;
+  #i8: Int8Array;
+  #f32: Float32Array;
+  /** L1 norm of each dequantized row (JS memory: only the bound reads it). */
+  #l1 = new Float32Array(0);
+  #queryScale = 0;
+  #queryL1 = 0;
+
+  private constructor(dims: number, memory: WebAssembly.Memory, scan: ScanI8) {
+    this.#dims = dims;
+    this.#stride = Math.ceil(dims / 16) * 16;
+    this.#memory = memory;
+    this.#scan = scan;
+    this.#i8 = new Int8Array(memory.buffer);
+    this.#f32 = new Float32Array(memory.buffer);
+  }
+
+  /** A matrix for `dims`-dimensional rows, or `undefined` where WebAssembly SIMD is unavailable. */
+  static create(dims: number, capacity: number): Int8Rows | undefined {
+    try {
+      const bytes = Uint8Array.from(atob(VECTOR_SCAN_WASM), (c) => c.charCodeAt(0));
+      if (!WebAssembly.validate(bytes)) return undefined;
+      const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
+      const exports = instance.exports as { memory: WebAssembly.Memory; scan_i8: ScanI8 };
+      const rows = new Int8Rows(dims, exports.memory, exports.scan_i8);
+      rows.grow(capacity);
+      return rows;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Bytes reserved (WebAssembly memory and the L1 norms). */
+  get bytes(): number {
+    return this.#memory.buffer.byteLength + this.#l1.byteLength;
+  }
+
+  #scoresOff(): number {
+    return this.#stride;
+  }
+  #scalesOff(capacity = this.#capacity): number {
+    return this.#stride + capacity * 4;
+  }
+  #rowsOff(capacity = this.#capacity): number {
+    return this.#stride + capacity * 8;
+  }
+
+  /** Makes room for `capacity` rows, keeping the first `count`. */
+  grow(capacity: number, count = 0): void {
+    const need = this.#rowsOff(capacity) + capacity * this.#stride;
+    const have = this.#memory.buffer.byteLength;
+    if (need > have) this.#memory.grow(Math.ceil((need - have) / 65536));
+    this.#i8 = new Int8Array(this.#memory.buffer);
+    this.#f32 = new Float32Array(this.#memory.buffer);
+    // Both regions move up: rows first (they lie above the scales), then the scales.
+    const oldRows = this.#rowsOff();
+    this.#i8.copyWithin(this.#rowsOff(capacity), oldRows, oldRows + count * this.#stride);
+    const oldScales = this.#scalesOff() >> 2;
+    this.#f32.copyWithin(this.#scalesOff(capacity) >> 2, oldScales, oldScales + count);
+    const l1 = new Float32Array(capacity);
+    l1.set(this.#l1.subarray(0, count));
+    this.#l1 = l1;
+    this.#capacity = capacity;
+  }
+
+  /** Stores row `row` from `dims` float32 values of `v` starting at `from`. */
+  set(row: number, v: ArrayLike<number>, from = 0): void {
+    const q = quantize(v, from, this.#dims, this.#i8, this.#rowsOff() + row * this.#stride);
+    this.#f32[(this.#scalesOff() >> 2) + row] = q.scale;
+    this.#l1[row] = q.l1;
+  }
+
+  /** Copies row `from` over row `to` (a delete fills the hole with the last row). */
+  move(from: number, to: number): void {
+    const rows = this.#rowsOff();
+    this.#i8.copyWithin(
+      rows + to * this.#stride,
+      rows + from * this.#stride,
+      rows + (from + 1) * this.#stride,
+    );
+    const scales = this.#scalesOff() >> 2;
+    this.#f32[scales + to] = this.#f32[scales + from]!;
+    this.#l1[to] = this.#l1[from]!;
+  }
+
+  /**
+   * Approximate scores of the first `n` rows with `query`: `scores[r] · scale` approximates the
+   * exact score of row r within {@link bound}(r). The view is valid until the next call.
+   */
+  scan(query: Float32Array, n: number): { scores: Float32Array; scale: number } {
+    const q = quantize(query, 0, this.#dims, this.#i8, 0);
+    this.#queryScale = q.scale;
+    this.#queryL1 = q.l1;
+    this.#scan(this.#rowsOff(), 0, this.#scalesOff(), this.#scoresOff(), n, this.#stride);
+    const at = this.#scoresOff() >> 2;
+    return { scores: this.#f32.subarray(at, at + n), scale: q.scale };
+  }
+
+  /** How far row `row`'s approximate score of the last {@link scan} can be from the exact one. */
+  bound(row: number): number {
+    const sr = this.#f32[(this.#scalesOff() >> 2) + row]!;
+    const sq = this.#queryScale;
+    return (
+      (sq / 2) * this.#l1[row]! +
+      (sr / 2) * this.#queryL1 +
+      (this.#dims * sr * sq) / 4 +
+      ROUNDING_SLACK
+    );
+  }
+}
