@@ -3,7 +3,7 @@
  * next one is generated from a prompt holding the earlier messages that recall finds closest to it.
  * The "model" is LangChain's FakeChatModel, an echo (named as such on the page): offline, no LLM.
  */
-import { connectMemory, isAnamnesisError } from '@anamnesis/client';
+import { isAnamnesisError, openMemory, type MemoryClient } from '@anamnesis/client';
 import { AnamnesisRetriever } from '@anamnesis/langchain';
 import type { DocumentInterface } from '@langchain/core/documents';
 import { StringOutputParser } from '@langchain/core/output_parsers';
@@ -15,26 +15,31 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 const status = $('status');
 const transcript = $('transcript');
 
-// The engine runs in a worker on OPFS. Messages sent before the store is open wait for it.
-const memory = connectMemory({ name: 'example-chat', persist: true });
-const retriever = new AnamnesisRetriever({ memory, k: 3, filter: { kind: 'message' } });
+// The engine runs in a worker on OPFS. A chat recalls by meaning, so it opens with the model
+// (`openMemory`); messages sent before then wait for it.
+const opening = openMemory({ name: 'example-chat', persist: true });
 
-const chain = RunnableSequence.from([
-  {
-    context: retriever.pipe((docs: DocumentInterface[]) =>
-      docs.length === 0
-        ? '(nothing recalled yet)'
-        : docs.map((d) => `- ${d.pageContent}`).join('\n'),
-    ),
-    message: new RunnablePassthrough(),
-  },
-  ChatPromptTemplate.fromMessages([
-    ['system', 'Earlier messages recalled for this one:\n{context}'],
-    ['human', '{message}'],
-  ]),
-  new FakeChatModel({}), // an echo standing in for a chat model: it replies with its prompt
-  new StringOutputParser(),
-]);
+/** recall → prompt → the echo "model" → text, over `memory`. */
+const chainOver = (memory: MemoryClient) =>
+  RunnableSequence.from([
+    {
+      context: new AnamnesisRetriever({ memory, k: 3, filter: { kind: 'message' } }).pipe(
+        (docs: DocumentInterface[]) =>
+          docs.length === 0
+            ? '(nothing recalled yet)'
+            : docs.map((d) => `- ${d.pageContent}`).join('\n'),
+      ),
+      message: new RunnablePassthrough(),
+    },
+    ChatPromptTemplate.fromMessages([
+      ['system', 'Earlier messages recalled for this one:\n{context}'],
+      ['human', '{message}'],
+    ]),
+    new FakeChatModel({}), // an echo standing in for a chat model: it replies with its prompt
+    new StringOutputParser(),
+  ]);
+const chain = opening.then(chainOver);
+chain.catch(() => undefined); // each message says why
 
 const explain = (error: unknown) => (isAnamnesisError(error) ? error.message : String(error));
 
@@ -59,7 +64,8 @@ $('send').addEventListener('submit', (event) => {
   const reply = say('reply pending', '…');
   turns = turns.then(async () => {
     try {
-      reply.textContent = await chain.invoke(text);
+      const memory = await opening;
+      reply.textContent = await (await chain).invoke(text);
       await memory.remember({ text, kind: 'message', session: 'chat' });
       status.textContent = `${(await memory.stats()).memories} messages remembered`;
     } catch (error) {
@@ -69,8 +75,8 @@ $('send').addEventListener('submit', (event) => {
   });
 });
 
-memory.ready.then(
-  async () => {
+opening.then(
+  async (memory) => {
     status.textContent = `${(await memory.stats()).memories} messages remembered`;
     document.body.dataset.ready = 'true';
   },
