@@ -8,7 +8,7 @@
  *   Timing measure `type-to-paint` from the input event's timestamp to the frame after rendering), p50/p95 over every keystroke of several
  *   typed queries, with `--n` notes (default 5,000; target p95 ≤ 50 ms);
  * - first load to interactive with the model cached: navigation start to `data-ready` (target
- *   ≤ 2 s), median of 5 reloads.
+ *   ≤ 1 s; search works by words from then on) and to the model ready, medians of 5 reloads.
  *
  * With `--json` the last line printed is one JSON object. Not a test: it only reports.
  */
@@ -94,10 +94,14 @@ try {
   );
 
   const loads: number[] = [];
+  const modelLoads: number[] = [];
   for (let i = 0; i < 5; i++) {
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
     loads.push(await page.evaluate(() => performance.now()));
+    // Until the model is ready search finds by words; the keystroke timings below are with it.
+    await page.waitForSelector('body[data-model="ready"]', { state: 'attached', timeout: 120_000 });
+    modelLoads.push(await page.evaluate(() => performance.now()));
   }
 
   const queries = [
@@ -137,6 +141,7 @@ try {
     type_to_paint_p50_ms: quantile(sorted, 0.5),
     type_to_paint_p95_ms: quantile(sorted, 0.95),
     load_to_interactive_ms: median(loads),
+    load_to_model_ms: median(modelLoads),
   };
   console.log(
     `notes app, ${n} notes, Chromium headless (${keystrokes.length} keystrokes, 5 reloads)`,
@@ -145,7 +150,10 @@ try {
     `  type → results painted  p50 ${result.type_to_paint_p50_ms.toFixed(1)} ms  p95 ${result.type_to_paint_p95_ms.toFixed(1)} ms   (target p95 ≤ 50)`,
   );
   console.log(
-    `  load → interactive      median ${result.load_to_interactive_ms.toFixed(0)} ms of ${loads.map((x) => x.toFixed(0)).join(', ')}   (target ≤ 2000)`,
+    `  load → interactive      median ${result.load_to_interactive_ms.toFixed(0)} ms of ${loads.map((x) => x.toFixed(0)).join(', ')}   (target ≤ 1000; search by words until the model)`,
+  );
+  console.log(
+    `  load → model ready      median ${result.load_to_model_ms.toFixed(0)} ms of ${modelLoads.map((x) => x.toFixed(0)).join(', ')}`,
   );
   if (values.json) console.log(JSON.stringify(result));
 } finally {

@@ -565,11 +565,14 @@ test.describe('the example app (apps/example, built by its own Vite config with 
     });
     await page.goto('/');
     await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-    expect(wasm).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/^200 \/assets\/sqlite3-[\w-]+\.wasm$/),
-        '200 /ort/ort-wasm-simd-threaded.wasm',
-      ]),
-    );
+    // The store is ready first; the model (and ONNX Runtime's wasm) loads beside it.
+    await expect
+      .poll(() => wasm)
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^200 \/assets\/sqlite3-[\w-]+\.wasm$/),
+          '200 /ort/ort-wasm-simd-threaded.wasm',
+        ]),
+      );
   });
 });

@@ -66,6 +66,8 @@ export function consoleErrors(page: Page): string[] {
 export async function openApp(page: Page): Promise<void> {
   await page.goto('/');
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  // The store is ready first; these tests search by meaning too, so they wait for the model.
+  await page.waitForSelector('body[data-model="ready"]', { state: 'attached', timeout: 60_000 });
 }
 
 export async function createNote(

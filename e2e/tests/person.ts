@@ -168,12 +168,16 @@ export async function write(person: Person, title: string, body: string): Promis
   await person.click(UI.save);
 }
 
-/** Searches and returns the result titles once the results are for `query`. */
+/**
+ * Searches and returns the result titles once the results are for `query` and found with the
+ * model (a person sees "by words: the model is loading" and waits).
+ */
 export async function search(person: Person, query: string): Promise<string[]> {
   await person.fill(UI.search, query);
   await until(
-    () => person.attribute(UI.results, 'data-query'),
-    (q) => q === query,
+    async () =>
+      `${await person.attribute(UI.results, 'data-query')}\u0000${await person.attribute(UI.results, 'data-partial')}`,
+    (v) => v === `${query}\u0000false`,
   );
   return person.texts(UI.resultTitles);
 }

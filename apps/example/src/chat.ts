@@ -74,6 +74,9 @@ $('send').addEventListener('submit', (event) => {
     reply.classList.remove('pending');
   });
 });
+// Messages are taken from now on (they wait for the store and the model in order).
+for (const control of $('send').querySelectorAll('input, button'))
+  (control as HTMLInputElement).disabled = false;
 
 opening.then(
   async (memory) => {

@@ -47,6 +47,10 @@ $('recall').addEventListener('submit', (event) => {
   );
 });
 
+// Taken from now on: calls made before the store is open wait for it, in order.
+for (const control of document.querySelectorAll('form input, form button'))
+  (control as HTMLInputElement).disabled = false;
+
 memory.ready.then(
   async () => {
     await showStats();

@@ -191,6 +191,7 @@ function connect(): void {
     // The store opens beside the model: until the model is ready, search finds by words only.
     onReady: (part) => {
       if (part !== 'model') return;
+      document.body.dataset.model = 'ready';
       showProgress(undefined);
       void runSearch(); // the same query, now by meaning too
       void refreshStats();
@@ -407,10 +408,11 @@ async function runSearch(typedAt = performance.now()): Promise<void> {
   if (seq !== searchSeq) return; // a newer keystroke won
   const deleting = writes.deleting();
   hits = hits.filter((hit) => !deleting.has(hit.noteId));
+  const byWords = hits.some((hit) => hit.partial) ? ' (by words: the model is loading)' : '';
   resultsList.replaceChildren(...hits.map((hit) => resultItem(hit, query)));
   resultsList.dataset.query = query;
+  resultsList.dataset.partial = String(byWords !== '');
   if (hits.length === 0) resultsList.append(h('li', { class: 'no-results' }, 'Nothing found.'));
-  const byWords = hits.some((hit) => hit.partial) ? ' (by words: the model is loading)' : '';
   requestAnimationFrame(() => {
     timing.textContent = `${hits.length} in ${(performance.now() - start).toFixed(1)} ms${byWords}`;
     // Keystroke to results painted, as a User Timing measure benchmarks can read.
