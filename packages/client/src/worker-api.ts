@@ -118,13 +118,13 @@ function watchQuota(): void {
   }
 }
 
-/** Test only: ONNX Runtime's own `requestAdapter()` calls get no adapter (see `WorkerOpenOptions`). */
 /** Whether a model asked to run on `device` may try WebGPU in this realm. */
 function mayUseWebGpu(device: string | undefined): boolean {
   if (device === 'wasm' || device === 'cpu') return false;
   return !!(globalThis as { navigator?: { gpu?: unknown } }).navigator?.gpu;
 }
 
+/** Test only: ONNX Runtime's own `requestAdapter()` calls get no adapter (see `WorkerOpenOptions`). */
 function breakWebGpu(): void {
   const gpu = (
     globalThis as {
@@ -230,11 +230,12 @@ export function createWorkerApi(): WorkerApi {
       ready?.send('store');
       if (early) {
         waitingForModel = true;
+        // A model that fails sends nothing: recalls stay `partial` and say why.
         void engine.model
           .then(
             () => ready?.send('model'),
             () => undefined,
-          ) // failed: recalls stay `partial`
+          )
           .then(async () => {
             // Released once every event sent has been answered (a proxy released with a call in
             // flight leaves that call unanswered).
@@ -247,7 +248,7 @@ export function createWorkerApi(): WorkerApi {
       await forward?.delivered();
       await ready?.delivered();
       return {
-        device: embedder?.device ?? (early ? 'wasm' : 'none'),
+        device: embedder?.device ?? (early ? (model.device ?? 'auto') : 'none'),
         ...(embedder?.selection ? { selection: embedder.selection } : {}),
         backend: stats.backend,
         ...(stats.backendReason ? { backendReason: stats.backendReason } : {}),
