@@ -325,28 +325,24 @@ test('the TF-IDF backend runs without any model runtime installed', async () => 
   expect(model.stdout).toContain('npm install @huggingface/transformers');
 });
 
+/** A consumer's `tsconfig.json`: strict, NodeNext, `skipLibCheck`, over `files`. */
+function writeStrictTsconfig(dir: string, files: string[]): void {
+  const compilerOptions = {
+    strict: true,
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    target: 'ES2022',
+    lib: ['ES2022', 'DOM'],
+    skipLibCheck: true,
+    noEmit: true,
+  };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }, null, 2));
+}
+
 test('(b) tsc --noEmit, strict and NodeNext, type-checks the quick starts', async () => {
   const dir = dirs.browser;
   await ok('npm install --no-audit --no-fund --prefer-offline typescript@6.0.3', dir);
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify(
-      {
-        compilerOptions: {
-          strict: true,
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          target: 'ES2022',
-          lib: ['ES2022', 'DOM'],
-          skipLibCheck: true,
-          noEmit: true,
-        },
-        files: ['node-quickstart.ts', 'browser-quickstart.ts', 'probe.ts'],
-      },
-      null,
-      2,
-    ),
-  );
+  writeStrictTsconfig(dir, ['node-quickstart.ts', 'browser-quickstart.ts', 'probe.ts']);
   writeFileSync(
     join(dir, 'node-quickstart.ts'),
     `${block('Quick start (engine, Node or a worker)', 'ts')}export {};\n`,
@@ -577,25 +573,7 @@ test('(f) the adapters: README installs, examples with plain node, tsc over them
   // The published types, strict and NodeNext: the examples check, and the types are not `any`.
   // (The repo's own TypeScript 6.0.3, as (b) installs it: types resolve from this folder.)
   const tscBin = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify(
-      {
-        compilerOptions: {
-          strict: true,
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          target: 'ES2022',
-          lib: ['ES2022', 'DOM'],
-          skipLibCheck: true,
-          noEmit: true,
-        },
-        files: ['langchain.ts', 'ai-sdk.ts', 'probe.ts'],
-      },
-      null,
-      2,
-    ),
-  );
+  writeStrictTsconfig(dir, ['langchain.ts', 'ai-sdk.ts', 'probe.ts']);
   writeFileSync(
     join(dir, 'langchain.ts'),
     `${block('Use', 'ts', '', LANGCHAIN_README)}export {};\n`,

@@ -16,6 +16,7 @@ import { RunnablePassthrough, RunnableSequence } from '@langchain/core/runnables
 import { FakeChatModel } from '@langchain/core/utils/testing';
 
 import type { Outcome } from './client-page.ts';
+import { clearOpfs } from './clear-opfs.ts';
 
 /** A document as it crosses to the test (plain data). */
 export interface SeenDocument {
@@ -78,14 +79,7 @@ function opened(): { memory: MemoryClient; store: AnamnesisVectorStore } {
 }
 
 const api: AdaptersPageApi = {
-  async clearOpfs() {
-    const root = await navigator.storage.getDirectory();
-    const names: string[] = [];
-    for await (const name of (root as unknown as { keys(): AsyncIterable<string> }).keys()) {
-      names.push(name);
-    }
-    for (const name of names) await root.removeEntry(name, { recursive: true });
-  },
+  clearOpfs: async () => void (await clearOpfs()),
   open: (name) =>
     outcome(async () => {
       memory = await openMemory({ name, model: 'tfidf', storage: 'opfs' });

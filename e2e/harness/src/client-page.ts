@@ -23,6 +23,7 @@ import {
 import { openMemoryWithFaults, terminateWorker } from '@anamnesis/client/testing';
 
 import { rng } from '../../../apps/bench/src/corpus.ts';
+import { clearOpfs } from './clear-opfs.ts';
 
 // Every worker this page starts, so that a test can kill them all at any moment (even while
 // `openMemory` is still opening, before a client exists to call `terminateWorker` on).
@@ -278,15 +279,7 @@ const api: ClientPageApi = {
     }
     return times;
   },
-  async clearOpfs() {
-    const root = await navigator.storage.getDirectory();
-    const names: string[] = [];
-    for await (const name of (root as unknown as { keys(): AsyncIterable<string> }).keys()) {
-      names.push(name);
-    }
-    for (const name of names) await root.removeEntry(name, { recursive: true });
-    return names;
-  },
+  clearOpfs,
   recover: (options) =>
     outcome(async () => {
       const { jsonl, ...rest } = await recoverMemory(options);
