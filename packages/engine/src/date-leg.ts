@@ -1,6 +1,6 @@
 import { queryDateWindows, type RankedList } from '@anamnesis/ranking';
 import type { Reader } from './reader.ts';
-import type { LegQuery, VectorLeg } from './vector-leg.ts';
+import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 
 /** At most this many memories of a named date are read and compared with the query. */
 const MAX_IN_WINDOW = 5000;
@@ -13,8 +13,8 @@ const MAX_IN_WINDOW = 5000;
  */
 export function dateLeg(
   read: Reader,
-  leg: VectorLeg,
-  queryVector: LegQuery,
+  similarity: SimilarityBackend,
+  queryVector: PreparedQuery,
   query: string,
   where: string,
   params: readonly (string | number | null)[],
@@ -31,7 +31,7 @@ export function dateLeg(
     );
     for (const rid of rows) rids.add(rid);
   }
-  const items = [...leg.similarities([...rids], queryVector)]
+  const items = [...similarity.similarities([...rids], queryVector)]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, limit)
     .map(([rid, score]) => ({ id: String(rid), score }));

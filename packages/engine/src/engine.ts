@@ -7,7 +7,7 @@ import {
   type UsageEventKind,
 } from '@anamnesis/ranking';
 import { cacheKey } from './cache-key.ts';
-import { DenseLeg } from './dense-leg.ts';
+import { DenseSimilarity } from './dense-similarity.ts';
 import {
   createTransformersEmbedder,
   type Embedder,
@@ -19,7 +19,7 @@ import { newId } from './ids.ts';
 import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from './jsonl.ts';
 import { Reader } from './reader.ts';
 import { recall as runRecall } from './recall.ts';
-import { LoadingLeg } from './loading-leg.ts';
+import { LoadingSimilarity } from './loading-similarity.ts';
 import { migrate } from './schema.ts';
 import { mapSqliteError, transaction } from './sqlite.ts';
 import type { StorageBackend, StorageKind } from './storage/backend.ts';
@@ -33,7 +33,7 @@ import {
   toMemory,
   toMemoryRow,
 } from './store.ts';
-import { TfidfLeg, type TfidfLegOptions } from './tfidf-leg.ts';
+import { TfidfSimilarity, type TfidfSimilarityOptions } from './tfidf-similarity.ts';
 import type {
   EngineStats,
   LinkInput,
@@ -51,7 +51,7 @@ import {
   validateUpdate,
   type NewMemory,
 } from './validate.ts';
-import type { VectorLeg } from './vector-leg.ts';
+import type { SimilarityBackend } from './similarity.ts';
 import { WritePath } from './write-path.ts';
 
 export type { StorageKind };
@@ -70,7 +70,7 @@ export interface EngineOptions {
   path?: string;
   /**
    * The embedder, or options for the transformers.js embedder, or `'tfidf'` / `{ tfidf: options }`
-   * for the zero-model TF-IDF backend (no model, no stored vectors; see {@link TfidfLegOptions}).
+   * for the zero-model TF-IDF backend (no model, no stored vectors; see {@link TfidfSimilarityOptions}).
    * Default: the embedded default model (`@anamnesis/model-default`), read from this package in
    * Node; a browser passes its served URL.
    *
@@ -83,7 +83,7 @@ export interface EngineOptions {
     | Promise<Embedder>
     | TransformersEmbedderOptions
     | 'tfidf'
-    | { tfidf: TfidfLegOptions };
+    | { tfidf: TfidfSimilarityOptions };
   /** When the store holds vectors of another model: `'error'` (`MODEL_MISMATCH`) or `'reembed'`. Default `'error'`. */
   onModelMismatch?: 'error' | 'reembed';
   /** The clock, in ms since the epoch. Default `Date.now`. */
@@ -153,12 +153,12 @@ export class Engine {
   readonly #io: StorageBackend;
   /** The recall path's reads, on kept prepared statements. */
   readonly #read: Reader;
-  /** The similarity leg: a {@link LoadingLeg} until a promised embedder is ready. */
-  #leg: VectorLeg;
+  /** The similarity backend: a {@link LoadingSimilarity} until a promised embedder is ready. */
+  #similarity: SimilarityBackend;
   #modelState: ModelState = 'ready';
   #model: Promise<void> = Promise.resolve();
-  /** True when the engine created the leg (and so disposes it on close). */
-  #ownsLeg = false;
+  /** True when the engine created the backend (and so disposes it on close). */
+  #ownsSimilarity = false;
   readonly #now: () => number;
   readonly #maxText: number;
   readonly #cache: ArcCache<string, readonly RecallResult[]>;
@@ -177,13 +177,13 @@ export class Engine {
 
   private constructor(
     io: StorageBackend,
-    leg: VectorLeg,
+    backend: SimilarityBackend,
     options: EngineOptions,
     schemaVersion: number,
   ) {
     this.#io = io;
     this.#read = new Reader(io.db, io.sqlite3);
-    this.#leg = leg;
+    this.#similarity = backend;
     this.#now = options.now ?? Date.now;
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
@@ -203,14 +203,14 @@ export class Engine {
       throw new AnamnesisError('INVALID_INPUT', 'options must be an object');
     const promised = isPromise(options.embedder) ? options.embedder : undefined;
     promised?.catch(() => undefined); // handled once the store is open; never "unhandled" before
-    const { leg, owned }: { leg: VectorLeg; owned: boolean } = promised
-      ? { leg: new LoadingLeg(), owned: false }
-      : await createLeg(options);
+    const { backend, owned }: { backend: SimilarityBackend; owned: boolean } = promised
+      ? { backend: new LoadingSimilarity(), owned: false }
+      : await createSimilarity(options);
     let io: StorageBackend;
     try {
       io = await openStorage(options);
     } catch (e) {
-      if (owned) await leg.dispose?.();
+      if (owned) await backend.dispose?.();
       throw e;
     }
     try {
@@ -223,17 +223,17 @@ export class Engine {
       } catch (e) {
         throw mapSqliteError(e, 'opening the store');
       }
-      const engine = new Engine(io, leg, options, version);
-      engine.#ownsLeg = owned;
+      const engine = new Engine(io, backend, options, version);
+      engine.#ownsSimilarity = owned;
       const onMismatch = options.onModelMismatch ?? 'error';
       if (promised) {
         engine.#loadBloom(Number(io.db.selectValue('SELECT count(*) FROM memories')));
         engine.#activateWhenReady(promised, onMismatch, options.onProgress);
-      } else await engine.#load(leg, onMismatch, options.onProgress);
+      } else await engine.#load(backend, onMismatch, options.onProgress);
       return engine;
     } catch (e) {
       io.close();
-      if (owned) await leg.dispose?.();
+      if (owned) await backend.dispose?.();
       throw mapSqliteError(e, 'opening the store');
     }
   }
@@ -254,9 +254,9 @@ export class Engine {
   }
 
   /**
-   * Swaps in the promised embedder's leg once it resolves: alone on the write path (no write
+   * Swaps in the promised embedder's backend once it resolves: alone on the write path (no write
    * overlaps), it checks the model against the store, loads the stored vectors and embeds the
-   * memories written while it loaded, then replaces the loading leg; cached recalls are dropped.
+   * memories written while it loaded, then replaces the loading backend; cached recalls are dropped.
    */
   #activateWhenReady(
     promised: Promise<Embedder>,
@@ -276,9 +276,9 @@ export class Engine {
         this.#run(() =>
           this.#writes.exclusive(async () => {
             if (this.#closed) throw new AnamnesisError('CLOSED');
-            const leg = new DenseLeg(embedder);
-            await this.#load(leg, onMismatch, onProgress);
-            this.#leg = leg;
+            const backend = new DenseSimilarity(embedder);
+            await this.#load(backend, onMismatch, onProgress);
+            this.#similarity = backend;
             this.#generation++;
             this.#modelState = 'ready';
           }),
@@ -291,14 +291,14 @@ export class Engine {
     this.#model.catch(() => undefined); // the state says it; `model` rejects for who asks
   }
 
-  /** Checks the model, loads the vector leg and the Bloom filter; handles a model change. */
+  /** Checks the model, loads the similarity backend and the Bloom filter; handles a model change. */
   async #load(
-    leg: VectorLeg,
+    backend: SimilarityBackend,
     onMismatch: 'error' | 'reembed',
     onProgress?: (e: ProgressEvent) => void,
   ): Promise<void> {
     const { db } = this.#io;
-    const { id: model, dims } = leg;
+    const { id: model, dims } = backend;
     const storedModel = db.selectValue("SELECT value FROM meta WHERE key = 'model'") as
       string | undefined;
     const storedDims = Number(db.selectValue("SELECT value FROM meta WHERE key = 'dims'") ?? 0);
@@ -313,7 +313,7 @@ export class Engine {
       }
     }
     if (this.#modelState !== 'loading') this.#loadBloom(count);
-    await leg.load(db, this.#io.sqlite3, onProgress);
+    await backend.load(db, this.#io.sqlite3, onProgress);
     transaction(db, 'recording the model', () => {
       db.exec({
         sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('model', ?), ('dims', ?)",
@@ -350,23 +350,23 @@ export class Engine {
 
   /**
    * Inside a write transaction that adds, changes or deletes texts: drops the snapshots it makes
-   * stale (the Bloom filter's, the vector leg's), so a snapshot on disk always matches the rows.
+   * stale (the Bloom filter's, the similarity backend's), so a snapshot on disk always matches the rows.
    */
   #dropSnapshots(): void {
     if (this.#bloomSnapshot) {
       this.#io.db.exec("DELETE FROM meta WHERE key = 'bloom'");
       this.#bloomSnapshot = false;
     }
-    const key = this.#leg.snapshotKey;
+    const key = this.#similarity.snapshotKey;
     if (key !== undefined) this.#io.db.exec({ sql: 'DELETE FROM meta WHERE key = ?', bind: [key] });
   }
 
-  /** Saves the Bloom filter and the vector leg's snapshot so the next open need not rebuild them. */
+  /** Saves the Bloom filter and the similarity backend's snapshot so the next open need not rebuild them. */
   #saveSnapshots(): void {
     const bloom = this.#bloomSnapshot ? undefined : this.#bloom.toBytes();
-    const leg = this.#leg.snapshot?.();
-    const key = this.#leg.snapshotKey;
-    if (!bloom && (leg === undefined || key === undefined)) return;
+    const backend = this.#similarity.snapshot?.();
+    const key = this.#similarity.snapshotKey;
+    if (!bloom && (backend === undefined || key === undefined)) return;
     transaction(this.#io.db, 'saving snapshots', () => {
       const save = (k: string, value: Uint8Array | string) =>
         this.#io.db.exec({
@@ -374,7 +374,7 @@ export class Engine {
           bind: [k, value],
         });
       if (bloom) save('bloom', bloom);
-      if (leg !== undefined && key !== undefined) save(key, leg);
+      if (backend !== undefined && key !== undefined) save(key, backend);
     });
     this.#bloomSnapshot = true;
     this.#dirty = true;
@@ -437,7 +437,7 @@ export class Engine {
       db,
       items.map((m) => ({ ...m, updatedAt: now, accessCount: 0, contentHash: m.hash })),
     );
-    this.#leg.store(db, rids, vectors);
+    this.#similarity.store(db, rids, vectors);
     const targets = ridsByIds(
       db,
       items.flatMap((m) => m.links.map((l) => l.to)),
@@ -502,7 +502,7 @@ export class Engine {
         const step = 256;
         for (let start = 0; start < fresh.length; start += step) {
           const batch = fresh.slice(start, start + step);
-          vectors.push(...(await this.#leg.encode(batch.map((m) => m.text))));
+          vectors.push(...(await this.#similarity.encode(batch.map((m) => m.text))));
           onProgress?.({
             phase: 'embed',
             loaded: Math.min(start + step, fresh.length),
@@ -512,7 +512,7 @@ export class Engine {
       },
       tx: () => (fresh.length === 0 ? [] : this.#insert(fresh, vectors)),
       apply: (rids) => {
-        this.#leg.apply(
+        this.#similarity.apply(
           rids,
           fresh.map((m) => m.text),
           vectors,
@@ -613,7 +613,7 @@ export class Engine {
           const before = rowById(this.#io.db, key);
           if (!before) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
           if (fields.text !== undefined && fields.text !== before.text)
-            vector = (await this.#leg.encode([fields.text]))[0]!;
+            vector = (await this.#similarity.encode([fields.text]))[0]!;
         },
         tx: (db) => {
           const row = rowById(db, key);
@@ -635,11 +635,11 @@ export class Engine {
               row.rid,
             ],
           });
-          if (vector) this.#leg.store(db, [row.rid], [vector]);
+          if (vector) this.#similarity.store(db, [row.rid], [vector]);
           return rowById(db, key)!;
         },
         apply: (row) => {
-          if (vector) this.#leg.apply([row.rid], [row.text], [vector]);
+          if (vector) this.#similarity.apply([row.rid], [row.text], [vector]);
           this.#bloom.add(dedupKey(row.session, row.contentHash));
         },
         reply: toMemory,
@@ -674,7 +674,7 @@ export class Engine {
           });
           return found;
         },
-        apply: (found) => this.#leg.remove(found),
+        apply: (found) => this.#similarity.remove(found),
         changed: (found) => found.length > 0,
         reply: (found) => found.length,
       });
@@ -792,7 +792,7 @@ export class Engine {
         cached ??
         partial(
           await runRecall(
-            { read: this.#read, leg: this.#leg, now: this.#now() },
+            { read: this.#read, similarity: this.#similarity, now: this.#now() },
             normalized,
             options,
           ),
@@ -848,20 +848,20 @@ export class Engine {
     return this.#run(async () => {
       // With the vectors: a model still loading is waited for (one that failed is not).
       await this.#model.catch(() => undefined);
-      return exportJsonl(this.#io.db, this.#leg, options);
+      return exportJsonl(this.#io.db, this.#similarity, options);
     });
   }
 
   /** Imports JSON Lines atomically; returns how many memories were added. */
   import(jsonl: string, options: ImportOptions = {}): Promise<number> {
     return this.#run(async () => {
-      const plan = importPlan(this.#io.db, this.#leg, jsonl, options, this.#now(), () =>
+      const plan = importPlan(this.#io.db, this.#similarity, jsonl, options, this.#now(), () =>
         this.#dropSnapshots(),
       );
       return this.#writes.run({
         ...plan,
         apply: (r) => {
-          this.#leg.apply(r.rids, r.texts, r.vectors);
+          this.#similarity.apply(r.rids, r.texts, r.vectors);
           for (const key of r.dedupKeys) this.#bloom.add(key);
         },
         reply: (r) => r.added,
@@ -883,18 +883,18 @@ export class Engine {
         backend: this.#io.kind,
         ...(this.#io.reason ? { backendReason: this.#io.reason } : {}),
         model: {
-          id: this.#leg.id,
-          dims: this.#leg.dims,
-          device: this.#leg.device,
+          id: this.#similarity.id,
+          dims: this.#similarity.dims,
+          device: this.#similarity.device,
           state: this.#modelState,
         },
-        truncated: this.#leg.truncated,
+        truncated: this.#similarity.truncated,
         cache: { hits: cache.hits, misses: cache.misses, size: this.#cache.size },
         generation: this.#generation,
         schemaVersion: this.#schemaVersion,
         memory: {
           sqliteWasm: this.#io.sqlite3.wasm.heap8u().byteLength,
-          ...(this.#leg.bytes !== undefined ? { vectors: this.#leg.bytes } : {}),
+          ...(this.#similarity.bytes !== undefined ? { vectors: this.#similarity.bytes } : {}),
         },
       };
     });
@@ -915,7 +915,7 @@ export class Engine {
       } catch (e) {
         problems.push(`fts: ${e instanceof Error ? e.message : String(e)}`);
       }
-      problems.push(...this.#leg.verify(db));
+      problems.push(...this.#similarity.verify(db));
       return problems;
     });
   }
@@ -929,14 +929,14 @@ export class Engine {
       try {
         this.#saveSnapshots();
       } catch {
-        // a full disk: the filter and the leg are rebuilt at the next open
+        // a full disk: the filter and the similarity index are rebuilt at the next open
       }
       try {
         await this.#persist();
       } finally {
         this.#read.close();
         this.#io.close();
-        if (this.#ownsLeg) await this.#leg.dispose?.();
+        if (this.#ownsSimilarity) await this.#similarity.dispose?.();
       }
     })();
     return this.#closing;
@@ -970,17 +970,20 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The vector leg of `options.embedder`, and whether the engine created (so disposes) it. */
-async function createLeg(options: EngineOptions): Promise<{ leg: VectorLeg; owned: boolean }> {
+/** The similarity backend of `options.embedder`, and whether the engine created (so disposes) it. */
+async function createSimilarity(
+  options: EngineOptions,
+): Promise<{ backend: SimilarityBackend; owned: boolean }> {
   const spec = options.embedder ?? (await defaultEmbedderOptions());
-  if (spec === 'tfidf') return { leg: new TfidfLeg(), owned: true };
+  if (spec === 'tfidf') return { backend: new TfidfSimilarity(), owned: true };
   if (typeof spec !== 'object' || spec === null)
     throw new AnamnesisError('INVALID_INPUT', "embedder must be an embedder, options or 'tfidf'");
-  if ('tfidf' in spec) return { leg: new TfidfLeg(spec.tfidf), owned: true };
-  if ('embed' in spec) return { leg: new DenseLeg(spec), owned: false };
-  if (isPromise(spec)) throw new AnamnesisError('INTERNAL', 'a promised embedder has no leg yet');
+  if ('tfidf' in spec) return { backend: new TfidfSimilarity(spec.tfidf), owned: true };
+  if ('embed' in spec) return { backend: new DenseSimilarity(spec), owned: false };
+  if (isPromise(spec))
+    throw new AnamnesisError('INTERNAL', 'a promised embedder has no backend yet');
   const embedder = await createTransformersEmbedder({ onProgress: options.onProgress, ...spec });
-  return { leg: new DenseLeg(embedder), owned: true };
+  return { backend: new DenseSimilarity(embedder), owned: true };
 }
 
 /** Options loading the embedded default model from its package (Node). */

@@ -29,10 +29,11 @@ export {
   type OpfsRecoverResult,
 } from './storage/opfs.ts';
 export { SCHEMA_VERSION } from './schema.ts';
-export { TFIDF_MODEL_ID, type TfidfLegOptions } from './tfidf-leg.ts';
+export { TFIDF_MODEL_ID, type TfidfSimilarityOptions } from './tfidf-similarity.ts';
 export { VectorIndex, unitVector, type VectorHit } from './vector-index.ts';
-export type { VectorLeg } from './vector-leg.ts';
+export type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 export type {
+  Compression,
   EngineStats,
   Explain,
   ExtraList,

@@ -5,7 +5,7 @@ import type { Database } from './sqlite.ts';
 import type { Memory } from './types.ts';
 import { MAX_TIME, validateLinks, validateRemember } from './validate.ts';
 import { unitVector } from './vector-index.ts';
-import type { VectorLeg } from './vector-leg.ts';
+import type { SimilarityBackend } from './similarity.ts';
 import type { WritePlan } from './write-path.ts';
 
 /** Options of `export`. */
@@ -56,15 +56,15 @@ function fromBase64(text: string): Uint8Array {
 /** Exports the store as JSON Lines; vectors are the stored bytes, so a round trip is byte-identical. */
 export function exportJsonl(
   db: Database,
-  leg: Pick<VectorLeg, 'id' | 'dims'>,
+  backend: Pick<SimilarityBackend, 'id' | 'dims'>,
   options: ExportOptions,
 ): string {
   const withVectors = options.vectors === true;
   const header: Header = {
     type: 'anamnesis',
     version: 1,
-    model: leg.id,
-    dims: leg.dims,
+    model: backend.id,
+    dims: backend.dims,
     vectors: withVectors,
   };
   const lines = [JSON.stringify(header)];
@@ -92,7 +92,7 @@ export function exportJsonl(
     if (withVectors) {
       for (const [rid, blob] of db.selectArrays(
         'SELECT rid, vector FROM embeddings WHERE model = ? AND rid IN (SELECT value FROM json_each(?))',
-        [leg.id, JSON.stringify(chunk)],
+        [backend.id, JSON.stringify(chunk)],
       )) {
         blobs.set(rid as number, blob as Uint8Array);
       }
@@ -116,7 +116,7 @@ export function exportJsonl(
 /** What an import changed, for the engine to update its in-memory state. */
 export interface ImportResult {
   added: number;
-  /** Rows added, with their texts and vectors (for the vector leg). */
+  /** Rows added, with their texts and vectors (for the similarity backend). */
   rids: number[];
   texts: string[];
   vectors: Float32Array[];
@@ -133,12 +133,12 @@ function parseLine(text: string, n: number): unknown {
 
 /**
  * The write plan of an import (one transaction): every line is validated at once, before the plan
- * is queued; stored vectors are used when the header's model and dimension match the leg,
+ * is queued; stored vectors are used when the header's model and dimension match the backend,
  * otherwise texts are embedded. Id conflicts are decided in the serialised section.
  */
 export function importPlan(
   db: Database,
-  leg: VectorLeg,
+  backend: SimilarityBackend,
   jsonl: string,
   options: ImportOptions,
   now: number,
@@ -160,7 +160,7 @@ export function importPlan(
         details: { line: i + 1 },
       });
   });
-  const reuseVectors = header?.model === leg.id && header.dims === leg.dims;
+  const reuseVectors = header?.model === backend.id && header.dims === backend.dims;
   const items = lines.map((l, i) => {
     try {
       const m = validateRemember({ ...l, links: [] }, now, Number.MAX_SAFE_INTEGER);
@@ -191,12 +191,12 @@ export function importPlan(
         } catch (cause) {
           throw new AnamnesisError('INVALID_INPUT', 'vector is not base64', { cause });
         }
-        if (bytes.length !== leg.dims * 4)
+        if (bytes.length !== backend.dims * 4)
           throw new AnamnesisError(
             'DIMENSION_MISMATCH',
             `vector has ${bytes.length / 4} dimensions`,
           );
-        vector = new Float32Array(bytes.buffer, bytes.byteOffset, leg.dims);
+        vector = new Float32Array(bytes.buffer, bytes.byteOffset, backend.dims);
         if (!vector.every(Number.isFinite))
           throw new AnamnesisError('INVALID_INPUT', 'vector has non-finite values');
         // Stored bytes are kept verbatim (a round trip stays byte-identical) unless not unit length.
@@ -238,7 +238,7 @@ export function importPlan(
       const missing = todo.filter((x) => !x.vector);
       for (let start = 0; start < missing.length; start += 256) {
         const batch = missing.slice(start, start + 256);
-        const vectors = await leg.encode(batch.map((x) => x.m.text));
+        const vectors = await backend.encode(batch.map((x) => x.m.text));
         batch.forEach((x, i) => (x.vector = vectors[i]!));
         options.onProgress?.({
           phase: 'import',
@@ -262,7 +262,7 @@ export function importPlan(
         })),
       );
       const vectors = todo.map((x) => x.vector!);
-      leg.store(db, inserted, vectors);
+      backend.store(db, inserted, vectors);
       todo.forEach((x, i) => {
         for (const u of x.usage) {
           db.exec({

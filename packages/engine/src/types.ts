@@ -101,8 +101,18 @@ export interface RecallOptions {
   profile?: string | ScoringProfile;
   /** Number of results. Default 10 (ignored when `tokenBudget` is set). */
   topK?: number;
-  /** Fill this many tokens greedily by value density instead of taking `topK`. */
+  /**
+   * Fill this many estimated tokens (about four characters each) greedily by value density (score
+   * per token) instead of taking `topK`. Default: none (`topK` applies).
+   */
   tokenBudget?: number;
+  /**
+   * With `tokenBudget`: a memory that does not fit what is left of the budget is shrunk by seed
+   * 002's four-stage compression (structure kept, boilerplate collapsed, low-IDF and near-duplicate
+   * lines removed) and taken when the shrunk text fits; it comes back in the result's
+   * `compressed`. Default false. `INVALID_INPUT` without `tokenBudget`.
+   */
+  compress?: boolean;
   /** Filters applied inside every leg. */
   filter?: MemoryFilter;
   /** Drop results whose cosine similarity is below this. Default: the profile's floor. */
@@ -143,6 +153,22 @@ export interface Explain {
   neighborOf?: string;
   /** Why the result is `partial` (found without the embedding model), when it is. */
   partial?: string;
+  /** What compression removed, when only the compressed text fitted the token budget. */
+  compression?: Omit<Compression, 'text'>;
+}
+
+/** A memory's text as shrunk to fit a token budget (`recall` with `compress: true`). */
+export interface Compression {
+  /** The compressed text (the memory's own `text` is unchanged). */
+  text: string;
+  /** Estimated tokens of the compressed text: what it took of the budget. */
+  tokens: number;
+  /** Estimated tokens of the memory's whole text. */
+  originalTokens: number;
+  /** `tokens / originalTokens`. */
+  ratio: number;
+  /** Lines removed by the boilerplate, importance (IDF) and density stages. */
+  removedLines: { boilerplate: number; importance: number; density: number };
 }
 
 /** One result of `recall`. */
@@ -152,6 +178,8 @@ export interface RecallResult extends Memory {
   /** Raw cosine similarity between query and memory (0 in a `partial` result). */
   similarity: number;
   explain?: Explain;
+  /** Set when only a compressed form of the text fitted the token budget (see `compress`). */
+  compressed?: Compression;
   /**
    * True when the result was found without the embedding model (it was still loading or failed):
    * from the lexical legs alone; `explain.partial` says why.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cosine, sparseCosine, TfidfIndex, type ScoringProfile } from '@anamnesis/ranking';
 import { createEngine, DEFAULT_PROFILE, TFIDF_MODEL_ID, type Engine } from '../src/index.ts';
-import { TfidfLeg } from '../src/tfidf-leg.ts';
+import { TfidfSimilarity } from '../src/tfidf-similarity.ts';
 import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-tfidf-'));
@@ -105,7 +105,7 @@ describe("embedder: 'tfidf' (the zero-model sparse backend)", () => {
     expect(diverse.every((r) => typeof r.explain?.mmrRank === 'number')).toBe(true);
     await db.close();
 
-    const leg = new TfidfLeg();
+    const leg = new TfidfSimilarity();
     const texts = ['alpha beta gamma', 'beta gamma delta delta', 'epsilon', ''];
     const rows = texts.map((text, rid) => [rid + 1, text]);
     await leg.load({ selectArrays: () => rows, selectValue: () => undefined } as never);

@@ -9,14 +9,14 @@ import {
   type TfidfOptions,
 } from '@anamnesis/ranking';
 import type { Database } from './sqlite.ts';
-import type { LegQuery, VectorLeg } from './vector-leg.ts';
+import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 import type { VectorHit } from './vector-index.ts';
 
 /** The model id a TF-IDF store records. */
 export const TFIDF_MODEL_ID = 'tfidf';
 
 /** Options of the zero-model TF-IDF backend. */
-export interface TfidfLegOptions extends TfidfOptions {
+export interface TfidfSimilarityOptions extends TfidfOptions {
   /**
    * Refit the vocabulary and IDF when memories added, changed or removed since the last fit exceed
    * this fraction of the memories at that fit (checked at the next recall). Default 0.1.
@@ -35,7 +35,7 @@ const NO_VECTOR = new Float32Array(0);
  * refitted at the next recall once enough of the store changed (see `refitRatio`) or when its
  * tokenizer configuration is stale. Similarity is the sparse cosine.
  */
-export class TfidfLeg implements VectorLeg {
+export class TfidfSimilarity implements SimilarityBackend {
   readonly id = TFIDF_MODEL_ID;
   readonly dims = 0;
   readonly device = 'none';
@@ -50,7 +50,7 @@ export class TfidfLeg implements VectorLeg {
   /** Whether the snapshot on disk holds this state (loaded from it, nothing changed since). */
   #saved = false;
 
-  constructor(options: TfidfLegOptions = {}) {
+  constructor(options: TfidfSimilarityOptions = {}) {
     if (!options || typeof options !== 'object')
       throw new AnamnesisError('INVALID_INPUT', 'tfidf options must be an object');
     const { refitRatio = 0.1, ...tfidf } = options;
@@ -131,7 +131,7 @@ export class TfidfLeg implements VectorLeg {
     this.#saved = false;
   }
 
-  query(text: string): Promise<LegQuery> {
+  query(text: string): Promise<PreparedQuery> {
     if (
       isStale(this.#index) ||
       (this.#changes > 0 && this.#changes >= this.#refitRatio * this.#index.corpusSize)
@@ -141,7 +141,7 @@ export class TfidfLeg implements VectorLeg {
     return Promise.resolve(this.#index.vectorize(text));
   }
 
-  search(query: LegQuery, k: number, allowed?: ReadonlySet<number>): VectorHit[] {
+  search(query: PreparedQuery, k: number, allowed?: ReadonlySet<number>): VectorHit[] {
     const hits = this.#index.searchVector(query as SparseVector, {
       topK: allowed ? this.#index.size : k,
     });
@@ -155,7 +155,7 @@ export class TfidfLeg implements VectorLeg {
     return out;
   }
 
-  similarities(rids: readonly number[], query: LegQuery): Map<number, number> {
+  similarities(rids: readonly number[], query: PreparedQuery): Map<number, number> {
     const q = query as SparseVector;
     return new Map(
       rids.map((rid) => [rid, sparseCosine(q, this.#index.vector(String(rid)) ?? EMPTY)]),

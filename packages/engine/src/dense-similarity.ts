@@ -1,19 +1,19 @@
 import type { Embedder, ProgressEvent } from './embedder.ts';
 import { transaction, type Database, type Sqlite3 } from './sqlite.ts';
 import { writeVectors } from './store.ts';
-import type { LegQuery, VectorLeg } from './vector-leg.ts';
+import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 import { unitVector, VectorIndex, type VectorHit } from './vector-index.ts';
 
 /** Rows embedded per transaction while a store re-embeds. */
 const REEMBED_BATCH = 256;
-/** Query vectors kept by text (see {@link DenseLeg.query}). */
+/** Query vectors kept by text (see {@link DenseSimilarity.query}). */
 const QUERY_CACHE = 64;
 
 /**
  * Dense vectors from an embedding model: stored as float32 blobs in `embeddings` (one model per
  * store), scanned in memory by {@link VectorIndex}.
  */
-export class DenseLeg implements VectorLeg {
+export class DenseSimilarity implements SimilarityBackend {
   readonly embedder: Embedder;
   readonly #index: VectorIndex;
   /** Vectors of the latest distinct query texts, least recently used first. */
@@ -123,7 +123,7 @@ export class DenseLeg implements VectorLeg {
    * engine's cached results but not what a text embeds to, so the same query asked again after a
    * write (search as you type while notes are saved) skips the model.
    */
-  async query(text: string): Promise<LegQuery> {
+  async query(text: string): Promise<PreparedQuery> {
     const kept = this.#queries.get(text);
     if (kept) {
       this.#queries.delete(text);
@@ -136,11 +136,11 @@ export class DenseLeg implements VectorLeg {
     return vector!;
   }
 
-  search(query: LegQuery, k: number, allowed?: ReadonlySet<number>): VectorHit[] {
+  search(query: PreparedQuery, k: number, allowed?: ReadonlySet<number>): VectorHit[] {
     return this.#index.search(query as Float32Array, k, allowed);
   }
 
-  similarities(rids: readonly number[], query: LegQuery): Map<number, number> {
+  similarities(rids: readonly number[], query: PreparedQuery): Map<number, number> {
     return this.#index.similarities(rids, query as Float32Array);
   }
 

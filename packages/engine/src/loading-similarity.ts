@@ -1,15 +1,15 @@
 import type { Database } from './sqlite.ts';
-import type { LegQuery, VectorLeg } from './vector-leg.ts';
+import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 import type { VectorHit } from './vector-index.ts';
 
 /**
- * The vector leg of an engine whose embedding model is still loading (the engine was given a
+ * The similarity backend of an engine whose embedding model is still loading (the engine was given a
  * promise of an embedder): it finds nothing and gives every memory a similarity of 0, so a recall
  * runs on the lexical legs alone (and the engine marks its results `partial`). A write stores its
  * text at once and no vector: `store` deletes the vector an updated row had, so every row without
- * a vector is embedded when the model's own leg loads (see `DenseLeg.load`).
+ * a vector is embedded when the model's own backend loads (see `DenseSimilarity.load`).
  */
-export class LoadingLeg implements VectorLeg {
+export class LoadingSimilarity implements SimilarityBackend {
   readonly id = '';
   readonly dims = 0;
   readonly device = 'loading';
@@ -32,7 +32,7 @@ export class LoadingLeg implements VectorLeg {
 
   remove(): void {}
 
-  async query(): Promise<LegQuery> {
+  async query(): Promise<PreparedQuery> {
     return undefined;
   }
 

@@ -4,13 +4,13 @@ import type { VectorHit } from './vector-index.ts';
 
 /**
  * The similarity half of the engine: how memories and queries become comparable. Two kinds exist:
- * dense vectors from an embedding model ({@link DenseLeg}) and the zero-model TF-IDF backend
- * ({@link TfidfLeg}), whose memories have 0-dimensional dense vectors and sparse ones in memory.
+ * dense vectors from an embedding model ({@link DenseSimilarity}) and the zero-model TF-IDF backend
+ * ({@link TfidfSimilarity}), whose memories have 0-dimensional dense vectors and sparse ones in memory.
  *
  * A write goes through three steps: `encode` before the transaction (it may be slow), `store`
  * inside it, `apply` after it commits, so in-memory state never runs ahead of the store.
  */
-export interface VectorLeg {
+export interface SimilarityBackend {
   /** Recorded in the store (`meta.model`); opening a store with another id needs a re-embed. */
   readonly id: string;
   /** Dense vector dimension (0 for TF-IDF). */
@@ -19,7 +19,7 @@ export interface VectorLeg {
   readonly device: string;
   /** Texts truncated to the model's maximum length so far. */
   readonly truncated: number;
-  /** Bytes of the in-memory index (vectors and what finds them), where the leg can tell. */
+  /** Bytes of the in-memory index (vectors and what finds them), where the backend can tell. */
   readonly bytes?: number;
   /**
    * Builds the in-memory state of the stored memories, after the engine checked the model: reads
@@ -35,26 +35,26 @@ export interface VectorLeg {
   /** After a delete commits. */
   remove(rids: readonly number[]): void;
   /** Prepares a query for {@link search} and {@link similarities}. */
-  query(text: string): Promise<LegQuery>;
+  query(text: string): Promise<PreparedQuery>;
   /** The k memories most similar to the query, best first; only `allowed` ones when given. */
-  search(query: LegQuery, k: number, allowed?: ReadonlySet<number>): VectorHit[];
+  search(query: PreparedQuery, k: number, allowed?: ReadonlySet<number>): VectorHit[];
   /** Cosine similarity of each memory with the query (0 for one without a vector). */
-  similarities(rids: readonly number[], query: LegQuery): Map<number, number>;
-  /** Mutually comparable vectors of these memories (for MMR): cosines equal the leg's similarity. */
+  similarities(rids: readonly number[], query: PreparedQuery): Map<number, number>;
+  /** Mutually comparable vectors of these memories (for MMR): cosines equal the backend's similarity. */
   vectors(rids: readonly number[]): Float32Array[];
   /** Problems found comparing the rows, the stored vectors and the in-memory index (empty: ok). */
   verify(db: Database): string[];
   /**
-   * The meta key of a snapshot of the leg's in-memory state, saved by the engine at a clean close
+   * The meta key of a snapshot of the backend's in-memory state, saved by the engine at a clean close
    * and deleted by it in any write transaction that changes texts, so a snapshot on disk always
-   * matches the rows. `load` reads it. Absent: the leg keeps no snapshot.
+   * matches the rows. `load` reads it. Absent: the backend keeps no snapshot.
    */
   readonly snapshotKey?: string;
   /** The snapshot to save at close, or undefined when the one on disk is current. */
   snapshot?(): string | undefined;
-  /** Releases what the leg owns. */
+  /** Releases what the backend owns. */
   dispose?(): Promise<void>;
 }
 
-/** A prepared query, opaque to the pipeline: each leg reads only its own. */
-export type LegQuery = unknown;
+/** A prepared query, opaque to the pipeline: each backend reads only its own. */
+export type PreparedQuery = unknown;

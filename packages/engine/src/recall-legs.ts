@@ -1,0 +1,156 @@
+import { prepareFtsQuery, usageDecay, type RankedList } from '@anamnesis/ranking';
+import type { SqlFilter } from './filter.ts';
+import type { Columns, Reader } from './reader.ts';
+import { readRidsByIds, type CandidateRow } from './store.ts';
+import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
+import type { ExtraList } from './types.ts';
+
+/**
+ * The legs of recall: each ranks memories by one signal, filters applied inside. Candidate legs
+ * (fts, vector, graph, extra lists) find memories; prior legs (importance, recency, usage) only
+ * rank the candidates found. Ids are row ids as strings until rows are read.
+ */
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** FTS5 `bm25()` over the query's words (escaped, stop words removed), as a positive magnitude. */
+export function ftsLeg(
+  read: Reader,
+  query: string,
+  { where, params }: SqlFilter,
+  limit: number,
+): RankedList {
+  const match = prepareFtsQuery(query);
+  if (match === '') return { leg: 'fts', items: [] };
+  const item = (c: Columns) => ({ id: String(c.num(0)), score: -c.num(1) });
+  // Without a filter the FTS table answers alone (no join with the rows: measurably faster).
+  const items =
+    where === '1'
+      ? read.all(
+          'SELECT rowid, bm25(memories_fts, 1.0, 0.5) AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s LIMIT ?',
+          [match, limit],
+          item,
+        )
+      : read.all(
+          `SELECT m.rid, bm25(memories_fts, 1.0, 0.5) AS s FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
+           WHERE memories_fts MATCH ? AND ${where} ORDER BY s LIMIT ?`,
+          [match, ...params, limit],
+          item,
+        );
+  return { leg: 'fts', items };
+}
+
+/** The rows a filter lets through, for the legs that do not filter in SQL; undefined: all. */
+export function allowedRids(read: Reader, { where, params }: SqlFilter): Set<number> | undefined {
+  if (where === '1') return undefined;
+  return new Set(read.all(`SELECT m.rid FROM memories m WHERE ${where}`, params, (c) => c.num(0)));
+}
+
+/** The similarity backend's nearest memories to the query. */
+export function vectorLeg(
+  similarity: SimilarityBackend,
+  query: PreparedQuery,
+  limit: number,
+  allowed: ReadonlySet<number> | undefined,
+): RankedList {
+  return {
+    leg: 'vector',
+    items: similarity
+      .search(query, limit, allowed)
+      .map((h) => ({ id: String(h.rid), score: h.score })),
+  };
+}
+
+/** Bounded-hop proximity from seed rows over links, ranked by hop distance (score = −hops). */
+export function graphLeg(
+  read: Reader,
+  seeds: readonly number[],
+  maxHops: number,
+  undirected: boolean,
+  allowed: ReadonlySet<number> | undefined,
+  limit: number,
+): RankedList {
+  const dist = new Map<number, number>();
+  const seedSet = new Set(seeds);
+  let frontier = [...seedSet];
+  for (let hop = 1; hop <= maxHops && frontier.length > 0; hop++) {
+    const json = JSON.stringify(frontier);
+    const sql = undirected
+      ? 'SELECT dst FROM links WHERE src IN (SELECT value FROM json_each(?1)) UNION SELECT src FROM links WHERE dst IN (SELECT value FROM json_each(?1))'
+      : 'SELECT dst FROM links WHERE src IN (SELECT value FROM json_each(?1))';
+    const next: number[] = [];
+    for (const r of read.all(sql, [json], (c) => c.num(0))) {
+      if (seedSet.has(r) || dist.has(r)) continue;
+      dist.set(r, hop);
+      next.push(r);
+    }
+    frontier = next;
+  }
+  const items = [...dist]
+    .filter(([rid]) => !allowed || allowed.has(rid))
+    .sort((a, b) => a[1] - b[1] || a[0] - b[0])
+    .slice(0, limit)
+    .map(([rid, hops]) => ({ id: String(rid), score: -hops }));
+  return { leg: 'graph', items };
+}
+
+/** A caller's list, on the memories that exist and pass the filter. */
+export function extraLeg(
+  read: Reader,
+  extra: ExtraList,
+  allowed: ReadonlySet<number> | undefined,
+): RankedList {
+  const rids = readRidsByIds(
+    read,
+    extra.items.map((i) => i.id),
+  );
+  const items = extra.items.flatMap((i) => {
+    const rid = rids.get(i.id);
+    return rid === undefined || (allowed && !allowed.has(rid))
+      ? []
+      : [{ id: String(rid), score: i.score }];
+  });
+  return { leg: extra.label, items };
+}
+
+/** Candidates with an importance above 0, most important first. */
+export function importanceLeg(rows: readonly CandidateRow[]): RankedList {
+  return {
+    leg: 'importance',
+    items: rows
+      .filter((r) => r.importance > 0)
+      .sort((a, b) => b.importance - a.importance || a.rid - b.rid)
+      .map((r) => ({ id: String(r.rid), score: r.importance })),
+  };
+}
+
+/** Candidates newest first; the score is minus the age in hours at `now` (ms since the epoch). */
+export function recencyLeg(rows: readonly CandidateRow[], now: number): RankedList {
+  return {
+    leg: 'recency',
+    items: [...rows]
+      .sort((a, b) => b.createdAt - a.createdAt || a.rid - b.rid)
+      .map((r) => ({ id: String(r.rid), score: -(now - r.createdAt) / HOUR })),
+  };
+}
+
+/** Candidates by their decayed `selected` / `used` events (half-life 7 days). */
+export function usageLeg(read: Reader, rows: readonly CandidateRow[], now: number): RankedList {
+  const events = read.all(
+    "SELECT rid, at FROM usage WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?))",
+    [JSON.stringify(rows.map((r) => r.rid))],
+    (c) => [c.num(0), c.num(1)] as const,
+  );
+  const ages = new Map<number, number[]>();
+  for (const [rid, at] of events) {
+    const list = ages.get(rid) ?? [];
+    list.push(Math.max(0, (now - at) / DAY));
+    ages.set(rid, list);
+  }
+  const items = [...ages]
+    .map(([rid, a]) => ({ rid, score: usageDecay(a, 7) }))
+    .sort((a, b) => b.score - a.score || a.rid - b.rid)
+    .map((x) => ({ id: String(x.rid), score: x.score }));
+  return { leg: 'usage', items };
+}
