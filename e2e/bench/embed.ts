@@ -17,7 +17,7 @@ import { createTransformersEmbedder } from '@anamnesis/engine';
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
 
 import type { HarnessApi, PageLoadResult } from '../harness/src/main.ts';
-import type { LoadOptions, ThroughputResult } from '../harness/src/protocol.ts';
+import type { LoadOptions } from '../harness/src/protocol.ts';
 import { isForeign } from '../fixtures.ts';
 import { rng, startHarness } from './common.ts';
 import { launchProfile } from '../chromium.ts';
@@ -79,7 +79,7 @@ async function browserRows(
       page.evaluate(([all, batch]) => (window as unknown as W).harness.throughput(all, batch), [
         t,
         BATCH,
-      ] as const) as Promise<ThroughputResult>;
+      ] as const);
 
     const rows: Row[] = [];
     const variants: [string, LoadOptions][] = [

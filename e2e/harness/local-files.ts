@@ -34,14 +34,22 @@ function handle(req: IncomingMessage, res: ServerResponse, next: () => void): vo
   const alias = /^\/alias\/anamnesis\/[\w.-]+\/(.+)$/.exec(path);
   if (alias) {
     const file = fileIn(MODEL_ROOT, `anamnesis/glove-100d-sif/${alias[1]!}`);
-    return file ? sendFile(res, file, 'no-store') : notFound(res, path);
+    if (file) sendFile(res, file, 'no-store');
+    else notFound(res, path);
+    return;
   }
   const broken = /^\/broken\/(missing|corrupt)\/([^/]+)\/(.+)$/.exec(path);
-  if (!broken) return next();
+  if (!broken) {
+    next();
+    return;
+  }
   const [, mode, target, rest] = broken as unknown as [string, string, string, string];
   const file = fileIn(MODEL_ROOT, rest);
   const victim = rest.endsWith(`/${decodeURIComponent(target).replaceAll('~', '/')}`);
-  if (!file || (victim && mode === 'missing')) return notFound(res, path);
+  if (!file || (victim && mode === 'missing')) {
+    notFound(res, path);
+    return;
+  }
   if (victim) {
     res.statusCode = 200;
     res.setHeader('Content-Type', contentType(file));

@@ -26,7 +26,7 @@ function client(page: Page) {
           (window as unknown as W).client as unknown as Record<string, (...x: unknown[]) => unknown>
         )[m]!(...a),
       method,
-      args as unknown[],
+      args,
     ) as Promise<Awaited<ReturnType<ClientPageApi[K]>>>;
 }
 

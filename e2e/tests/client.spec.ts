@@ -215,7 +215,7 @@ test('the same probe set recalls the same top results on wasm and on WebGPU; a f
     tops[device] = [];
     for (const q of QUERIES) {
       const hits = ok(await c.call(device, 'recall', [q, { topK: 5 }])) as { id: string }[];
-      tops[device]!.push(hits.map((h) => h.id));
+      tops[device].push(hits.map((h) => h.id));
     }
     ok(await c.close(device));
   }

@@ -31,7 +31,7 @@ export async function openClientPage(
                     string,
                     (...x: unknown[]) => unknown
                   >
-                )[m as string]!(...(a as unknown[])),
+                )[m]!(...a),
               [method, args] as const,
             ),
   });

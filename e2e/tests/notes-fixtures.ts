@@ -24,8 +24,9 @@ export const test = base.extend<{ cspViolations: string[] }>({
       });
       await context.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (e) => {
-          const report = (window as unknown as { reportCspViolation?(l: string): Promise<void> })
-            .reportCspViolation;
+          const report = (
+            window as unknown as { reportCspViolation?: (l: string) => Promise<void> }
+          ).reportCspViolation;
           void report?.(
             `${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile}:${e.lineNumber} ${e.sample}`,
           );

@@ -357,7 +357,7 @@ test('a damaged store: the app says so and recovers the readable notes in one cl
   await other.getByRole('button', { name: 'Recover notes' }).click();
   const saved = await download;
   expect(saved.suggestedFilename()).toMatch(/^anamnesis-notes-recovered-.*\.jsonl$/);
-  const lines = (await readFile((await saved.path())!, 'utf8')).trim().split('\n');
+  const lines = (await readFile(await saved.path(), 'utf8')).trim().split('\n');
   expect(lines).toHaveLength(1 + 16); // the header and every note's memory or chunk
   await expect(other.getByRole('status', { name: 'Recovery' })).toContainText(
     /Recovered 16 notes\. The damaged store is kept as \.anamnesis\/notes\.damaged-\d+\.sqlite3/,

@@ -40,7 +40,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function playwrightPerson(page: Page): Person {
   return {
-    goto: async (url) => void (await page.goto(url, { waitUntil: 'commit' })),
+    goto: async (url) => {
+      await page.goto(url, { waitUntil: 'commit' });
+    },
     reload: async () => {
       // A reload right after another one can meet Chromium between two documents ("Not
       // attached to an active page"): as a person's second press would, it goes through a moment
@@ -113,8 +115,12 @@ export function puppeteerPerson(page: PuppeteerPage): Person {
       return h;
     });
   return {
-    goto: async (url) => void (await page.goto(url, { waitUntil: 'domcontentloaded' })),
-    reload: async () => void (await page.reload({ waitUntil: 'domcontentloaded' })),
+    goto: async (url) => {
+      await page.goto(url, { waitUntil: 'domcontentloaded' });
+    },
+    reload: async () => {
+      await page.reload({ waitUntil: 'domcontentloaded' });
+    },
     click: async (selector) => (await present(selector)).click(),
     fill: async (selector, text) => {
       const handle = await present(selector);

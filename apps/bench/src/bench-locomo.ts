@@ -43,7 +43,7 @@ const k = Number(values.k);
 // pnpm runs this in apps/bench; a relative --data is relative to where the command was typed.
 const conversations = loadLocomo(resolve(process.env.INIT_CWD ?? process.cwd(), values.data));
 const embedder = await createTransformersEmbedder(await defaultEmbedderOptions());
-const names = values.profile === 'all' ? Object.keys(ENGINE_PROFILES) : [values.profile!];
+const names = values.profile === 'all' ? Object.keys(ENGINE_PROFILES) : [values.profile];
 const rankers: Record<string, Ranker> = {
   ...Object.fromEntries(names.map((n) => [n, n])),
   ...BASELINES,

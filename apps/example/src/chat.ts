@@ -11,7 +11,8 @@ import { ChatPromptTemplate } from '@langchain/core/prompts';
 import { RunnablePassthrough, RunnableSequence } from '@langchain/core/runnables';
 import { FakeChatModel } from '@langchain/core/utils/testing';
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const $ = (id: string): HTMLElement => document.getElementById(id)!;
+const field = (id: string) => $(id) as HTMLInputElement;
 const status = $('status');
 const transcript = $('transcript');
 
@@ -56,7 +57,7 @@ let turns: Promise<void> = Promise.resolve();
 
 $('send').addEventListener('submit', (event) => {
   event.preventDefault();
-  const input = $<HTMLInputElement>('message');
+  const input = field('message');
   const text = input.value.trim();
   input.value = '';
   if (!text) return;

@@ -1,6 +1,7 @@
 import { connectMemory, isAnamnesisError } from '@anamnesis/client';
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const $ = (id: string): HTMLElement => document.getElementById(id)!;
+const field = (id: string) => $(id) as HTMLInputElement;
 const status = $('status');
 
 // The engine runs in a worker on OPFS; other tabs of this app share it. The forms work at once:
@@ -17,7 +18,7 @@ const showStats = async () => {
 
 $('remember').addEventListener('submit', (event) => {
   event.preventDefault();
-  const input = $<HTMLInputElement>('text');
+  const input = field('text');
   const text = input.value;
   memory.remember({ text }).then(
     async () => {
@@ -32,7 +33,7 @@ $('remember').addEventListener('submit', (event) => {
 
 $('recall').addEventListener('submit', (event) => {
   event.preventDefault();
-  memory.recall($<HTMLInputElement>('query').value, { topK: 5 }).then(
+  memory.recall(field('query').value, { topK: 5 }).then(
     (hits) =>
       $('results').replaceChildren(
         ...hits.map((hit) => {

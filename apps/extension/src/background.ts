@@ -103,7 +103,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function sendToOffscreen<T>(message: RememberMessage | PingMessage): Promise<T> {
   for (let delay = 20, waited = 0; ; waited += delay, delay = Math.min(delay * 2, 500)) {
     try {
-      return (await chrome.runtime.sendMessage(message)) as T;
+      return await chrome.runtime.sendMessage(message);
     } catch (e) {
       if (!/Receiving end does not exist/i.test(String(e)) || waited > 10_000) throw e;
       await sleep(delay);
@@ -135,7 +135,7 @@ export async function rememberTab(
     func: extractPage,
     args: [source],
   });
-  const capture = injection?.result as PageCapture | undefined;
+  const capture = injection?.result;
   if (!capture) throw new Error('could not read the page');
   if (!capture.text && selectionText) capture.text = selectionText;
   if (!capture.text) throw new Error(source === 'selection' ? 'nothing selected' : 'empty page');

@@ -96,7 +96,7 @@ function resultView(hit: RecallResult, query: string): HTMLElement {
         class: 'result-title',
         href: url,
         'data-testid': 'result-link',
-        onclick: (e: Event) => open(e, hit.id, url),
+        onclick: (e: Event) => void open(e, hit.id, url).catch(showError),
       },
       title,
     ),

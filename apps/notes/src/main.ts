@@ -209,6 +209,16 @@ function messageOf(e: unknown): string {
   return isAnamnesisError(e) ? e.message : 'something went wrong; your text is still here';
 }
 
+/** An event handler for an async action: a failure is shown to the person, never dropped. */
+function act(task: () => Promise<unknown>): () => void {
+  return () => {
+    task().catch((e: unknown) => {
+      progress.hidden = true;
+      progressLabel.textContent = messageOf(e);
+    });
+  };
+}
+
 function showProgress(event: ProgressEvent | undefined, label = ''): void {
   if (!event || (event.total > 0 && event.loaded >= event.total)) {
     progress.hidden = true;
@@ -250,7 +260,11 @@ function renderNotes(): void {
   } else if (notes.length === 0) {
     emptyState.append(
       h('p', {}, 'No notes yet. Write one, import a folder, or try the sample.'),
-      h('button', { type: 'button', class: 'primary', onclick: loadSample }, 'Load sample notes'),
+      h(
+        'button',
+        { type: 'button', class: 'primary', onclick: act(loadSample) },
+        'Load sample notes',
+      ),
     );
   }
   notesList.hidden = searchInput.value.trim() !== '';
@@ -466,8 +480,14 @@ async function importFiles(files: FileList | null): Promise<void> {
   await refreshStats();
 }
 
-importInput.addEventListener('change', () => void importFiles(importInput.files));
-folderInput.addEventListener('change', () => void importFiles(folderInput.files));
+importInput.addEventListener(
+  'change',
+  act(() => importFiles(importInput.files)),
+);
+folderInput.addEventListener(
+  'change',
+  act(() => importFiles(folderInput.files)),
+);
 /** Saves JSON Lines as a download. */
 function download(text: string, what: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
@@ -478,7 +498,10 @@ function download(text: string, what: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-exportButton.addEventListener('click', async () => download(await memory.export(), 'export'));
+exportButton.addEventListener(
+  'click',
+  act(async () => download(await memory.export(), 'export')),
+);
 
 /* ---------- model and storage panels ---------- */
 
@@ -587,35 +610,41 @@ function offerRecovery(e: unknown): void {
     button,
     status,
   );
-  button.addEventListener('click', async () => {
-    button.disabled = true;
-    status.textContent = ' recovering…';
-    try {
-      const result = await recoverMemory({ name: 'notes', restore: true });
-      download(result.jsonl, 'recovered');
-      alert.remove();
-      app.prepend(
-        h(
-          'p',
-          { class: 'banner', role: 'status', 'aria-label': 'Recovery' },
-          `Recovered ${result.recovered} notes` +
-            (result.unreadable > 0 ? `; ${result.unreadable} could not be read` : '') +
-            `. The damaged store is kept as ${result.backup ?? 'a copy'}.`,
-        ),
-      );
-      connect();
-      await start();
-    } catch (err) {
-      button.disabled = false;
-      status.textContent = ` recovery failed: ${(err as Error).message}`;
-    }
-  });
+  button.addEventListener(
+    'click',
+    act(async () => {
+      button.disabled = true;
+      status.textContent = ' recovering…';
+      try {
+        const result = await recoverMemory({ name: 'notes', restore: true });
+        download(result.jsonl, 'recovered');
+        alert.remove();
+        app.prepend(
+          h(
+            'p',
+            { class: 'banner', role: 'status', 'aria-label': 'Recovery' },
+            `Recovered ${result.recovered} notes` +
+              (result.unreadable > 0 ? `; ${result.unreadable} could not be read` : '') +
+              `. The damaged store is kept as ${result.backup ?? 'a copy'}.`,
+          ),
+        );
+        connect();
+        await start();
+      } catch (err) {
+        button.disabled = false;
+        status.textContent = ` recovery failed: ${messageOf(err)}`;
+      }
+    }),
+  );
   app.prepend(alert);
 }
 
 function startFailed(e: unknown): void {
   app.setAttribute('aria-busy', 'false');
-  if (isAnamnesisError(e, 'STORE_CORRUPT')) return offerRecovery(e);
+  if (isAnamnesisError(e, 'STORE_CORRUPT')) {
+    offerRecovery(e);
+    return;
+  }
   app.prepend(
     h('p', { class: 'fatal', role: 'alert' }, `anamnesis could not start: ${(e as Error).message}`),
   );

@@ -41,9 +41,9 @@ export function snippet(text: string, query: string, width = 180): Segment[] {
   const out: Segment[] = [];
   let last = 0;
   for (const m of piece.matchAll(re)) {
-    if (m.index! > last) out.push({ text: piece.slice(last, m.index), match: false });
+    if (m.index > last) out.push({ text: piece.slice(last, m.index), match: false });
     out.push({ text: m[0], match: true });
-    last = m.index! + m[0].length;
+    last = m.index + m[0].length;
   }
   if (last < piece.length) out.push({ text: piece.slice(last), match: false });
   return out;

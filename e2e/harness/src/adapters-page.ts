@@ -43,7 +43,7 @@ export interface AdaptersPageApi {
   /** `store.asRetriever(k)` → prompt → FakeChatModel (a fake that echoes its prompt). */
   chain(question: string, k: number): Promise<Outcome<string>>;
   delete(ids: string[]): Promise<Outcome<void>>;
-  addVectors(): Promise<Outcome<unknown>>;
+  addVectors(): Promise<Outcome>;
   count(): Promise<Outcome<number>>;
 }
 
@@ -79,7 +79,9 @@ function opened(): { memory: MemoryClient; store: AnamnesisVectorStore } {
 }
 
 const api: AdaptersPageApi = {
-  clearOpfs: async () => void (await clearOpfs()),
+  clearOpfs: async () => {
+    await clearOpfs();
+  },
   open: (name) =>
     outcome(async () => {
       memory = await openMemory({ name, model: 'tfidf', storage: 'opfs' });

@@ -333,7 +333,7 @@ const api: ClientPageApi = {
         // Done before the kill came (a last short batch within `delayMs`): the kill still comes.
         (m) => memories.set(key, m),
         (e: unknown) => {
-          if (events < kill.after) reject(e as Error);
+          if (events < kill.after) reject(e);
         },
       );
     }),

@@ -61,7 +61,10 @@ class WorkerClient {
     this.started = new Promise((resolve) => (started = resolve));
     this.worker.onmessage = (event: MessageEvent<Response>) => {
       const message = event.data;
-      if (message.id === 0) return started();
+      if (message.id === 0) {
+        started();
+        return;
+      }
       const pending = this.#pending.get(message.id);
       this.#pending.delete(message.id);
       if (message.ok) pending?.resolve(message.value);
@@ -77,7 +80,7 @@ class WorkerClient {
   call<T>(request: RequestBody): Promise<T> {
     const id = this.#next++;
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#pending.set(id, { resolve: resolve, reject });
       this.worker.postMessage({ ...request, id });
     });
   }

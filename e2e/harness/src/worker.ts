@@ -96,7 +96,7 @@ function toWire(e: unknown): WireError {
   return { name: 'Error', message: String(e) };
 }
 
-scope.onmessage = async (event: MessageEvent<Request>) => {
+async function handle(event: MessageEvent<Request>): Promise<void> {
   const request = event.data;
   try {
     let value: unknown;
@@ -124,5 +124,6 @@ scope.onmessage = async (event: MessageEvent<Request>) => {
   } catch (e) {
     scope.postMessage({ id: request.id, ok: false, error: toWire(e) } satisfies Response);
   }
-};
+}
+scope.onmessage = (event: MessageEvent<Request>) => void handle(event);
 scope.postMessage({ id: 0, ok: true, value: 'started' } satisfies Response);

@@ -2,7 +2,7 @@
  * `memoryInstructions(results)`: recalled memories as a system-prompt block with numbered sources,
  * for the AI SDK's `system` (`instructions` in ai 7) or any other prompt.
  */
-import { AnamnesisError } from '@anamnesis/errors';
+import { AnamnesisError, assertArray } from '@anamnesis/errors';
 import { countTokens } from '@anamnesis/ranking';
 
 /** A memory as {@link memoryInstructions} reads it: a recall result, or the recall tool's output. */
@@ -51,9 +51,7 @@ export function memoryInstructions(
   results: readonly MemoryLike[],
   options: MemoryInstructionsOptions = {},
 ): string {
-  if (!Array.isArray(results)) {
-    throw new AnamnesisError('INVALID_INPUT', 'memoryInstructions takes an array of memories');
-  }
+  assertArray(results, 'memoryInstructions: results');
   const { heading = DEFAULT_HEADING, tokenBudget, dates = true } = options ?? {};
   if (typeof heading !== 'string') {
     throw new AnamnesisError('INVALID_INPUT', 'heading must be a string');

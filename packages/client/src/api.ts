@@ -54,7 +54,6 @@ type EnginePublicMethods = {
  */
 type Unforwarded = Exclude<EnginePublicMethods, EngineMethod | 'close' | 'once'>;
 const _everyMethodForwarded: [Unforwarded] extends [never] ? true : Unforwarded = true;
-void _everyMethodForwarded;
 
 /** Arguments of a forwarded method. */
 export type MethodArgs<K extends EngineMethod> = Parameters<EngineApi[K]>;

@@ -43,7 +43,7 @@ export function browserEnvironment(workerUrl?: string | URL): ClientEnvironment 
       workerUrl === undefined
         ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
         : new Worker(workerUrl, { type: 'module' }),
-    locks: nav?.locks as LockManagerLike | undefined,
+    locks: nav?.locks,
     createChannel:
       typeof BroadcastChannel === 'function' ? (name) => new BroadcastChannel(name) : undefined,
     baseUrl: (globalThis as { location?: Location }).location?.href,

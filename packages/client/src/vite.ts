@@ -215,14 +215,20 @@ export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
       const base = config?.base && config.base !== '/' ? slashes(config.base) : '';
       const local = base && path.startsWith(base) ? `/${path.slice(base.length)}` : path;
       const route = routes.find((r) => local.startsWith(r.prefix));
-      if (!route) return next();
+      if (!route) {
+        next();
+        return;
+      }
       const rel = local.slice(route.prefix.length);
       const allowed = route.files === undefined || route.files.includes(rel);
       const root = fromOutput
         ? join(resolve(config!.root, config!.build.outDir), route.out)
         : route.root;
       const file = allowed ? fileIn(root, rel) : undefined;
-      if (!file) return notFound(res, path);
+      if (!file) {
+        notFound(res, path);
+        return;
+      }
       sendFile(res, file, 'public, max-age=3600');
     };
 

@@ -47,11 +47,11 @@ function release(callback: unknown): void {
  */
 function forwarder<E = ProgressEvent>(
   callback: ((event: E) => unknown) | undefined,
-): { send(event: E): void; delivered(): Promise<void> } | undefined {
+): { send: (event: E) => void; delivered: () => Promise<void> } | undefined {
   if (!callback) return undefined;
   let last: Promise<unknown> = Promise.resolve();
   return {
-    send(event) {
+    send: (event) => {
       last = Promise.resolve(callback(event)).catch(() => undefined);
     },
     delivered: () => last.then(() => undefined),
@@ -360,9 +360,10 @@ export function createWorkerApi(): WorkerApi {
 export function answering(api: WorkerApi): RemoteWorkerApi {
   const out = {} as Record<string, (...args: unknown[]) => Promise<unknown>>;
   for (const name of Object.keys(api) as (keyof WorkerApi)[]) {
-    const fn = api[name] as (...args: unknown[]) => Promise<unknown>;
     out[name] = async (...args) => {
-      const answer = await reply(() => fn(...args));
+      const answer = await reply(() =>
+        (api[name] as (...a: unknown[]) => Promise<unknown>).apply(api, args),
+      );
       const buffers = answer.ok ? buffersOf(answer.value) : [];
       return buffers.length ? Comlink.transfer(answer, buffers) : answer;
     };

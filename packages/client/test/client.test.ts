@@ -86,6 +86,7 @@ describe('errors across the boundary', () => {
           });
         }
         if (kind === 'plain') throw new RangeError('plain');
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a non-Error thrown value must cross too
         throw { not: 'an error' };
       });
     Comlink.expose({ fail }, port1);
@@ -180,7 +181,11 @@ describe('one tab', () => {
       ...tab.env,
       createWorker: () => {
         const { port1, port2 } = new MessageChannel();
-        return Object.assign(port2, { terminate: () => (port1.close(), port2.close()) });
+        const terminate = () => {
+          port1.close();
+          port2.close();
+        };
+        return Object.assign(port2, { terminate });
       },
     };
     await rejectsWith(openMemory({ name: 'silent', openTimeoutMs: 200 }, silent), 'TIMEOUT');

@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 
-import type { ClientEnvironment, LockManagerLike, WorkerLike } from '../src/environment.ts';
+import type { ClientEnvironment, LockManagerLike } from '../src/environment.ts';
 import type { WorkerApi } from '../src/api.ts';
 import { answering, createWorkerApi } from '../src/worker-api.ts';
 
@@ -61,7 +61,10 @@ export class LockRegistry {
         new Promise((resolve, reject) => {
           const e = this.#entry(name);
           const g: Grant = { tab, callback, resolve, reject };
-          if (!e.holder && e.queue.length === 0) return this.#grant(name, g);
+          if (!e.holder && e.queue.length === 0) {
+            this.#grant(name, g);
+            return;
+          }
           if (options.ifAvailable) {
             callback(null).then(resolve, reject);
             return;
@@ -105,13 +108,13 @@ export class Tab {
             port1.close();
             port2.close();
           },
-        }) as unknown as WorkerLike;
+        });
       },
       locks: registry.managerFor(this),
       createChannel: (name) => {
         const channel = new BroadcastChannel(name);
         this.channels.push(channel);
-        return channel as unknown as ReturnType<NonNullable<ClientEnvironment['createChannel']>>;
+        return channel;
       },
       baseUrl: undefined,
       persist: undefined,

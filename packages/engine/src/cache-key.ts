@@ -35,7 +35,8 @@ export function cacheKey(value: unknown): string {
     try {
       if (Array.isArray(o)) return `[${o.map(encode).join(',')}]`;
       const proto = Object.getPrototypeOf(o) as { constructor?: { name?: unknown } } | null;
-      const tag = proto === Object.prototype ? '' : String(proto?.constructor?.name ?? 'null');
+      const name = proto?.constructor?.name;
+      const tag = proto === Object.prototype ? '' : typeof name === 'string' ? name : 'null';
       const fields = Object.keys(o).map(
         (k) => `${JSON.stringify(k)}:${encode((o as Record<string, unknown>)[k])}`,
       );

@@ -68,7 +68,7 @@ export async function main(
     }
     return result.recovered > 0 || result.unreadable === 0 ? 0 : 1;
   }
-  const engine = await createEngine({ storage: 'file', path: values.db! });
+  const engine = await createEngine({ storage: 'file', path: values.db });
   try {
     if (command === 'ingest') {
       let added = 0;
@@ -95,7 +95,7 @@ export async function main(
     } else if (command === 'recall') {
       const query = positionals.join(' ');
       const results = await engine.recall(query, {
-        profile: values.profile!,
+        profile: values.profile,
         topK: Number(values.top),
         explain: true,
       });
@@ -116,7 +116,7 @@ export async function main(
     } else if (command === 'stats') {
       out(JSON.stringify(await engine.stats(), null, 2));
     } else {
-      out((await engine.export({ vectors: values.vectors! })).trimEnd());
+      out((await engine.export({ vectors: values.vectors })).trimEnd());
     }
     return 0;
   } finally {

@@ -161,7 +161,7 @@ export class DenseSimilarity implements SimilarityBackend {
       problems.push(`vector index: ${this.#index.size} vectors for ${rows} memories`);
     for (const [rid] of db.selectArrays('SELECT rid FROM memories')) {
       if (!this.#index.has(rid as number)) {
-        problems.push(`vector index: memory ${String(rid)} has no vector`);
+        problems.push(`vector index: memory ${rid as number} has no vector`);
         break;
       }
     }

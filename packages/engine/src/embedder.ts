@@ -201,11 +201,11 @@ async function readModelText(root: string, model: string, file: string): Promise
     // Specifiers in variables: bundlers leave Node-only imports of this Node-only branch alone.
     const fsName = 'node:fs/promises';
     const pathName = 'node:path';
-    const [{ readFile }, { join }] = (await Promise.all([
+    const [fs, path] = (await Promise.all([
       import(/* @vite-ignore */ fsName),
       import(/* @vite-ignore */ pathName),
     ])) as [typeof import('node:fs/promises'), typeof import('node:path')];
-    return readFile(join(root, rel), 'utf8');
+    return fs.readFile(path.join(root, rel), 'utf8');
   }
   const base = (globalThis as { location?: { href: string } }).location?.href;
   const url = new URL(root.endsWith('/') ? root : `${root}/`, base);
@@ -340,7 +340,7 @@ export async function createTransformersEmbedder(
   try {
     // `#transformers` (package.json `imports`): `@huggingface/transformers` in Node (an optional
     // peer dependency), its browser build copied into this package in a browser bundle.
-    tf = (await import('#transformers')) as TransformersModule;
+    tf = await import('#transformers');
   } catch (cause) {
     throw new AnamnesisError(
       'MODEL_LOAD_FAILED',
@@ -378,7 +378,7 @@ export async function createTransformersEmbedder(
   const load = async (device: Device): Promise<Extractor> => {
     const log: FileLog = { started: [], done: new Set() };
     try {
-      return (await tf.pipeline('feature-extraction', options.model, {
+      return await tf.pipeline('feature-extraction', options.model, {
         device,
         ...(options.dtype ? { dtype: options.dtype as 'fp32' } : {}),
         ...(device === 'cpu' && options.threads !== undefined
@@ -401,7 +401,7 @@ export async function createTransformersEmbedder(
             });
           }
         },
-      })) as unknown as Extractor;
+      });
     } catch (cause) {
       throw await loadError(cause, log, options, localModelPath, device);
     }
@@ -526,7 +526,7 @@ export async function createTransformersEmbedder(
       }
       // Batches of similar length waste little on padding; results go back in input order.
       const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
-      const out: Float32Array[] = new Array(texts.length);
+      const out = new Array<Float32Array>(texts.length);
       for (let start = 0; start < order.length; start += batchSize) {
         const idx = order.slice(start, start + batchSize);
         const inputs = tokenizer(

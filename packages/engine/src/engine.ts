@@ -1,5 +1,5 @@
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
-import { AnamnesisError } from '@anamnesis/errors';
+import { AnamnesisError, assertArray } from '@anamnesis/errors';
 import { ArcCache, type UsageEventKind } from '@anamnesis/ranking';
 import { BloomFilter } from './bloom-filter.ts';
 import { sha256Hex } from './content-hash.ts';
@@ -470,8 +470,7 @@ export class Engine {
     inputs: readonly RememberInput[],
     onProgress?: (e: ProgressEvent) => void,
   ): Promise<string[]> {
-    if (!Array.isArray(inputs))
-      throw new AnamnesisError('INVALID_INPUT', 'rememberMany takes an array');
+    assertArray(inputs, 'rememberMany: inputs');
     const now = this.#now();
     const items = inputs.map((input, i) => {
       try {
@@ -487,7 +486,7 @@ export class Engine {
       }
     });
     const hashes = items.map((m) => sha256Hex(m.text));
-    const ids: string[] = new Array(items.length);
+    const ids = new Array<string>(items.length);
     let fresh: (NewMemory & { id: string; hash: string })[] = [];
     const vectors: Float32Array[] = [];
     return this.#writes.run({

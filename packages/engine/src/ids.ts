@@ -21,7 +21,7 @@ function encodeRandom(bytes: Uint8Array): string {
     bits += 8;
     while (bits >= 5) {
       bits -= 5;
-      out += ALPHABET[(acc >> bits) & 31];
+      out += ALPHABET[(acc >> bits) & 31]!;
     }
   }
   return out;

@@ -53,7 +53,8 @@ export function resolveProfile(profile: string | ScoringProfile): ScoringProfile
   const bad = (why: string) => new AnamnesisError('INVALID_INPUT', `custom profile: ${why}`);
   if (!profile || typeof profile !== 'object') throw bad('must be a name or an object');
   if (typeof profile.name !== 'string') throw bad('needs a name');
-  if (!Array.isArray(profile.legs) || profile.legs.some((l) => !LEGS.has(l)))
+  const legs: unknown = profile.legs;
+  if (!Array.isArray(legs) || (legs as unknown[]).some((l) => !LEGS.has(l as string)))
     throw bad('legs must be known leg names');
   const f = profile.fusion;
   if (f?.kind === 'rrf') {

@@ -152,9 +152,10 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
   try {
     if (db) {
       const d = db;
-      model = String(
-        firstAnswer([() => d.selectValue("SELECT value FROM meta WHERE key = 'model'")]) ?? model,
-      );
+      const stored = firstAnswer([
+        () => d.selectValue("SELECT value FROM meta WHERE key = 'model'"),
+      ]);
+      if (typeof stored === 'string') model = stored;
       dims = Number(
         firstAnswer([() => d.selectValue("SELECT value FROM meta WHERE key = 'dims'")]) ?? 0,
       );

@@ -110,7 +110,7 @@ export class TfidfSimilarity implements SimilarityBackend {
   #fit(): void {
     const rows = this.#db!.selectArrays('SELECT rid, text FROM memories ORDER BY rid');
     this.#index = TfidfIndex.build(
-      rows.map(([rid, text]) => ({ id: String(rid), text: text as string })),
+      rows.map(([rid, text]) => ({ id: String(rid as number), text: text as string })),
       this.#options,
     );
     this.#changes = 0;

@@ -63,7 +63,7 @@ export function validateMeta(meta: unknown): Record<string, MetaValue> {
     assertMetaValue(value, key);
   }
   // fromEntries defines own properties: a key such as `__proto__` is kept, not swallowed.
-  return Object.fromEntries(entries) as Record<string, MetaValue>;
+  return Object.fromEntries(entries);
 }
 
 export function validateLinks(links: unknown): Required<LinkInput>[] {

@@ -58,12 +58,12 @@ describe('optimalSize / optimalHashCount', () => {
 
   it('reject bad arguments with INVALID_INPUT', () => {
     for (const p of [0, 1, -0.1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => optimalSize(100, p)).toThrowError(invalid);
+      expect(() => optimalSize(100, p)).toThrow(invalid);
     }
     for (const n of [0, -5, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => optimalSize(n, 0.01)).toThrowError(invalid);
-      expect(() => optimalHashCount(100, n)).toThrowError(invalid);
-      expect(() => optimalHashCount(n, 100)).toThrowError(invalid);
+      expect(() => optimalSize(n, 0.01)).toThrow(invalid);
+      expect(() => optimalHashCount(100, n)).toThrow(invalid);
+      expect(() => optimalHashCount(n, 100)).toThrow(invalid);
     }
   });
 });
@@ -154,8 +154,8 @@ describe('BloomFilter', () => {
     expect(filter.has(new Uint8Array([1, 2, 3]))).toBe(true);
     filter.add('abc');
     expect(filter.has(new Uint8Array([0x61, 0x62, 0x63]))).toBe(true);
-    expect(() => filter.add(42 as unknown as string)).toThrowError(invalid);
-    expect(() => filter.has(null as unknown as string)).toThrowError(invalid);
+    expect(() => filter.add(42 as unknown as string)).toThrow(invalid);
+    expect(() => filter.has(null as unknown as string)).toThrow(invalid);
   });
 
   it('keeps the measured false-positive rate at capacity within 1.5x of the target', () => {
@@ -210,19 +210,19 @@ describe('BloomFilter', () => {
       [100, 2],
       [1e12, 1e-9], // needs more than 2^32 bits
     ] as const) {
-      expect(() => new BloomFilter(n, p)).toThrowError(invalid);
+      expect(() => new BloomFilter(n, p)).toThrow(invalid);
     }
-    expect(() => new BloomFilter('100' as unknown as number)).toThrowError(invalid);
+    expect(() => new BloomFilter('100' as unknown as number)).toThrow(invalid);
   });
 
   it('fromBytes rejects truncated, padded or inconsistent input with INVALID_INPUT', () => {
     const good = new BloomFilter(100, 0.01).toBytes();
-    expect(() => BloomFilter.fromBytes(good.subarray(0, 31))).toThrowError(invalid);
-    expect(() => BloomFilter.fromBytes(good.subarray(0, good.length - 1))).toThrowError(invalid);
+    expect(() => BloomFilter.fromBytes(good.subarray(0, 31))).toThrow(invalid);
+    expect(() => BloomFilter.fromBytes(good.subarray(0, good.length - 1))).toThrow(invalid);
     const longer = new Uint8Array(good.length + 1);
     longer.set(good);
-    expect(() => BloomFilter.fromBytes(longer)).toThrowError(invalid);
-    expect(() => BloomFilter.fromBytes([1, 2, 3] as unknown as Uint8Array)).toThrowError(invalid);
+    expect(() => BloomFilter.fromBytes(longer)).toThrow(invalid);
+    expect(() => BloomFilter.fromBytes([1, 2, 3] as unknown as Uint8Array)).toThrow(invalid);
 
     const cases: ((v: DataView) => void)[] = [
       (v) => v.setUint32(0, 0, true), // capacity 0
@@ -237,7 +237,7 @@ describe('BloomFilter', () => {
       (v) => v.setUint32(16, 2000, true), // size_bits disagrees with the payload length
     ];
     for (const mutate of cases) {
-      expect(() => BloomFilter.fromBytes(withHeader(mutate))).toThrowError(invalid);
+      expect(() => BloomFilter.fromBytes(withHeader(mutate))).toThrow(invalid);
     }
   });
 });

@@ -231,7 +231,7 @@ describe('mixed concurrent calls', () => {
       for (const [i, op] of ops.entries()) {
         if (!op.replay) continue;
         const [r] = await Promise.allSettled([op.run(serial)]);
-        const expected = settle(r!);
+        const expected = settle(r);
         if (settled[i] !== expected) {
           throw new Error(
             replay(

@@ -309,7 +309,7 @@ export class Gen {
   }
 
   /** Usually the value `good()`, sometimes anything at all. */
-  maybe<T>(good: () => T, pBad = 0.2): T | unknown {
+  maybe(good: () => unknown, pBad = 0.2): unknown {
     return this.chance(pBad) ? this.any() : good();
   }
 }

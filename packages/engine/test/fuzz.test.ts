@@ -73,7 +73,7 @@ function filter(g: Gen, ids: readonly string[]): unknown {
 
 function customProfile(g: Gen): unknown {
   const base = ENGINE_PROFILES[g.pick(PROFILES)]!;
-  const p: Record<string, unknown> = structuredClone({ ...base }) as Record<string, unknown>;
+  const p: Record<string, unknown> = structuredClone({ ...base });
   const field = g.pick(['name', 'legs', 'fusion', 'recency', 'minSimilarity', 'mmr', 'pool']);
   if (g.chance(0.6)) p[field] = g.any();
   return p;
@@ -308,7 +308,7 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
           Object.getPrototypeOf(options) === Object.prototype;
         const fresh = plain
           ? await outcome(
-              () => recallEngine.recall(query as string, { ...options, noCache: true } as never),
+              () => recallEngine.recall(query as string, { ...options, noCache: true }),
               fail,
             )
           : again;
@@ -457,7 +457,7 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
             }[];
             const returned = (op === 'remember' ? [result.value] : result.value) as string[];
             for (const [k, id] of (op === 'import' ? [] : returned).entries()) {
-              const m = (await engine.get(id)) as Memory | null;
+              const m = await engine.get(id);
               if (!m) fail(`returned id ${JSON.stringify(id)} cannot be read back`);
               // Documented: leading byte order marks are dropped, nothing else changes.
               if (!lines.has(id) && returned.indexOf(id) === k) {
@@ -569,9 +569,7 @@ describe('the recall cache never answers an invalid call', () => {
     }
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
-    const err = await recallEngine
-      .recall('kitten', { graph: cycle } as never)
-      .catch((e: unknown) => e);
+    const err = await recallEngine.recall('kitten', { graph: cycle }).catch((e: unknown) => e);
     expect((err as AnamnesisError).code).toBe('INVALID_INPUT');
   });
 });

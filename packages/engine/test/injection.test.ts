@@ -52,7 +52,7 @@ async function savedSchema(): Promise<string[]> {
   try {
     return db
       .selectArrays('SELECT type, name, sql FROM sqlite_master ORDER BY type, name')
-      .map((r) => r.join(' | '));
+      .map((r) => r.map((v) => String(v as string)).join(' | '));
   } finally {
     db.close();
   }
@@ -186,10 +186,10 @@ describe('injection: names are rejected', () => {
       await rejectsWith(engine.list({ order: h as never }), 'INVALID_INPUT');
       await rejectsWith(engine.list({ limit: h as never }), 'INVALID_INPUT');
       await rejectsWith(engine.list({ offset: h as never }), 'INVALID_INPUT');
-      await rejectsWith(engine.list({ filter: { [h]: 'x' } as never }), 'INVALID_INPUT');
-      await rejectsWith(engine.recall('cat', { [h]: 1 } as never), 'INVALID_INPUT');
+      await rejectsWith(engine.list({ filter: { [h]: 'x' } }), 'INVALID_INPUT');
+      await rejectsWith(engine.recall('cat', { [h]: 1 }), 'INVALID_INPUT');
       await rejectsWith(engine.markUsed('cat', h as never), 'INVALID_INPUT');
-      await rejectsWith(engine.update('cat', { [h]: 1 } as never), 'INVALID_INPUT');
+      await rejectsWith(engine.update('cat', { [h]: 1 }), 'INVALID_INPUT');
     }
     await rejectsWith(engine.list({ offset: '0; DROP TABLE memories' as never }), 'INVALID_INPUT');
     await intact();

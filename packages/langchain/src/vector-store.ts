@@ -288,7 +288,7 @@ export class AnamnesisVectorStore extends VectorStore {
       (pageContent, i) =>
         new Document({
           pageContent,
-          metadata: (Array.isArray(metadatas) ? metadatas[i] : metadatas) ?? {},
+          metadata: (Array.isArray(metadatas) ? (metadatas as object[])[i] : metadatas) ?? {},
         }),
     );
     return AnamnesisVectorStore.fromDocuments(docs, embeddings, config);

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   });
 
   // Words from the first 20k of the vocabulary (plain words only), Zipf-ish via squaring.
-  const vocab = [...(fe.tokenizer.get_vocab() as Map<string, number>).keys()]
+  const vocab = [...fe.tokenizer.get_vocab().keys()]
     .slice(5, 20_005)
     .filter((w) => /^[a-z]+$/.test(w));
   const random = rng(42);

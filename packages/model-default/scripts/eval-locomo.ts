@@ -32,9 +32,9 @@ async function main(): Promise<void> {
     },
   });
   env.allowRemoteModels = false;
-  env.localModelPath = resolve(values.root!) + '/';
-  const fe = await pipeline('feature-extraction', values.id!);
-  const conversations = loadConversations(resolve(values.data!));
+  env.localModelPath = resolve(values.root) + '/';
+  const fe = await pipeline('feature-extraction', values.id);
+  const conversations = loadConversations(resolve(values.data));
   const totals = await evaluate(fe, conversations);
   if (values.json) {
     console.log(JSON.stringify(totals));

@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     },
   });
   const { glove } = loadSource(join(packageDir, '.cache'), (m) => console.error(m));
-  const conversations = loadConversations(resolve(values.data!));
+  const conversations = loadConversations(resolve(values.data));
   env.allowRemoteModels = false;
   env.useFSCache = false;
   console.log('| variant | size (MB) | R@10 | R@5 | MRR | nDCG@10 | cat1 | cat2 | cat3 | cat4 |');

@@ -1,4 +1,4 @@
-import { AnamnesisError, assertFinite } from '@anamnesis/errors';
+import { AnamnesisError, assertArray, assertFinite } from '@anamnesis/errors';
 
 /** An item offered to {@link budgetCut}, already in value-density order. */
 export interface BudgetItem {
@@ -35,7 +35,7 @@ export function budgetCut<T extends BudgetItem, C extends Compressed = Compresse
   budget = 8000,
   compress?: (item: T, strict: boolean) => C | null,
 ): BudgetSelection<T, C>[] {
-  if (!Array.isArray(items)) throw new AnamnesisError('INVALID_INPUT', 'items must be an array');
+  assertArray(items, 'items');
   assertFinite(budget, 'budget');
   if (budget < 0) throw new AnamnesisError('INVALID_INPUT', 'budget must be ≥ 0');
   let remaining = budget;

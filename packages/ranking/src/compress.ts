@@ -358,7 +358,7 @@ function ratioOption(value: unknown, fallback: number, what: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
     throw new AnamnesisError(
       'INVALID_INPUT',
-      `${what} must be within [0, 1], got ${String(value)}`,
+      `${what} must be within [0, 1], got ${typeof value === 'number' ? value : typeof value}`,
     );
   }
   return value;
@@ -367,7 +367,7 @@ function ratioOption(value: unknown, fallback: number, what: string): number {
 function boolOption(value: unknown, fallback: boolean, what: string): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== 'boolean') {
-    throw new AnamnesisError('INVALID_INPUT', `${what} must be a boolean, got ${String(value)}`);
+    throw new AnamnesisError('INVALID_INPUT', `${what} must be a boolean, got ${typeof value}`);
   }
   return value;
 }

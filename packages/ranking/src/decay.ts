@@ -1,4 +1,4 @@
-import { AnamnesisError, assertFinite } from '@anamnesis/errors';
+import { AnamnesisError, assertArray, assertFinite } from '@anamnesis/errors';
 
 function assertPositive(value: unknown, what: string): asserts value is number {
   assertFinite(value, what);
@@ -44,9 +44,7 @@ export function halfLifeDecay(age: number, halfLife: number): number {
  * @param halfLifeDays half-life in days; default 7
  */
 export function usageDecay(eventAgesDays: readonly number[], halfLifeDays = 7): number {
-  if (!Array.isArray(eventAgesDays)) {
-    throw new AnamnesisError('INVALID_INPUT', 'eventAgesDays must be an array');
-  }
+  assertArray(eventAgesDays, 'eventAgesDays');
   let s = 0;
   for (const age of eventAgesDays) s += halfLifeDecay(age, halfLifeDays);
   return s;
@@ -69,7 +67,7 @@ export function usageScore(
   events: readonly { event: UsageEventKind; ageDays: number }[],
   halfLifeDays = 7,
 ): number {
-  if (!Array.isArray(events)) throw new AnamnesisError('INVALID_INPUT', 'events must be an array');
+  assertArray(events, 'events');
   return usageDecay(
     events.filter((e) => QUALIFYING_USAGE_EVENTS.has(e.event)).map((e) => e.ageDays),
     halfLifeDays,

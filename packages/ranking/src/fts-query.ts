@@ -51,7 +51,7 @@ export function prepareFtsQuery(text: string, options: FtsQueryOptions = {}): st
   const terms = new Set<string>();
   for (const token of ftsTokens(text)) {
     const term = token.toLowerCase();
-    if ([...term].length < minLength || stopwords.has(term)) continue;
+    if (Array.from(term).length < minLength || stopwords.has(term)) continue;
     terms.add(term);
     if (terms.size >= maxTerms) break;
   }

@@ -1,4 +1,4 @@
-import { AnamnesisError, assertFinite, assertNonNegativeInt } from '@anamnesis/errors';
+import { AnamnesisError, assertArray, assertFinite, assertNonNegativeInt } from '@anamnesis/errors';
 
 /** Memsense's RRF constant (seed 001). */
 export const MEMSENSE_RRF_K = 15;
@@ -63,8 +63,7 @@ export interface SessionResult {
  * first (ties by id).
  */
 export function sessionFirst(candidates: readonly SessionCandidate[]): SessionResult[] {
-  if (!Array.isArray(candidates))
-    throw new AnamnesisError('INVALID_INPUT', 'candidates must be an array');
+  assertArray(candidates, 'candidates');
   const bySession = new Map<string, SessionCandidate[]>();
   for (const c of candidates) {
     if (typeof c?.id !== 'string' || typeof c.session !== 'string') {

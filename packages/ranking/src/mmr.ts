@@ -1,4 +1,4 @@
-import { AnamnesisError, assertFinite } from '@anamnesis/errors';
+import { AnamnesisError, assertArray, assertFinite } from '@anamnesis/errors';
 import { assertVector, cosineUnchecked, type Vector } from './cosine.ts';
 
 /** A candidate for {@link mmr}. */
@@ -60,8 +60,7 @@ export function mmr(
   candidates: readonly MmrCandidate[],
   options: MmrOptions = {},
 ): { id: string; rank: number }[] {
-  if (!Array.isArray(candidates))
-    throw new AnamnesisError('INVALID_INPUT', 'candidates must be an array');
+  assertArray(candidates, 'candidates');
   const lambdaIn = options.lambda ?? 0.5;
   assertFinite(lambdaIn, 'lambda');
   const lambda = Math.min(1, Math.max(0, lambdaIn));

@@ -1,4 +1,4 @@
-import { AnamnesisError } from '@anamnesis/errors';
+import { AnamnesisError, assertArray } from '@anamnesis/errors';
 
 /** One entry of a ranked list: an id and the leg's raw score (higher is better). */
 export interface RankedItem {
@@ -43,14 +43,9 @@ export interface IndexedList {
 
 /** Validates a ranked list and indexes it by id (1-based ranks, first occurrence wins). */
 export function indexList(list: RankedList): IndexedList {
-  if (
-    !list ||
-    typeof list.leg !== 'string' ||
-    list.leg.length === 0 ||
-    !Array.isArray(list.items)
-  ) {
+  if (!list || typeof list.leg !== 'string' || list.leg.length === 0)
     throw new AnamnesisError('INVALID_INPUT', 'a ranked list needs a non-empty leg name and items');
-  }
+  assertArray(list.items, `items of leg ${list.leg}`);
   const ranks = new Map<string, { rank: number; score: number }>();
   for (const item of list.items) {
     if (!item || typeof item.id !== 'string') {

@@ -25,7 +25,7 @@
  * `__proto__` are valid terms.
  */
 
-import { AnamnesisError, assertNonNegativeInt } from '@anamnesis/errors';
+import { AnamnesisError, assertArray, assertNonNegativeInt } from '@anamnesis/errors';
 import {
   IDENTIFIER_PATTERN,
   MIN_SUBTOKEN_LEN,
@@ -253,7 +253,7 @@ export class TfidfIndex {
    *   a duplicate id, or bad options.
    */
   static build(docs: readonly TfidfDocument[], options: TfidfOptions = {}): TfidfIndex {
-    if (!Array.isArray(docs)) throw new AnamnesisError('INVALID_INPUT', 'docs must be an array');
+    assertArray(docs, 'docs');
     const maxFeatures = options.maxFeatures ?? DEFAULT_MAX_FEATURES;
     const minDf = options.minDf ?? DEFAULT_MIN_DF;
     assertPositiveInt(maxFeatures, 'maxFeatures');

@@ -106,10 +106,10 @@ describe('ArcCache', () => {
 
   it('rejects capacities that are not positive integers', () => {
     for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '3']) {
-      expect(() => new ArcCache(bad as number)).toThrowError(
+      expect(() => new ArcCache(bad as number)).toThrow(
         expect.objectContaining({ code: 'INVALID_INPUT' }),
       );
-      expect(() => new ArcCache(3, bad as number)).toThrowError(
+      expect(() => new ArcCache(3, bad as number)).toThrow(
         expect.objectContaining({ code: 'INVALID_INPUT' }),
       );
     }

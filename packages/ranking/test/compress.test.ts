@@ -16,7 +16,7 @@ describe('countTokens', () => {
   });
 
   it('rejects non-strings', () => {
-    expect(() => countTokens(null as unknown as string)).toThrowError(invalid);
+    expect(() => countTokens(null as unknown as string)).toThrow(invalid);
   });
 });
 
@@ -292,7 +292,7 @@ describe('compress: text handling and validation', () => {
   });
 
   it('rejects bad text and options with INVALID_INPUT', () => {
-    expect(() => compress(42 as unknown as string)).toThrowError(invalid);
+    expect(() => compress(42 as unknown as string)).toThrow(invalid);
     const bad: object[] = [
       { targetRatio: 1.5 },
       { targetRatio: Number.NaN },
@@ -305,8 +305,8 @@ describe('compress: text handling and validation', () => {
       { idf: { alpha: 1 } },
       { contextIdf: new Map([['alpha', Number.NaN]]) },
     ];
-    for (const options of bad) expect(() => compress('x = 1', options)).toThrowError(invalid);
-    expect(() => compress('x = 1', null as unknown as object)).toThrowError(invalid);
+    for (const options of bad) expect(() => compress('x = 1', options)).toThrow(invalid);
+    expect(() => compress('x = 1', null as unknown as object)).toThrow(invalid);
   });
 
   it('property: structural lines survive, in order, whatever the settings', () => {

@@ -50,7 +50,7 @@ describe('tokenize', () => {
   });
 
   it('rejects non-strings', () => {
-    expect(() => tokenize(undefined as unknown as string)).toThrowError(invalid);
+    expect(() => tokenize(undefined as unknown as string)).toThrow(invalid);
   });
 
   it('property: every token is lower-case, non-stopword and at least MIN_SUBTOKEN_LEN long', () => {
@@ -205,9 +205,9 @@ describe('TfidfIndex.search', () => {
   });
 
   it('rejects bad topK and queries', () => {
-    expect(() => index.search('banana', { topK: -1 })).toThrowError(invalid);
-    expect(() => index.search('banana', { topK: 1.5 })).toThrowError(invalid);
-    expect(() => index.search(7 as unknown as string)).toThrowError(invalid);
+    expect(() => index.search('banana', { topK: -1 })).toThrow(invalid);
+    expect(() => index.search('banana', { topK: 1.5 })).toThrow(invalid);
+    expect(() => index.search(7 as unknown as string)).toThrow(invalid);
   });
 
   it('defaults to 20 results', () => {
@@ -247,8 +247,8 @@ describe('TfidfIndex add / remove', () => {
     const index = TfidfIndex.build(corpus);
     expect(() =>
       index.add({ id: 5, text: 'x' } as unknown as { id: string; text: string }),
-    ).toThrowError(invalid);
-    expect(() => index.add(null as unknown as { id: string; text: string })).toThrowError(invalid);
+    ).toThrow(invalid);
+    expect(() => index.add(null as unknown as { id: string; text: string })).toThrow(invalid);
   });
 });
 
@@ -259,14 +259,14 @@ describe('TfidfIndex build validation', () => {
         { id: 'a', text: 'x' },
         { id: 'a', text: 'y' },
       ]),
-    ).toThrowError(invalid);
+    ).toThrow(invalid);
     expect(() =>
       TfidfIndex.build([{ id: 'a', text: 3 } as unknown as { id: string; text: string }]),
-    ).toThrowError(invalid);
-    expect(() => TfidfIndex.build('docs' as unknown as [])).toThrowError(invalid);
+    ).toThrow(invalid);
+    expect(() => TfidfIndex.build('docs' as unknown as [])).toThrow(invalid);
     for (const bad of [0, -1, 1.5, Number.NaN]) {
-      expect(() => TfidfIndex.build(corpus, { maxFeatures: bad })).toThrowError(invalid);
-      expect(() => TfidfIndex.build(corpus, { minDf: bad })).toThrowError(invalid);
+      expect(() => TfidfIndex.build(corpus, { maxFeatures: bad })).toThrow(invalid);
+      expect(() => TfidfIndex.build(corpus, { minDf: bad })).toThrow(invalid);
     }
   });
 });
@@ -314,7 +314,7 @@ describe('TfidfIndex persistence', () => {
       },
       { ...good, documents: [['d1']] },
     ];
-    for (const json of bad) expect(() => TfidfIndex.fromJSON(json)).toThrowError(invalid);
+    for (const json of bad) expect(() => TfidfIndex.fromJSON(json)).toThrow(invalid);
   });
 
   it('has a stable, documented shape', () => {
@@ -363,12 +363,10 @@ describe('sparseCosine', () => {
   });
 
   it('rejects non-maps and non-finite weights', () => {
-    expect(() => sparseCosine({ x: 1 } as unknown as Map<string, number>, new Map())).toThrowError(
+    expect(() => sparseCosine({ x: 1 } as unknown as Map<string, number>, new Map())).toThrow(
       invalid,
     );
-    expect(() => sparseCosine(new Map([['x', Number.NaN]]), new Map([['x', 1]]))).toThrowError(
-      invalid,
-    );
+    expect(() => sparseCosine(new Map([['x', Number.NaN]]), new Map([['x', 1]]))).toThrow(invalid);
   });
 
   it('property: symmetric and within [0, 1] for TF-IDF vectors', () => {

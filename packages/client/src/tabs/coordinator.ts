@@ -44,9 +44,9 @@ interface Forwarded {
   onProgress: ((e: ProgressEvent) => void) | undefined;
   /** The owner it was sent to (undefined: not sent yet, or safe to send again). */
   to: string | undefined;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-  touch(): void;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  touch: () => void;
 }
 
 function deferred<T>() {
@@ -90,7 +90,8 @@ export class TabCoordinator {
   /** Settles when this client's last write has been answered. */
   #lastWrite: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
-  #failed: unknown;
+  /** Why the store could not be opened here (see {@link fail}); set once. */
+  #failed: { error: unknown } | undefined;
   /** Which parts of the store are ready (see `OpenMemoryOptions.onReady`). */
   readonly readiness: Record<ReadyPart, boolean> = { model: false, store: false };
 
@@ -331,7 +332,7 @@ export class TabCoordinator {
     const progress = m.progress
       ? (event: ProgressEvent) => this.#post({ t: 'progress', to: m.from, id: m.id, event })
       : undefined;
-    this.#track(
+    void this.#track(
       this.#runLocal(m.method, m.args, progress, m.op).then(
         (value) =>
           this.#post({ t: 'result', from: this.tabId, to: m.from, id: m.id, ok: true, value }),
@@ -372,7 +373,7 @@ export class TabCoordinator {
    * were made; a read waits for the writes this client made before it, so it sees them.
    */
   call(method: EngineMethod, rawArgs: readonly unknown[]): Promise<unknown> {
-    if (this.#failed) return Promise.reject(this.#failed);
+    if (this.#failed) return Promise.reject(this.#failed.error);
     if (this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
     const { args, onProgress } = splitProgress(method, rawArgs);
     if (ENGINE_METHODS[method] === 'write') {
@@ -389,7 +390,7 @@ export class TabCoordinator {
     args: unknown[],
     onProgress: ((e: ProgressEvent) => void) | undefined,
   ): Promise<unknown> {
-    if (this.#failed) return Promise.reject(this.#failed);
+    if (this.#failed) return Promise.reject(this.#failed.error);
     if (this.#host) return this.#track(this.#runLocal(method, args, onProgress));
     const id = this.#nextId++;
     const op = ENGINE_METHODS[method] === 'write' ? randomId() : undefined;
@@ -419,7 +420,7 @@ export class TabCoordinator {
 
   /** The store could not be opened here: every waiting and later call fails with `error`. */
   fail(error: unknown): void {
-    this.#failed ??= error;
+    this.#failed ??= { error };
     for (const f of this.#forwarded.values()) f.reject(error);
     this.#forwarded.clear();
   }

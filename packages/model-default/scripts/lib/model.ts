@@ -96,7 +96,7 @@ function normalizeWord(word: string): string {
 /** Whether the BERT pre-tokenizer can ever emit `word` as one token. */
 function isReachable(word: string): boolean {
   if (word.length === 0 || WHITESPACE_OR_CONTROL.test(word)) return false;
-  if ([...word].length === 1) return true;
+  if (Array.from(word).length === 1) return true;
   return !PUNCTUATION.test(word);
 }
 
