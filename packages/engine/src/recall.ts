@@ -14,6 +14,7 @@ import {
 } from '@anamnesis/ranking';
 import { applyContext } from './context-signal.ts';
 import { dateLeg } from './date-leg.ts';
+import { applySpeaker } from './speaker-signal.ts';
 import { buildFilter } from './filter.ts';
 import type { Reader } from './reader.ts';
 import {
@@ -153,6 +154,8 @@ export async function recall(
       plan.mmr || plan.tokenBudget !== undefined ? beforeRerank : plan.topK,
     );
   }
+
+  if (profile.speaker) scored = applySpeaker(ctx.read, query, scored, rows, profile.speaker);
 
   const sessionInfo = new Map<string, Explain['session']>();
   if (plan.groupBySession) {
