@@ -155,7 +155,15 @@ export async function recall(
     );
   }
 
-  if (profile.speaker) scored = applySpeaker(ctx.read, query, scored, rows, profile.speaker);
+  if (profile.speaker) {
+    // a turn that cannot be lifted into what can be selected is not worth reading
+    const limit = plan.groupBySession
+      ? Infinity
+      : plan.mmr || plan.tokenBudget !== undefined
+        ? beforeRerank
+        : plan.topK;
+    scored = applySpeaker(ctx.read, query, scored, rows, profile.speaker, limit);
+  }
 
   const sessionInfo = new Map<string, Explain['session']>();
   if (plan.groupBySession) {

@@ -16,7 +16,9 @@ import type { CandidateRow } from './store.ts';
  * component `speaker` (value: the score before, so the contributions still add up to the score).
  * Candidates without a session are untouched, and so is everything when no candidate has one or
  * the query names no speaker: then nothing is read. Reads only the first characters of the
- * candidates of a session. Returns the candidates re-sorted.
+ * candidates of a session that a lift could bring into the first `limit` (`scored` comes best
+ * first, and a lift only raises scores, so a candidate below `s_limit / (1 + weight)` cannot get
+ * there). Returns the candidates re-sorted.
  */
 export function applySpeaker(
   read: Reader,
@@ -24,10 +26,12 @@ export function applySpeaker(
   scored: readonly ScoredCandidate[],
   rows: ReadonlyMap<number, CandidateRow>,
   weight: number,
+  limit: number,
 ): ScoredCandidate[] {
   if (weight === 0) return [...scored];
+  const floor = scored.length > limit ? scored[limit - 1]!.score / (1 + weight) : -Infinity;
   const inSession = scored
-    .filter((c) => rows.get(Number(c.id))?.session != null)
+    .filter((c) => c.score > 0 && c.score >= floor && rows.get(Number(c.id))?.session != null)
     .map((c) => Number(c.id));
   if (inSession.length === 0) return [...scored];
   const words = queryWords(query);

@@ -74,6 +74,22 @@ describe('speaker focus in the default profile', () => {
     }
   });
 
+  it('reads only what could be lifted into topK, and the head stays the same', async () => {
+    for (const q of [
+      'What did Ana paint?',
+      'Does Ben like pottery?',
+      'what hobbies does Ana have',
+    ]) {
+      const all = await withSessions.recall(q, { topK: 7, noCache: true });
+      for (const topK of [1, 2, 3]) {
+        const head = await withSessions.recall(q, { topK, noCache: true });
+        expect(head.map((r) => [r.id, r.score])).toEqual(
+          all.slice(0, topK).map((r) => [r.id, r.score]),
+        );
+      }
+    }
+  });
+
   it('does nothing in a store without sessions', async () => {
     for (const q of ['What did Ana paint?', 'Does Ben like pottery?', 'kayaking']) {
       const a = await without.recall(q, { explain: true, topK: 7, noCache: true });
