@@ -222,6 +222,7 @@ test.beforeAll(async () => {
     'ai-sdk',
     'client',
     'engine',
+    'errors',
     'langchain',
     'model-default',
     'ranking',

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AnamnesisError, type ScoringProfile } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
+import { type ScoringProfile } from '@anamnesis/ranking';
 import { createEngine, type EngineOptions, type RememberInput } from '@anamnesis/engine';
 
 /** One LoCoMo conversation, turned into memories and queries. */

@@ -2,7 +2,8 @@
  * `memoryInstructions(results)`: recalled memories as a system-prompt block with numbered sources,
  * for the AI SDK's `system` (`instructions` in ai 7) or any other prompt.
  */
-import { AnamnesisError, countTokens } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
+import { countTokens } from '@anamnesis/ranking';
 
 /** A memory as {@link memoryInstructions} reads it: a recall result, or the recall tool's output. */
 export interface MemoryLike {

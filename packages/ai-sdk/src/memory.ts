@@ -1,5 +1,5 @@
 import type { Engine } from '@anamnesis/engine';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /**
  * What {@link memoryTools} needs of a memory: `remember` and `recall`. An `Engine`

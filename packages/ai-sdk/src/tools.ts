@@ -4,7 +4,7 @@
  * `execute`, which calls the engine or client.
  */
 import type { MemoryFilter, RecallOptions, RememberInput } from '@anamnesis/engine';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import { tool, type Tool } from 'ai';
 import { z } from 'zod';
 

@@ -1,5 +1,5 @@
 import { createEngine } from '@anamnesis/engine';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import { generateText } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, test } from 'vitest';

@@ -4,7 +4,8 @@
  * tool calls, which the SDK validates against the zod schemas, executes, and feeds back.
  */
 import { createEngine, type Engine } from '@anamnesis/engine';
-import { AnamnesisError, countTokens } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
+import { countTokens } from '@anamnesis/ranking';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';

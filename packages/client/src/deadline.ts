@@ -1,4 +1,4 @@
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /**
  * Runs `start` with a deadline of `ms` (0: none); `start` gets a `touch` that restarts the clock

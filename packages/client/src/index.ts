@@ -3,7 +3,7 @@
  * module worker behind Comlink, on OPFS, with one owner tab per store; the Vite plugin that serves
  * the model and runtime files is `@anamnesis/client/vite`.
  */
-export { AnamnesisError, ERROR_CODES, isAnamnesisError, type ErrorCode } from '@anamnesis/ranking';
+export { AnamnesisError, ERROR_CODES, isAnamnesisError, type ErrorCode } from '@anamnesis/errors';
 export {
   connectMemory,
   openMemory,

@@ -4,7 +4,7 @@
  */
 
 import type { OpfsRecoverResult } from '@anamnesis/engine';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import * as Comlink from 'comlink';
 
 import {

@@ -2,7 +2,7 @@
 
 import type { ProgressEvent } from '@anamnesis/engine';
 import { MODEL_ID } from '@anamnesis/model-default';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 
 import type { ClientDevice, ClientStorage, ReadyPart, WorkerOpenOptions } from './api.ts';
 import type { ClientEnvironment } from './environment.ts';

@@ -5,7 +5,7 @@
  * (`instanceof AnamnesisError` and `.code` work exactly as in the worker). The same wire form
  * carries errors over BroadcastChannel.
  */
-import { AnamnesisError, ERROR_CODES, type ErrorCode } from '@anamnesis/ranking';
+import { AnamnesisError, ERROR_CODES, type ErrorCode } from '@anamnesis/errors';
 
 /** An error as plain, structured-cloneable data. */
 export interface WireError {

@@ -1,7 +1,7 @@
 /** The owner's worker: started, opened, called with deadlines, closed. */
 
 import type { ProgressEvent } from '@anamnesis/engine';
-import { AnamnesisError, isAnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError, isAnamnesisError } from '@anamnesis/errors';
 import * as Comlink from 'comlink';
 
 import {

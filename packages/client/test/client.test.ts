@@ -5,7 +5,7 @@
  * deterministically.
  */
 import { modelRootPath } from '@anamnesis/model-default';
-import { AnamnesisError, type ErrorCode } from '@anamnesis/ranking';
+import { AnamnesisError, type ErrorCode } from '@anamnesis/errors';
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 

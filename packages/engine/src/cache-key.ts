@@ -1,4 +1,4 @@
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import { dateTime } from './filter.ts';
 
 /**

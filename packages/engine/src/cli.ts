@@ -11,7 +11,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import { createEngine } from './engine.ts';
 import { recoverStore } from './recover.ts';
 import type { RememberInput } from './types.ts';

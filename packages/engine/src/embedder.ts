@@ -1,5 +1,5 @@
 import { meanPoolNormalize } from './pooling.ts';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /** Turns texts into dense vectors. Every adapter implements this one interface. */
 export interface Embedder {

@@ -1,11 +1,8 @@
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
-import {
-  AnamnesisError,
-  ArcCache,
-  BloomFilter,
-  sha256Hex,
-  type UsageEventKind,
-} from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
+import { ArcCache, type UsageEventKind } from '@anamnesis/ranking';
+import { BloomFilter } from './bloom-filter.ts';
+import { sha256Hex } from './content-hash.ts';
 import { cacheKey } from './cache-key.ts';
 import { DenseSimilarity } from './dense-similarity.ts';
 import {

@@ -1,4 +1,4 @@
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import { assertWellFormed } from './text.ts';
 import type { MemoryFilter, MetaValue } from './types.ts';
 

@@ -1,4 +1,4 @@
-export { AnamnesisError, ERROR_CODES, isAnamnesisError, type ErrorCode } from '@anamnesis/ranking';
+export { AnamnesisError, ERROR_CODES, isAnamnesisError, type ErrorCode } from '@anamnesis/errors';
 export {
   createEngine,
   defaultEmbedderOptions,

@@ -1,4 +1,6 @@
-import { AnamnesisError, assertInRange, norm, sha256Hex } from '@anamnesis/ranking';
+import { AnamnesisError, assertInRange } from '@anamnesis/errors';
+import { norm } from '@anamnesis/ranking';
+import { sha256Hex } from './content-hash.ts';
 import type { ProgressEvent } from './embedder.ts';
 import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory } from './store.ts';
 import type { Database } from './sqlite.ts';

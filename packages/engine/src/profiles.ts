@@ -1,4 +1,5 @@
-import { AnamnesisError, getProfile, PROFILES, type ScoringProfile } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
+import { getProfile, PROFILES, type ScoringProfile } from '@anamnesis/ranking';
 
 /**
  * The `default` profile: weighted RRF with k = 5 over the lexical (weight 1), vector (0.7), graph

@@ -1,4 +1,5 @@
-import { AnamnesisError, type ScoringProfile } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
+import { type ScoringProfile } from '@anamnesis/ranking';
 import { IDENTIFIER } from './filter.ts';
 import { resolveProfile } from './profiles.ts';
 import type { ExtraList, RecallOptions } from './types.ts';

@@ -1,4 +1,4 @@
-import { sha256Hex } from '@anamnesis/ranking';
+import { sha256Hex } from './content-hash.ts';
 import { exportJsonl } from './jsonl.ts';
 import {
   freelistPages,

@@ -1,5 +1,5 @@
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /** The initialised SQLite-WASM module. */
 export type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;

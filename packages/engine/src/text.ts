@@ -1,4 +1,4 @@
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /** A UTF-16 surrogate without its pair: SQLite stores text as UTF-8, where it cannot exist. */
 const LONE_SURROGATE = /\p{Cs}/u;

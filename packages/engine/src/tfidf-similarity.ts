@@ -1,13 +1,15 @@
+import { AnamnesisError } from '@anamnesis/errors';
 import {
-  AnamnesisError,
   DEFAULT_MAX_FEATURES,
   DEFAULT_MIN_DF,
   isStale,
   sparseCosine,
   TfidfIndex,
+  tokenizerConfig,
   type SparseVector,
   type TfidfOptions,
 } from '@anamnesis/ranking';
+import { sha256Hex } from './content-hash.ts';
 import type { Database } from './sqlite.ts';
 import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 import type { VectorHit } from './vector-index.ts';
@@ -16,13 +18,17 @@ import type { VectorHit } from './vector-index.ts';
 export const TFIDF_MODEL_ID = 'tfidf';
 
 /** Options of the zero-model TF-IDF backend. */
-export interface TfidfSimilarityOptions extends TfidfOptions {
+export interface TfidfSimilarityOptions extends Omit<TfidfOptions, 'tokenizerHash'> {
   /**
    * Refit the vocabulary and IDF when memories added, changed or removed since the last fit exceed
    * this fraction of the memories at that fit (checked at the next recall). Default 0.1.
    */
   refitRatio?: number;
 }
+
+/** The tokenizer's version recorded in every index: SHA-256 of its configuration (seed 002). */
+let tokenizerHash: string | undefined;
+const currentTokenizer = (): string => (tokenizerHash ??= sha256Hex(tokenizerConfig()));
 
 const EMPTY: SparseVector = new Map();
 const NO_VECTOR = new Float32Array(0);
@@ -57,8 +63,8 @@ export class TfidfSimilarity implements SimilarityBackend {
     if (!(refitRatio >= 0 && refitRatio <= 1))
       throw new AnamnesisError('INVALID_INPUT', 'refitRatio must be in [0, 1]');
     this.#refitRatio = refitRatio;
-    this.#options = tfidf;
-    this.#index = TfidfIndex.build([], tfidf); // validates maxFeatures and minDf
+    this.#options = { ...tfidf, tokenizerHash: currentTokenizer() };
+    this.#index = TfidfIndex.build([], this.#options); // validates maxFeatures and minDf
   }
 
   /** Restores the snapshot saved at the last clean close when it still fits, else fits. */
@@ -79,7 +85,7 @@ export class TfidfSimilarity implements SimilarityBackend {
       const restored = TfidfIndex.fromJSON(index);
       const { maxFeatures = DEFAULT_MAX_FEATURES, minDf = DEFAULT_MIN_DF } = this.#options;
       if (
-        isStale(restored) ||
+        isStale(restored, currentTokenizer()) ||
         restored.maxFeatures !== maxFeatures ||
         restored.minDf !== minDf ||
         restored.size !== Number(db.selectValue('SELECT count(*) FROM memories')) ||
@@ -133,7 +139,7 @@ export class TfidfSimilarity implements SimilarityBackend {
 
   query(text: string): Promise<PreparedQuery> {
     if (
-      isStale(this.#index) ||
+      isStale(this.#index, currentTokenizer()) ||
       (this.#changes > 0 && this.#changes >= this.#refitRatio * this.#index.corpusSize)
     ) {
       this.#fit();

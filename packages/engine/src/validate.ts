@@ -1,4 +1,4 @@
-import { AnamnesisError, assertInRange } from '@anamnesis/ranking';
+import { AnamnesisError, assertInRange } from '@anamnesis/errors';
 import { assertMetaKey, assertMetaValue, toMillis } from './filter.ts';
 import { assertColumnText, assertWellFormed, stripBom } from './text.ts';
 import type { LinkInput, Memory, MetaValue, RememberInput, UpdateInput } from './types.ts';

@@ -1,4 +1,5 @@
-import { AnamnesisError, assertVector } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
+import { assertVector } from '@anamnesis/ranking';
 import { Int8Rows } from './int8-rows.ts';
 import { VECTOR_SCAN_WASM } from './vector-scan-module.ts';
 

@@ -5,7 +5,7 @@
  * The seeded mixed-call property runs ANAMNESIS_FUZZ_CASES / 50 rounds (pnpm test:fuzz: more).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AnamnesisError, ERROR_CODES } from '@anamnesis/ranking';
+import { AnamnesisError, ERROR_CODES } from '@anamnesis/errors';
 import { createEngine, type Engine, type EngineOptions } from '../src/index.ts';
 import { caseSeed, FUZZ_CASES, FUZZ_SEED, Gen, replay } from './fuzz-gen.ts';
 import { defaultEmbedder } from './helpers.ts';

@@ -5,7 +5,7 @@
  * reads back exactly. Case count: ANAMNESIS_FUZZ_CASES; seed: ANAMNESIS_FUZZ_SEED.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnamnesisError, ERROR_CODES } from '@anamnesis/ranking';
+import { AnamnesisError, ERROR_CODES } from '@anamnesis/errors';
 import {
   createEngine,
   ENGINE_PROFILES,

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { AnamnesisError, type ErrorCode } from '@anamnesis/ranking';
+import { AnamnesisError, type ErrorCode } from '@anamnesis/errors';
 import { createTransformersEmbedder, type Embedder } from '../src/embedder.ts';
 import { defaultEmbedderOptions } from '../src/engine.ts';
 

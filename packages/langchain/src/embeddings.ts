@@ -4,7 +4,7 @@
  * and the client expose no call that returns raw vectors. LangChain's `VectorStore` constructor
  * still requires an `Embeddings`: this one says so when called, with `UNSUPPORTED`.
  */
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 
 const MESSAGE =

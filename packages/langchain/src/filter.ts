@@ -4,7 +4,7 @@
  * (`{ meta: { source: 'a.md' } }`), plus the anamnesis filters themselves under `$memory`.
  */
 import type { MemoryFilter, MetaValue } from '@anamnesis/engine';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 
 import { isMetaKey, isMetaValue } from './metadata.ts';
 

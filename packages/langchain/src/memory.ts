@@ -1,5 +1,5 @@
 import type { Engine } from '@anamnesis/engine';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /**
  * What {@link AnamnesisRetriever} needs of a memory: `recall`. An `Engine` (`createEngine`, in Node

@@ -7,7 +7,7 @@
  * reserved key {@link EXTRA_KEY}. Decoding merges the two back into the original object.
  */
 import type { MetaValue } from '@anamnesis/engine';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /** The `meta` key that holds the metadata entries anamnesis cannot store as fields, as JSON. */
 export const EXTRA_KEY = '__langchain';

@@ -3,7 +3,7 @@
  * recalled memories as `Document`s, best first, so it drops into any chain that takes a retriever.
  */
 import type { Explain, MemoryFilter, RecallOptions, RecallResult } from '@anamnesis/engine';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import { Document, type DocumentInterface } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 

@@ -6,7 +6,7 @@
  * (`addVectors`, `similaritySearchVectorWithScore`) are `UNSUPPORTED`.
  */
 import type { Memory, RecallOptions, RecallResult, RememberInput } from '@anamnesis/engine';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import type { Callbacks } from '@langchain/core/callbacks/manager';
 import { Document, type DocumentInterface } from '@langchain/core/documents';
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';

@@ -1,5 +1,5 @@
 import { createEngine, type Engine, type ErrorCode } from '@anamnesis/engine';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import { expect } from 'vitest';
 
 /** A fresh in-memory engine on the zero-model TF-IDF backend (fast, no model to load). */

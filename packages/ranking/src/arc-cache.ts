@@ -21,7 +21,7 @@
  *   `|B1| + |B2| > ghostCapacity`, the oldest key of the larger ghost list is dropped (B1 on a tie).
  */
 
-import { AnamnesisError } from './errors.ts';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /** A read-only copy of the four lists (each oldest first) and `p`, for tests and debugging. */
 export interface ArcSnapshot<K> {

@@ -1,4 +1,4 @@
-import { AnamnesisError } from './errors.ts';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /**
  * BM25 magnitude normalisation of seed 002: FTS5's `bm25()` is negative (lower is better), so each

@@ -1,4 +1,4 @@
-import { AnamnesisError, assertFinite } from './errors.ts';
+import { AnamnesisError, assertFinite } from '@anamnesis/errors';
 
 /** An item offered to {@link budgetCut}, already in value-density order. */
 export interface BudgetItem {

@@ -27,7 +27,7 @@
  * a single final newline is kept.
  */
 
-import { AnamnesisError } from './errors.ts';
+import { AnamnesisError } from '@anamnesis/errors';
 import { quickRatio, realQuickRatio, sequenceRatio } from './sequence-ratio.ts';
 import { smoothedIdf, tokenize } from './tfidf.ts';
 

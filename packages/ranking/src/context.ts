@@ -1,4 +1,4 @@
-import { AnamnesisError } from './errors.ts';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /**
  * Conversation context: evidence often sits next to the turn that matches the words ("Caroline:

@@ -1,4 +1,4 @@
-import { AnamnesisError } from './errors.ts';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /** A dense vector: a plain array or any typed array of numbers. */
 export type Vector = ArrayLike<number>;

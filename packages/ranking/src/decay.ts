@@ -1,4 +1,4 @@
-import { AnamnesisError, assertFinite } from './errors.ts';
+import { AnamnesisError, assertFinite } from '@anamnesis/errors';
 
 function assertPositive(value: unknown, what: string): asserts value is number {
   assertFinite(value, what);

@@ -1,4 +1,4 @@
-import { AnamnesisError } from './errors.ts';
+import { AnamnesisError } from '@anamnesis/errors';
 import { STOPWORDS } from './stopwords.ts';
 
 /** Options of {@link prepareFtsQuery}. */

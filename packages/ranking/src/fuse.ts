@@ -1,9 +1,14 @@
 import { normalizeBm25 } from './bm25.ts';
 import { halfLifeDecay, recencyMultiplier } from './decay.ts';
-import { AnamnesisError, assertFinite } from './errors.ts';
+import { AnamnesisError, assertFinite } from '@anamnesis/errors';
 import { frequencyFactor, mnemexaWeights, similarityFactor } from './mnemexa.ts';
 import type { Factor, ScoringProfile } from './profiles.ts';
-import { compareFused, indexList, sumContributions as sum, type RankedList } from './rrf.ts';
+import {
+  compareFused,
+  indexList,
+  sumContributions as sum,
+  type RankedList,
+} from './ranked-list.ts';
 import type { Contribution } from './weighted-sum.ts';
 
 /** What the engine knows about each candidate, beyond the legs' ranks. */

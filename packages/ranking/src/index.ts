@@ -1,13 +1,3 @@
-export {
-  AnamnesisError,
-  ERROR_CODES,
-  isAnamnesisError,
-  assertArray,
-  assertFinite,
-  assertInRange,
-  assertNonNegativeInt,
-  type ErrorCode,
-} from './errors.ts';
 export { STOPWORDS } from './stopwords.ts';
 export {
   IDENTIFIER_PATTERN,
@@ -48,15 +38,13 @@ export {
 export {
   compareFused,
   indexList,
-  rrf,
   sumContributions,
   type FusedItem,
   type IndexedList,
   type LegDetail,
   type RankedItem,
   type RankedList,
-  type RrfOptions,
-} from './rrf.ts';
+} from './ranked-list.ts';
 export {
   MNEMOSYNE_WEIGHTS,
   mnemosyneBaseScore,
@@ -94,18 +82,6 @@ export {
 } from './value-density.ts';
 export { budgetCut, type BudgetItem, type BudgetSelection, type Compressed } from './budget-cut.ts';
 export {
-  NAME_MATCH_MULTIPLIER,
-  NAME_MATCH_THRESHOLD,
-  SOURCE_NAME_MULTIPLIER,
-  capBySource,
-  maxSources,
-  nameMatchMultiplier,
-  nameMatchScore,
-  planInjection,
-  sourceNameMatches,
-  type InjectionCandidate,
-} from './boosts.ts';
-export {
   PROFILES,
   getProfile,
   poolSize,
@@ -118,20 +94,7 @@ export {
 } from './profiles.ts';
 export { fuse, type CandidateFeatures, type LegHit, type ScoredCandidate } from './fuse.ts';
 export { ArcCache, type ArcSnapshot, type ArcStats } from './arc-cache.ts';
-export {
-  BLOOM_HEADER_BYTES,
-  BloomFilter,
-  MAX_BLOOM_HASH_COUNT,
-  MAX_BLOOM_SIZE_BITS,
-  bloomPositions,
-  optimalHashCount,
-  optimalSize,
-} from './bloom-filter.ts';
-export { md5 } from './md5.ts';
 export { mulberry32 } from './mulberry32.ts';
-export { sha1 } from './sha1.ts';
-export { sha256, sha256Hex } from './sha256.ts';
-export { utf8Encode } from './utf8.ts';
 export {
   DEFAULT_MAX_FEATURES,
   DEFAULT_MIN_DF,
@@ -141,7 +104,7 @@ export {
   sparseCosine,
   sparseDot,
   tokenize,
-  tokenizerConfigHash,
+  tokenizerConfig,
   type SparseVector,
   type TfidfDocument,
   type TfidfHit,
@@ -149,5 +112,4 @@ export {
   type TfidfOptions,
   type TfidfSearchOptions,
 } from './tfidf.ts';
-export { sequenceRatio } from './sequence-ratio.ts';
 export { compress, countTokens, type CompressOptions, type CompressResult } from './compress.ts';

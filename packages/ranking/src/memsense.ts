@@ -1,4 +1,4 @@
-import { AnamnesisError, assertFinite, assertNonNegativeInt } from './errors.ts';
+import { AnamnesisError, assertFinite, assertNonNegativeInt } from '@anamnesis/errors';
 
 /** Memsense's RRF constant (seed 001). */
 export const MEMSENSE_RRF_K = 15;

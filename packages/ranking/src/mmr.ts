@@ -1,4 +1,4 @@
-import { AnamnesisError, assertFinite } from './errors.ts';
+import { AnamnesisError, assertFinite } from '@anamnesis/errors';
 import { assertVector, cosineUnchecked, type Vector } from './cosine.ts';
 
 /** A candidate for {@link mmr}. */

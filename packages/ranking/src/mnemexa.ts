@@ -1,4 +1,4 @@
-import { AnamnesisError, assertInRange } from './errors.ts';
+import { AnamnesisError, assertInRange } from '@anamnesis/errors';
 import { weightedSum, type Contribution } from './weighted-sum.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { ContextWeights } from './context.ts';
-import { AnamnesisError } from './errors.ts';
+import { AnamnesisError } from '@anamnesis/errors';
 import { candidatePool, MEMSENSE_MEMORY_SCORE_WEIGHT, MEMSENSE_RRF_K } from './memsense.ts';
 import { MNEMEXA_MIN_SIMILARITY, MNEMEXA_WEIGHTS, type RecencyMode } from './mnemexa.ts';
 import { MNEMOSYNE_WEIGHTS } from './weighted-sum.ts';

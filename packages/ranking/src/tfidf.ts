@@ -16,22 +16,22 @@
  * - Search: an inverted index term → (doc id → weight); the score of a document is the partial dot
  *   product over the query's terms (the query norm is omitted: it is the same for every candidate).
  *   Results are best first, ties by ascending id.
- * - Versioning: {@link tokenizerConfigHash} hashes the tokenizer configuration; an index records the
- *   hash it was built with and {@link isStale} compares it with the current one. A stale index
- *   still answers, but its owner should rebuild it.
+ * - Versioning: {@link tokenizerConfig} is the tokenizer configuration as text; an index records
+ *   the digest of it that its builder passed (`tokenizerHash`; the engine passes its SHA-256, as
+ *   seed 002 says) and {@link isStale} compares it with the current one. A stale index still
+ *   answers, but its owner should rebuild it.
  *
  * Sparse vectors are `Map`s, not plain objects, because identifiers such as `constructor` or
  * `__proto__` are valid terms.
  */
 
-import { AnamnesisError, assertNonNegativeInt } from './errors.ts';
+import { AnamnesisError, assertNonNegativeInt } from '@anamnesis/errors';
 import {
   IDENTIFIER_PATTERN,
   MIN_SUBTOKEN_LEN,
   identifierTokens,
   splitIdentifier,
 } from './identifiers.ts';
-import { sha256Hex } from './sha256.ts';
 import { STOPWORDS } from './stopwords.ts';
 
 /** Default cap on the vocabulary size, in terms. */
@@ -66,6 +66,11 @@ export interface TfidfOptions {
   readonly maxFeatures?: number;
   /** Minimum number of documents a term must appear in, an integer >= 1. Default 1. */
   readonly minDf?: number;
+  /**
+   * The version of the tokenizer to record in the index, a digest of {@link tokenizerConfig}
+   * (the engine passes its SHA-256). Default `''`: unversioned.
+   */
+  readonly tokenizerHash?: string;
 }
 
 /** Options of {@link TfidfIndex.search}. */
@@ -86,7 +91,7 @@ export interface TfidfHit {
 export interface TfidfIndexJSON {
   readonly format: typeof TFIDF_FORMAT;
   readonly version: 1;
-  /** {@link tokenizerConfigHash} at build time. */
+  /** The `tokenizerHash` the index was built with. */
   readonly tokenizerHash: string;
   readonly maxFeatures: number;
   readonly minDf: number;
@@ -131,28 +136,25 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
-let cachedHash: string | undefined;
-
 /**
- * SHA-256 (lower-case hex) of the tokenizer configuration, as UTF-8 of the three lines
- * `stopwords:<sorted stopwords joined by ",">`, `pattern:<IDENTIFIER_PATTERN source>` and
- * `min_subtoken_len:<MIN_SUBTOKEN_LEN>` joined by `"\n"`. Changes whenever the tokenizer does.
+ * The tokenizer configuration as text, the three lines `stopwords:<sorted stopwords joined by
+ * ",">`, `pattern:<IDENTIFIER_PATTERN source>` and `min_subtoken_len:<MIN_SUBTOKEN_LEN>` joined by
+ * `"\n"`. It changes whenever the tokenizer does; seed 002 versions an index by its SHA-256.
  */
-export function tokenizerConfigHash(): string {
-  if (cachedHash === undefined) {
-    const canonical = [
-      `stopwords:${[...STOPWORDS].sort().join(',')}`,
-      `pattern:${IDENTIFIER_PATTERN.source}`,
-      `min_subtoken_len:${MIN_SUBTOKEN_LEN}`,
-    ].join('\n');
-    cachedHash = sha256Hex(canonical);
-  }
-  return cachedHash;
+export function tokenizerConfig(): string {
+  return [
+    `stopwords:${[...STOPWORDS].sort().join(',')}`,
+    `pattern:${IDENTIFIER_PATTERN.source}`,
+    `min_subtoken_len:${MIN_SUBTOKEN_LEN}`,
+  ].join('\n');
 }
 
-/** True when `index` was built with another tokenizer configuration and should be rebuilt. */
-export function isStale(index: { readonly tokenizerHash: string }): boolean {
-  return index.tokenizerHash !== tokenizerConfigHash();
+/**
+ * True when `index` was built with another tokenizer configuration and should be rebuilt.
+ * @param currentHash the digest of {@link tokenizerConfig} that new indexes record
+ */
+export function isStale(index: { readonly tokenizerHash: string }, currentHash: string): boolean {
+  return index.tokenizerHash !== currentHash;
 }
 
 /** Smoothed IDF `ln((N + 1) / (df + 1)) + 1`. */
@@ -215,7 +217,7 @@ function invalidJson(message: string): AnamnesisError {
  * e.g. when {@link TfidfIndex.size} has drifted far from {@link TfidfIndex.corpusSize}).
  */
 export class TfidfIndex {
-  /** {@link tokenizerConfigHash} of the tokenizer this index was built with. */
+  /** The digest of {@link tokenizerConfig} this index was built with (see {@link isStale}). */
   readonly tokenizerHash: string;
   /** Vocabulary cap this index was built with. */
   readonly maxFeatures: number;
@@ -280,7 +282,7 @@ export class TfidfIndex {
     const vocabulary = new Map(kept.slice(0, maxFeatures));
 
     const index = new TfidfIndex(
-      tokenizerConfigHash(),
+      options.tokenizerHash ?? '',
       maxFeatures,
       minDf,
       Math.max(1, docs.length),

@@ -1,4 +1,4 @@
-import { AnamnesisError, assertFinite, assertInRange } from './errors.ts';
+import { AnamnesisError, assertFinite, assertInRange } from '@anamnesis/errors';
 
 /** Inputs of {@link valueDensity}. */
 export interface DensityInput {

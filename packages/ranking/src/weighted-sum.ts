@@ -1,4 +1,4 @@
-import { AnamnesisError } from './errors.ts';
+import { AnamnesisError } from '@anamnesis/errors';
 
 /** One named component of a linear score. */
 export interface Contribution {

@@ -120,6 +120,6 @@ describe('prepareFtsQuery (seed 002)', () => {
         { numRuns: cases, seed },
       );
     },
-    Math.max(5000, cases * 2),
+    Math.max(30_000, cases * 5),
   );
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fuse, type CandidateFeatures } from '../src/fuse.ts';
 import { PROFILES, getProfile, poolSize } from '../src/profiles.ts';
-import type { RankedList } from '../src/rrf.ts';
+import type { RankedList } from '../src/ranked-list.ts';
 import { expectCode } from './helpers.ts';
 
 const feat = (f: Partial<CandidateFeatures> = {}): CandidateFeatures => ({
@@ -66,6 +66,38 @@ describe('fuse by profile', () => {
     );
     const a = out.find((r) => r.id === 'a')!;
     expect(a.score).toBeCloseTo(0.4 / 61 + 0.4 / 63 + 0.2 / 62, 15);
+  });
+  it("mnestic: seed 003's example, Σ 1/(60 + rank) with per-leg detail, absent legs add nothing", () => {
+    const out = fuse(PROFILES.mnestic!, lists, features);
+    expect(out.map((r) => r.id)).toEqual(['b', 'a', 'c']);
+    expect(out[0]!.score).toBe(1 / 62 + 1 / 61);
+    expect(out[1]!.score).toBe(1 / 61);
+    expect(out[2]!.score).toBe(1 / 62);
+    expect(out[0]!.legs.map((l) => [l.leg, l.rank, l.score])).toEqual([
+      ['vector', 2, 0.4],
+      ['fts', 1, -6],
+    ]);
+    expect(out[1]!.legs.map((l) => l.leg)).toEqual(['vector']);
+  });
+  it('keeps the first (best) occurrence of an id listed twice in a leg; rejects bad lists', () => {
+    const twice: RankedList[] = [
+      {
+        leg: 'vector',
+        items: [
+          { id: 'a', score: 2 },
+          { id: 'a', score: 1 },
+          { id: 'b', score: 0.5 },
+        ],
+      },
+    ];
+    const out = fuse(PROFILES.mnestic!, twice, features);
+    expect(out.map((r) => [r.id, r.legs[0]!.rank])).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
+    const nan: RankedList[] = [{ leg: 'vector', items: [{ id: 'a', score: NaN }] }];
+    expectCode(() => fuse(PROFILES.mnestic!, nan, features), 'INVALID_INPUT');
+    expectCode(() => fuse(PROFILES.mnestic!, [{ leg: '', items: [] }], features), 'INVALID_INPUT');
   });
   it('memsense: Σ 1/(15 + rank) + 0.1 · memory score', () => {
     const f = new Map([...features].map(([id, v]) => [id, { ...v, memoryScore: 0.5 }]));

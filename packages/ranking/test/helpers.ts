@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { AnamnesisError, type ErrorCode } from '../src/errors.ts';
+import { AnamnesisError, type ErrorCode } from '@anamnesis/errors';
 
 /** Asserts that `fn` throws an AnamnesisError with `code`. */
 export function expectCode(fn: () => unknown, code: ErrorCode): void {

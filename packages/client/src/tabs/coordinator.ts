@@ -17,7 +17,7 @@
  */
 
 import type { ProgressEvent } from '@anamnesis/engine';
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 
 import {
   ENGINE_METHODS,

@@ -1,4 +1,4 @@
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import { loadSqlite } from '../sqlite.ts';
 import type { StorageBackend, StorageKind } from './backend.ts';
 import { openMemoryStorage } from './memory.ts';

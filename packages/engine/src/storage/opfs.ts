@@ -1,4 +1,4 @@
-import { AnamnesisError } from '@anamnesis/ranking';
+import { AnamnesisError } from '@anamnesis/errors';
 import { recoverStore, type RecoverResult } from '../recover.ts';
 import { loadSqlite, type Sqlite3 } from '../sqlite.ts';
 import type { StorageBackend } from './backend.ts';

@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { AnamnesisError, ERROR_CODES, isAnamnesisError, assertInRange } from '../src/errors.ts';
-import { expectCode } from './helpers.ts';
+import {
+  AnamnesisError,
+  ERROR_CODES,
+  assertInRange,
+  isAnamnesisError,
+  type ErrorCode,
+} from '../src/index.ts';
+
+function expectCode(fn: () => unknown, code: ErrorCode): void {
+  expect(fn).toThrow(AnamnesisError);
+  try {
+    fn();
+  } catch (e) {
+    expect((e as AnamnesisError).code).toBe(code);
+  }
+}
 
 describe('error catalogue', () => {
   it('carries a stable code, a message from the catalogue and details', () => {

@@ -23,10 +23,9 @@
  * {@link bloomPositions} for why that is exact).
  */
 
-import { AnamnesisError } from './errors.ts';
-import { md5 } from './md5.ts';
-import { sha1 } from './sha1.ts';
-import { utf8Encode } from './utf8.ts';
+import { AnamnesisError } from '@anamnesis/errors';
+import { md5, sha1 } from '@noble/hashes/legacy.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
 
 /** Bytes of the persisted header (capacity, fp rate, size in bits, hash count). */
 export const BLOOM_HEADER_BYTES = 32;
@@ -108,7 +107,7 @@ function mod64LE(d: Uint8Array, m: number): number {
 }
 
 function toBytes(item: string | Uint8Array): Uint8Array {
-  if (typeof item === 'string') return utf8Encode(item);
+  if (typeof item === 'string') return utf8ToBytes(item);
   if (item instanceof Uint8Array) return item;
   throw new AnamnesisError('INVALID_INPUT', 'a Bloom filter item must be a string or a Uint8Array');
 }

@@ -1,0 +1,83 @@
+import { AnamnesisError } from '@anamnesis/errors';
+
+/** One entry of a ranked list: an id and the leg's raw score (higher is better). */
+export interface RankedItem {
+  id: string;
+  score: number;
+}
+
+/** A ranked list produced by one retrieval leg, best first. */
+export interface RankedList {
+  /** The leg's name, e.g. `'fts'`, `'vector'`, `'graph'`, or a caller's label. */
+  leg: string;
+  /** Items best first. An id listed twice keeps its first (best) position. */
+  items: readonly RankedItem[];
+}
+
+/** How one leg contributed to one fused item. */
+export interface LegDetail {
+  leg: string;
+  /** 1-based rank in the leg (after dedup), or the penalty rank `len + 1` when absent. */
+  rank: number;
+  /** The leg's raw score, or `null` when the item was absent from the leg. */
+  score: number | null;
+  /** `weight / (k + rank)`. */
+  contribution: number;
+  /** True when the item was absent and the penalty rank was used. */
+  absent?: boolean;
+}
+
+/** A fused item: its score is exactly the sum of its legs' contributions, in leg order. */
+export interface FusedItem {
+  id: string;
+  score: number;
+  legs: LegDetail[];
+}
+
+/** A leg's ranks after validation and first-occurrence dedup. */
+export interface IndexedList {
+  leg: string;
+  length: number;
+  ranks: Map<string, { rank: number; score: number }>;
+}
+
+/** Validates a ranked list and indexes it by id (1-based ranks, first occurrence wins). */
+export function indexList(list: RankedList): IndexedList {
+  if (
+    !list ||
+    typeof list.leg !== 'string' ||
+    list.leg.length === 0 ||
+    !Array.isArray(list.items)
+  ) {
+    throw new AnamnesisError('INVALID_INPUT', 'a ranked list needs a non-empty leg name and items');
+  }
+  const ranks = new Map<string, { rank: number; score: number }>();
+  for (const item of list.items) {
+    if (!item || typeof item.id !== 'string') {
+      throw new AnamnesisError('INVALID_INPUT', `leg ${list.leg}: every item needs a string id`);
+    }
+    if (typeof item.score !== 'number' || !Number.isFinite(item.score)) {
+      throw new AnamnesisError(
+        'INVALID_INPUT',
+        `leg ${list.leg}: score of ${item.id} is not finite`,
+      );
+    }
+    if (!ranks.has(item.id)) ranks.set(item.id, { rank: ranks.size + 1, score: item.score });
+  }
+  return { leg: list.leg, length: ranks.size, ranks };
+}
+
+/** Sorts best first: score descending, then best leg rank, then id (deterministic). */
+export function compareFused(
+  a: { id: string; score: number; bestRank: number },
+  b: { id: string; score: number; bestRank: number },
+): number {
+  return b.score - a.score || a.bestRank - b.bestRank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** Sums `contribution` fields left to right: the one definition of "adds up exactly". */
+export function sumContributions(parts: readonly { contribution: number }[]): number {
+  let s = 0;
+  for (const p of parts) s += p.contribution;
+  return s;
+}
