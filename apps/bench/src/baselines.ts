@@ -16,6 +16,7 @@ const single = (name: string, leg: 'fts' | 'vector'): ScoringProfile => ({
   },
   mmr: null,
   context: null,
+  speaker: null,
 });
 
 /** Single-leg baselines run through the same engine: FTS5 BM25 alone and vector alone. */

@@ -75,6 +75,7 @@ function ablations(): Record<string, ScoringProfile> {
       if (d.context[part] !== 0)
         without(`context:${part}`, { context: { ...d.context, [part]: 0 } });
   }
+  if (d.speaker) without('speaker', { speaker: 0 });
   return out;
 }
 const ablation = values.ablate

@@ -1,6 +1,6 @@
 /**
  * `pnpm --filter @anamnesis/bench exec tsx src/tune-default.ts --data DIR`: the grid the `default`
- * profile was chosen from (RRF constant, vector weight, conversation context; `grid.ts`), on LoCoMo
+ * profile was chosen from (RRF constant, vector and date weights, context, speaker; `grid.ts`), on LoCoMo
  * dev data, best first.
  */
 import { resolve } from 'node:path';

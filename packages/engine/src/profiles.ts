@@ -7,6 +7,8 @@ import { getProfile, PROFILES, type ScoringProfile } from '@anamnesis/ranking';
  * legs, no recency multiplier, no MMR, then conversation context: each memory is lifted
  * by 0.3 of the margin of its better immediate session neighbour, 0.1 of the one two turns away and
  * 0.3 of its session's best (the first 10 candidates look up their neighbours; no sessions, no
+ * effect), then speaker focus: a turn whose text opens with a speaker the query names ("Melanie:
+ * …" for "What does Melanie …?") gains its own score once more (no sessions or no such speaker, no
  * effect). Chosen on LoCoMo dev data (`apps/bench/src/tune-default.ts`, `bench:locomo -- --cv`):
  * a sharp k, a lexical leg weighted above the static model's vectors, and context win; k = 5 is
  * what each fold of the 3-fold cross-validation chose on the other two conversations.
@@ -14,7 +16,7 @@ import { getProfile, PROFILES, type ScoringProfile } from '@anamnesis/ranking';
 export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   name: 'default',
   description:
-    'anamnesis: RRF k = 5, fts 1 / vector 0.7 / graph 0.3 / date 1, session context 0.3 / 0.1 / 0.3, tuned on LoCoMo dev data',
+    'anamnesis: RRF k = 5, fts 1 / vector 0.7 / graph 0.3 / date 1, session context 0.3 / 0.1 / 0.3, speaker focus 1, tuned on LoCoMo dev data',
   legs: ['fts', 'vector', 'graph', 'date'],
   fusion: {
     kind: 'rrf',
@@ -30,6 +32,7 @@ export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   mmr: null,
   pool: { perLegFactor: 3, minPerLeg: 60 },
   context: { head: 10, neighbor: 0.3, near: 0.1, session: 0.3 },
+  speaker: 1,
 } satisfies ScoringProfile);
 
 /** Every profile recall accepts: the seeds' and `default`. */
@@ -88,6 +91,9 @@ export function resolveProfile(profile: string | ScoringProfile): ScoringProfile
       c.head > 1000)
   )
     throw bad('context needs weights ≥ 0 and an integer head in [0, 1000]');
+  const sp = profile.speaker;
+  if (sp !== undefined && sp !== null && (!finite(sp) || sp < 0))
+    throw bad('speaker must be a finite weight ≥ 0');
   if (
     profile.mmr !== null &&
     (!profile.mmr || !finite(profile.mmr.lambda) || !finite(profile.mmr.tagWeight))

@@ -14,6 +14,7 @@ import {
 } from '@anamnesis/ranking';
 import { applyContext } from './context-signal.ts';
 import { dateLeg } from './date-leg.ts';
+import { applySpeaker } from './speaker-signal.ts';
 import { buildFilter } from './filter.ts';
 import type { Reader } from './reader.ts';
 import {
@@ -152,6 +153,16 @@ export async function recall(
       // a neighbour below what can be selected is not worth reading
       plan.mmr || plan.tokenBudget !== undefined ? beforeRerank : plan.topK,
     );
+  }
+
+  if (profile.speaker) {
+    // a turn that cannot be lifted into what can be selected is not worth reading
+    const limit = plan.groupBySession
+      ? Infinity
+      : plan.mmr || plan.tokenBudget !== undefined
+        ? beforeRerank
+        : plan.topK;
+    scored = applySpeaker(ctx.read, query, scored, rows, profile.speaker, limit);
   }
 
   const sessionInfo = new Map<string, Explain['session']>();

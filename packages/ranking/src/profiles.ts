@@ -71,6 +71,12 @@ export interface ScoringProfile {
    * Absent or `null`: none (every seed profile).
    */
   readonly context?: (ContextWeights & { head: number }) | null;
+  /**
+   * Speaker focus after context (see `speakerOf`): a memory of a session whose text opens with a
+   * speaker the query names gains this share of its own score. Absent, `null` or 0: none (every
+   * seed profile).
+   */
+  readonly speaker?: number | null;
 }
 
 const DEFAULT_POOL = { perLegFactor: 3, minPerLeg: 60 } as const;
