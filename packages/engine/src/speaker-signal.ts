@@ -36,8 +36,8 @@ export function applySpeaker(
   if (inSession.length === 0) return [...scored];
   const words = queryWords(query);
   const prefixes = read.all(
-    `SELECT rid, substr(text, 1, ${SPEAKER_PREFIX_CHARS + 1}) FROM memories WHERE rid IN (SELECT value FROM json_each(?))`,
-    [JSON.stringify(inSession)],
+    'SELECT rid, substr(text, 1, ?) FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
+    [SPEAKER_PREFIX_CHARS + 1, JSON.stringify(inSession)],
     (c) => [c.num(0), c.text(1) ?? ''] as const,
   );
   const named = new Set<string>();

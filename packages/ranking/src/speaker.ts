@@ -32,7 +32,7 @@ export function speakerOf(text: string): string | null {
 export function namesSpeaker(queryWords: ReadonlySet<string>, speaker: string): boolean {
   for (const word of ftsTokens(speaker)) {
     const w = word.toLowerCase();
-    if ([...w].length >= 3 && !STOPWORDS.has(w) && queryWords.has(w)) return true;
+    if (Array.from(w).length >= 3 && !STOPWORDS.has(w) && queryWords.has(w)) return true;
   }
   return false;
 }
