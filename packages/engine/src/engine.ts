@@ -1,8 +1,9 @@
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
 import { AnamnesisError, assertArray } from '@anamnesis/errors';
 import { ArcCache, type UsageEventKind } from '@anamnesis/ranking';
-import { BloomFilter } from './bloom-filter.ts';
 import { sha256Hex } from './content-hash.ts';
+import { DedupIndex } from './dedup-index.ts';
+import { RetrievedEvents } from './retrieved-events.ts';
 import { cacheKey } from './cache-key.ts';
 import { DenseSimilarity } from './dense-similarity.ts';
 import {
@@ -139,9 +140,6 @@ const PARTIAL_REASONS: Record<Exclude<ModelState, 'ready'>, string> = {
   failed: 'the embedding model failed to load: lexical legs only',
 };
 
-/** Quiet time after which queued `retrieved` events are written, in ms. */
-const RETRIEVED_FLUSH_MS = 1000;
-
 /**
  * The anamnesis engine: one store, one embedder, the recall pipeline. Every public write is one
  * SQLite transaction; in-memory state (vectors, Bloom filter, cache) changes only after it commits.
@@ -159,7 +157,7 @@ export class Engine {
   readonly #now: () => number;
   readonly #maxText: number;
   readonly #cache: ArcCache<string, readonly RecallResult[]>;
-  #bloom: BloomFilter;
+  readonly #dedup: DedupIndex;
   #generation = 0;
   #schemaVersion: number;
   #closed = false;
@@ -167,10 +165,7 @@ export class Engine {
   readonly #pending = new Set<Promise<unknown>>();
   readonly #writes: WritePath;
   #dirty = false;
-  /** Whether the meta table holds a Bloom snapshot matching the rows. */
-  #bloomSnapshot = false;
-  readonly #retrieved: { ids: string[]; at: number }[] = [];
-  #retrievedTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #retrieved: RetrievedEvents;
 
   private constructor(
     io: StorageBackend,
@@ -184,7 +179,8 @@ export class Engine {
     this.#now = options.now ?? Date.now;
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
-    this.#bloom = new BloomFilter(100_000, 0.001);
+    this.#dedup = new DedupIndex(io.db);
+    this.#retrieved = new RetrievedEvents(io.db, () => (this.#dirty = true));
     this.#schemaVersion = schemaVersion;
     this.#writes = new WritePath(io.db, {
       closed: () => this.#closed,
@@ -224,7 +220,7 @@ export class Engine {
       engine.#ownsSimilarity = owned;
       const onMismatch = options.onModelMismatch ?? 'error';
       if (promised) {
-        engine.#loadBloom(Number(io.db.selectValue('SELECT count(*) FROM memories')));
+        engine.#dedup.load(Number(io.db.selectValue('SELECT count(*) FROM memories')));
         engine.#activateWhenReady(promised, onMismatch, options.onProgress);
       } else await engine.#load(backend, onMismatch, options.onProgress);
       return engine;
@@ -309,7 +305,7 @@ export class Engine {
         );
       }
     }
-    if (this.#modelState !== 'loading') this.#loadBloom(count);
+    if (this.#modelState !== 'loading') this.#dedup.load(count);
     await backend.load(db, this.#io.sqlite3, onProgress);
     transaction(db, 'recording the model', () => {
       db.exec({
@@ -322,59 +318,30 @@ export class Engine {
   }
 
   /**
-   * The dedup Bloom filter: the snapshot saved at the last clean close when there is one (seed
-   * 002's byte format), else rebuilt from the content hashes. The first write after open deletes
-   * the snapshot in its own transaction, so a snapshot on disk always matches the rows.
-   */
-  #loadBloom(count: number): void {
-    const { db } = this.#io;
-    const saved = db.selectValue("SELECT value FROM meta WHERE key = 'bloom'") as
-      Uint8Array | string | undefined;
-    if (saved instanceof Uint8Array) {
-      try {
-        this.#bloom = BloomFilter.fromBytes(saved);
-        this.#bloomSnapshot = true;
-        return;
-      } catch {
-        // an unreadable snapshot is rebuilt below
-      }
-    }
-    this.#bloom = new BloomFilter(Math.max(100_000, count * 2), 0.001);
-    for (const [session, hash] of db.selectArrays('SELECT session, content_hash FROM memories')) {
-      this.#bloom.add(dedupKey(session as string | null, hash as string));
-    }
-  }
-
-  /**
    * Inside a write transaction that adds, changes or deletes texts: drops the snapshots it makes
    * stale (the Bloom filter's, the similarity backend's), so a snapshot on disk always matches the rows.
    */
   #dropSnapshots(): void {
-    if (this.#bloomSnapshot) {
-      this.#io.db.exec("DELETE FROM meta WHERE key = 'bloom'");
-      this.#bloomSnapshot = false;
-    }
+    this.#dedup.dropSnapshot();
     const key = this.#similarity.snapshotKey;
     if (key !== undefined) this.#io.db.exec({ sql: 'DELETE FROM meta WHERE key = ?', bind: [key] });
   }
 
   /** Saves the Bloom filter and the similarity backend's snapshot so the next open need not rebuild them. */
   #saveSnapshots(): void {
-    const bloom = this.#bloomSnapshot ? undefined : this.#bloom.toBytes();
     const backend = this.#similarity.snapshot?.();
     const key = this.#similarity.snapshotKey;
-    if (!bloom && (backend === undefined || key === undefined)) return;
+    if (this.#dedup.snapshotCurrent && (backend === undefined || key === undefined)) return;
     transaction(this.#io.db, 'saving snapshots', () => {
-      const save = (k: string, value: Uint8Array | string) =>
+      if (this.#dedup.saveSnapshot()) this.#dirty = true;
+      if (backend !== undefined && key !== undefined) {
         this.#io.db.exec({
           sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)',
-          bind: [k, value],
+          bind: [key, backend],
         });
-      if (bloom) save('bloom', bloom);
-      if (backend !== undefined && key !== undefined) save(key, backend);
+        this.#dirty = true;
+      }
     });
-    this.#bloomSnapshot = true;
-    this.#dirty = true;
   }
 
   /**
@@ -384,7 +351,7 @@ export class Engine {
    */
   #run<T>(fn: () => Promise<T>, flushRetrieved = true): Promise<T> {
     if (this.#closed || this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
-    if (flushRetrieved && this.#retrieved.length > 0) this.#flushRetrieved();
+    if (flushRetrieved && this.#retrieved.pending) this.#retrieved.flush();
     // Only catalogued errors leave the engine: SQLite's (a page found corrupt by a read) are
     // mapped, anything else is INTERNAL.
     const p = fn().catch((e: unknown) => {
@@ -411,15 +378,6 @@ export class Engine {
         throw mapSqliteError(e, 'saving the store file');
       }
     }
-  }
-
-  /** Finds an existing memory with the same text in the same session (Bloom filter first). */
-  #findDuplicate(session: string | null, hash: string): string | undefined {
-    if (!this.#bloom.has(dedupKey(session, hash))) return undefined;
-    return this.#io.db.selectValue(
-      'SELECT id FROM memories WHERE content_hash = ? AND session IS ? LIMIT 1',
-      [hash, session],
-    ) as string | undefined;
   }
 
   /** Inserts validated memories with their vectors and links; runs inside a transaction. */
@@ -513,7 +471,7 @@ export class Engine {
           fresh.map((m) => m.text),
           vectors,
         );
-        fresh.forEach((m) => this.#bloom.add(dedupKey(m.session, m.hash)));
+        fresh.forEach((m) => this.#dedup.add(dedupKey(m.session, m.hash)));
       },
       changed: () => fresh.length > 0,
       reply: () => ids,
@@ -538,7 +496,7 @@ export class Engine {
       const hash = hashes[i]!;
       if (!m.allowDuplicate) {
         const key = dedupKey(m.session, hash);
-        const existing = this.#findDuplicate(m.session, hash);
+        const existing = this.#dedup.find(m.session, hash);
         if (existing !== undefined) return void (ids[i] = existing);
         const inBatch = batchKeys.get(key);
         if (inBatch !== undefined) return void (ids[i] = ids[inBatch]!);
@@ -636,7 +594,7 @@ export class Engine {
         },
         apply: (row) => {
           if (vector) this.#similarity.apply([row.rid], [row.text], [vector]);
-          this.#bloom.add(dedupKey(row.session, row.contentHash));
+          this.#dedup.add(dedupKey(row.session, row.contentHash));
         },
         reply: toMemory,
       });
@@ -795,48 +753,13 @@ export class Engine {
           this.#modelState,
         );
       if (key !== undefined && !cached) this.#cache.set(key, deepFreeze(results));
-      if (results.length > 0) this.#recordRetrieved(results.map((r) => r.id));
+      if (results.length > 0)
+        this.#retrieved.record(
+          results.map((r) => r.id),
+          this.#now(),
+        );
       return results as RecallResult[];
     }, false);
-  }
-
-  /**
-   * Queues `retrieved` events; no generation bump (ranking input only). They are written by the
-   * next call other than `recall`, after {@link RETRIEVED_FLUSH_MS} without a recall, or at close:
-   * one write transaction per recall would cost a synced OPFS commit (tens of ms) per keystroke.
-   */
-  #recordRetrieved(ids: string[]): void {
-    this.#retrieved.push({ ids, at: this.#now() });
-    if (this.#retrievedTimer !== undefined) clearTimeout(this.#retrievedTimer);
-    this.#retrievedTimer = setTimeout(() => this.#flushRetrieved(), RETRIEVED_FLUSH_MS);
-    (this.#retrievedTimer as { unref?: () => void }).unref?.(); // never keeps Node alive
-  }
-
-  /** Writes queued `retrieved` events and access counts in one transaction (best effort). */
-  #flushRetrieved(): void {
-    if (this.#retrievedTimer !== undefined) clearTimeout(this.#retrievedTimer);
-    this.#retrievedTimer = undefined;
-    const queue = this.#retrieved.splice(0);
-    if (queue.length === 0 || this.#closed) return;
-    const { db } = this.#io;
-    try {
-      transaction(db, 'recording retrievals', () => {
-        for (const { ids, at } of queue) {
-          const json = JSON.stringify(ids);
-          db.exec({
-            sql: "INSERT INTO usage(rid, event, at) SELECT rid, 'retrieved', ? FROM memories WHERE id IN (SELECT value FROM json_each(?))",
-            bind: [at, json],
-          });
-          db.exec({
-            sql: 'UPDATE memories SET access_count = access_count + 1 WHERE id IN (SELECT value FROM json_each(?))',
-            bind: [json],
-          });
-        }
-      });
-      this.#dirty = true;
-    } catch {
-      // best effort: a full disk must not fail reads
-    }
   }
 
   /** Exports every memory as JSON Lines (deterministic order and key order). */
@@ -858,7 +781,7 @@ export class Engine {
         ...plan,
         apply: (r) => {
           this.#similarity.apply(r.rids, r.texts, r.vectors);
-          for (const key of r.dedupKeys) this.#bloom.add(key);
+          for (const key of r.dedupKeys) this.#dedup.add(key);
         },
         reply: (r) => r.added,
       });
@@ -920,7 +843,7 @@ export class Engine {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await Promise.allSettled([...this.#pending]);
-      this.#flushRetrieved();
+      this.#retrieved.flush();
       this.#closed = true;
       try {
         this.#saveSnapshots();
