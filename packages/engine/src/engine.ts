@@ -8,13 +8,9 @@ import {
 } from '@anamnesis/ranking';
 import { cacheKey } from './cache-key.ts';
 import { DenseLeg } from './dense-leg.ts';
-import {
-  createTransformersEmbedder,
-  type Embedder,
-  type ProgressEvent,
-  type TransformersEmbedderOptions,
-} from './embedder.ts';
+import { type Embedder, type ProgressEvent, type TransformersEmbedderOptions } from './embedder.ts';
 import { buildFilter } from './filter.ts';
+import { createModelEmbedder } from './model-embedder.ts';
 import { newId } from './ids.ts';
 import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from './jsonl.ts';
 import { Reader } from './reader.ts';
@@ -979,7 +975,7 @@ async function createLeg(options: EngineOptions): Promise<{ leg: VectorLeg; owne
   if ('tfidf' in spec) return { leg: new TfidfLeg(spec.tfidf), owned: true };
   if ('embed' in spec) return { leg: new DenseLeg(spec), owned: false };
   if (isPromise(spec)) throw new AnamnesisError('INTERNAL', 'a promised embedder has no leg yet');
-  const embedder = await createTransformersEmbedder({ onProgress: options.onProgress, ...spec });
+  const embedder = await createModelEmbedder({ onProgress: options.onProgress, ...spec });
   return { leg: new DenseLeg(embedder), owned: true };
 }
 
