@@ -19,7 +19,7 @@ export type ProtobufField =
  * Reads an unsigned varint at `pos` of `bytes`. Values above 2^53 lose precision (ONNX dims and
  * enums are far smaller). Returns the value and the position after it.
  */
-export function readVarint(bytes: Uint8Array, pos: number): [value: number, next: number] {
+function readVarint(bytes: Uint8Array, pos: number): [value: number, next: number] {
   let value = 0;
   let scale = 1;
   for (let i = 0; i < 10; i++) {
