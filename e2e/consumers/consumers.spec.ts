@@ -301,7 +301,7 @@ test('(a) the Node quick start runs as plain node app.mjs', async () => {
   expect(run.stdout).toContain("component: 'rrf:vector'");
 });
 
-test('the TF-IDF backend runs without any model runtime installed', async () => {
+test('the TF-IDF backend and the default model run without any model runtime installed', async () => {
   writeFileSync(
     join(dirs.tfidf, 'app.mjs'),
     [
@@ -315,11 +315,26 @@ test('the TF-IDF backend runs without any model runtime installed', async () => 
   );
   const run = await ok('node app.mjs', dirs.tfidf);
   expect(run.stdout.trim()).toBe('I adopted a kitten named Luna tfidf');
-  // The default model needs transformers.js: a clear error that says what to install.
+  // The default model runs in plain JavaScript: no model runtime needed either.
+  writeFileSync(
+    join(dirs.tfidf, 'default.mjs'),
+    [
+      "import { createEngine } from '@anamnesis/engine';",
+      "const memory = await createEngine({ storage: 'memory' });",
+      "await memory.rememberMany([{ text: 'I adopted a kitten named Luna' }, { text: 'Buy oat milk' }]);",
+      "const [hit] = await memory.recall('my cat');",
+      'console.log(hit.text, (await memory.stats()).model.id);',
+      'await memory.close();',
+    ].join('\n'),
+  );
+  const plain = await ok('node default.mjs', dirs.tfidf);
+  expect(plain.stdout.trim()).toBe('I adopted a kitten named Luna anamnesis/glove-100d-sif');
+  // An ONNX model needs transformers.js: a clear error that says what to install.
   writeFileSync(
     join(dirs.tfidf, 'model.mjs'),
     "import { createEngine } from '@anamnesis/engine';\n" +
-      "await createEngine({ storage: 'memory' }).catch((e) => console.log(e.code, e.message));",
+      "await createEngine({ storage: 'memory', embedder: { model: 'Xenova/all-MiniLM-L6-v2' } })" +
+      '.catch((e) => console.log(e.code, e.message));',
   );
   const model = await ok('node model.mjs', dirs.tfidf);
   expect(model.stdout).toContain('MODEL_LOAD_FAILED');

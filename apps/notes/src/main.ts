@@ -198,6 +198,8 @@ function connect(): void {
     },
   });
   store = new NotesStore(memory, () => {
+    // `data-listed`: 'all' once every note is in the list, 'first' while only the most recent are.
+    document.body.dataset.listed = store.complete ? 'all' : 'first';
     if (loaded) renderNotes();
   });
   writes = new PendingWrites(store, globalThis.localStorage);
@@ -573,7 +575,8 @@ async function start(): Promise<void> {
     );
   }
   await memory.ready;
-  await store.load();
+  // The most recent notes first: the rest are read behind them and listed when they arrive.
+  await store.loadFirst();
   loaded = true;
   if (memory.readiness.model) showProgress(undefined);
   else

@@ -37,6 +37,12 @@ const MIN_SHOWN = 3;
 /** Cosine from which a meaning-only match is shown (the default model's related texts score above). */
 const MEANING_FLOOR = 0.3;
 
+/**
+ * Notes read before the first screen is shown (the most recently updated): a store with more shows
+ * them at once and reads the rest behind them (see {@link NotesStore.loadFirst}).
+ */
+export const FIRST_PAGE = 100;
+
 /** A search hit folded to its note. */
 export type NoteHit = RecallResult & { noteId: string };
 
@@ -47,6 +53,10 @@ export class NotesStore {
   #notes = new Map<string, Note>();
   /** Loads started so far: only the latest one started may replace the index. */
   #loads = 0;
+  /** True while the index holds only the first page (see {@link loadFirst}). */
+  #partial = false;
+  /** The full load started behind the first page, while {@link #partial}. */
+  #rest: Promise<void> | undefined;
 
   /** `onChange` is called whenever a load replaces the in-page index (to re-render). */
   constructor(memory: MemoryApi, onChange: () => void = () => undefined) {
@@ -61,8 +71,68 @@ export class NotesStore {
    */
   async load(): Promise<void> {
     const load = ++this.#loads;
+    const notes = await this.#read();
+    if (load !== this.#loads) return;
+    this.#notes = notes;
+    this.#partial = false;
+    this.#onChange();
+  }
+
+  /**
+   * Loads the {@link FIRST_PAGE} most recently updated notes with their chunks (whole notes: the
+   * editor may open any of them), then, when the store has more, starts loading every note behind
+   * them and returns without waiting: the list shows the first page at once and the rest when it
+   * is read (`onChange`). Until then {@link complete} waits for it, and saves and searches do.
+   */
+  async loadFirst(limit = FIRST_PAGE): Promise<void> {
+    const load = ++this.#loads;
+    const heads = await this.#memory.list({ filter: { kind: 'note' }, limit, order: 'updated' });
+    if (heads.length < limit) return this.load();
+    const chunks = await this.#all(
+      'chunk',
+      heads.map((h) => h.id),
+    );
+    if (load !== this.#loads) return;
+    this.#notes = this.#index(heads, chunks);
+    this.#partial = true;
+    this.#onChange();
+    this.#startRest();
+  }
+
+  /** Starts the full load behind a partial index (again, when a write invalidated the last one). */
+  #startRest(): void {
+    const rest = this.load();
+    this.#rest = rest;
+    // A failed load leaves the first page; the next search or save tries again.
+    rest.catch((e: unknown) => console.error('loading the notes failed', e));
+  }
+
+  /** Whether the index holds every note (false while the rest is read behind the first page). */
+  get complete(): boolean {
+    return !this.#partial;
+  }
+
+  /** Resolves once the index holds every note (at once unless the rest is still being read). */
+  async whenComplete(): Promise<void> {
+    while (this.#partial) {
+      const rest = this.#rest;
+      await rest?.catch(() => undefined);
+      if (this.#partial && this.#rest === rest) {
+        // that load failed or was dropped: read again
+        this.#startRest();
+      }
+    }
+  }
+
+  /** Every note, built from the store (not swapped in). */
+  async #read(): Promise<Map<string, Note>> {
     const heads = await this.#all('note');
     const chunks = await this.#all('chunk');
+    return this.#index(heads, chunks);
+  }
+
+  /** The index of notes from their heads and chunks (built aside and swapped in by the caller). */
+  #index(heads: NoteMemory[], chunks: NoteMemory[]): Map<string, Note> {
     const byNote = new Map<string, NoteMemory[]>();
     for (const c of chunks) {
       const id = String(c.meta.note);
@@ -82,15 +152,14 @@ export class NotesStore {
         ),
       );
     }
-    if (load !== this.#loads) return;
-    this.#notes = notes;
-    this.#onChange();
+    return notes;
   }
 
-  async #all(kind: string): Promise<NoteMemory[]> {
+  async #all(kind: string, session?: string[]): Promise<NoteMemory[]> {
     const out: NoteMemory[] = [];
+    const filter = session ? { kind, session } : { kind };
     for (let offset = 0; ; offset += 1000) {
-      const page = await this.#memory.list({ filter: { kind }, limit: 1000, offset });
+      const page = await this.#memory.list({ filter, limit: 1000, offset });
       out.push(...page);
       if (page.length < 1000) return out;
     }
@@ -115,6 +184,9 @@ export class NotesStore {
    * the same store, whichever of its writes had landed before.
    */
   async save(draft: { id?: string; title: string; body: string; tags: string[] }): Promise<string> {
+    // Links are resolved by title over every note, and the load that ends the save must not race
+    // the one behind the first page.
+    await this.whenComplete();
     const { head, chunks } = noteMemories(draft);
     const id = draft.id ?? newNoteId();
     const stored = await this.#memory.get(id);
@@ -169,6 +241,8 @@ export class NotesStore {
 
   /** Deletes a note and all its memories (their links go with them). */
   async delete(id: string): Promise<void> {
+    // A load behind the first page that read the note before it was forgotten would bring it back.
+    await this.whenComplete();
     await this.#memory.forget({ session: id });
     await this.#memory.forget([id]);
     this.#notes.delete(id);
@@ -178,8 +252,12 @@ export class NotesStore {
   async search(query: string, profile: string): Promise<NoteHit[]> {
     const results = await this.#memory.recall(query, { profile, topK: 30, explain: true });
     let folded = foldByNote(results);
-    // A note another tab wrote: refresh the in-page index once.
-    if (folded.some((r) => !this.#notes.has(r.noteId))) await this.load();
+    // A note another tab wrote: refresh the in-page index once (or wait for the rest behind the
+    // first page, which reads it).
+    if (folded.some((r) => !this.#notes.has(r.noteId))) {
+      if (this.#partial) await this.whenComplete();
+      else await this.load();
+    }
     folded = folded.filter((r) => this.#notes.has(r.noteId));
     const hits = folded as NoteHit[];
     // Every note is some distance from any query: beyond the best few, show only notes that

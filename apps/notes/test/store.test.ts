@@ -71,4 +71,35 @@ describe('NotesStore', () => {
     await store.load();
     expect(store.get(id)?.tags).toEqual(['food']);
   });
+
+  it('loadFirst lists the most recent notes whole at once, the rest behind them; saves and deletes wait for all', async () => {
+    let now = 1_700_000_000_000;
+    engine = await createEngine({ storage: 'memory', embedder: 'tfidf', now: () => now++ });
+    const writer = new NotesStore(engine);
+    const long = 'a long body paragraph about the garden and the river. '.repeat(80);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      ids.push(await writer.save({ title: `Note ${i}`, body: `zq${i} ${long}`, tags: [] }));
+    }
+    let changes = 0;
+    const store = new NotesStore(engine, () => changes++);
+    await store.loadFirst(5); // returns with the first page; the rest is still being read
+    expect(store.size).toBe(5);
+    expect(store.complete).toBe(false);
+    // The most recently updated five, whole (chunks included): the editor may open them.
+    expect(store.all().map((n) => n.id)).toEqual(ids.slice(7).reverse());
+    expect(store.get(ids[11]!)!.body).toBe(writer.get(ids[11]!)!.body);
+    // A delete waits for every note: the load behind the first page cannot bring it back.
+    await store.delete(ids[0]!);
+    await store.whenComplete();
+    expect(store.complete).toBe(true);
+    expect(store.size).toBe(11);
+    expect(store.has(ids[0]!)).toBe(false);
+    expect(changes).toBeGreaterThanOrEqual(2);
+    // A small store is read whole at once.
+    const small = new NotesStore(engine);
+    await small.loadFirst(100);
+    expect(small.complete).toBe(true);
+    expect(small.size).toBe(11);
+  });
 });

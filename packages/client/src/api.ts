@@ -90,6 +90,12 @@ export interface OpenInfo {
    * (and `model.dims` is 0 until it is ready; `stats().model` is always current).
    */
   device: string;
+  /**
+   * What computes the vectors once the model is loaded: `'js'` (the default model, a static table
+   * lookup, in plain JavaScript: ONNX Runtime is never loaded) or `'onnx'` (ONNX Runtime). Absent
+   * for TF-IDF and while the model is still loading.
+   */
+  runtime?: 'onnx' | 'js';
   /** How the device was chosen. */
   selection?: DeviceSelection;
   /** `'opfs'` or `'memory'`. */

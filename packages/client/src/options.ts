@@ -37,7 +37,10 @@ export interface OpenMemoryOptions {
    * `stats().backendReason` says why. Default `'auto'`.
    */
   storage?: ClientStorage;
-  /** Where the app serves the model and ONNX Runtime files. Defaults: `'/models/'`, `'/ort/'`. */
+  /**
+   * Where the app serves the model and ONNX Runtime files. Defaults: `'/models/'`, `'/ort/'` (the
+   * runtime's files are only fetched for a model run on ONNX Runtime: see `runtime`).
+   */
   assets?: AssetUrls;
   /**
    * Embedding model id, a folder under `assets.models` (or on `remoteHost`), or `'tfidf'` for the
@@ -50,8 +53,18 @@ export interface OpenMemoryOptions {
    * WebGPU fails to create a session, the client starts a fresh worker on `'wasm'` (and
    * `info.fellBackFrom` says why). Default: `'wasm'` for the default model (a table lookup gains
    * nothing from a GPU), `'auto'` for any other model.
+   *
+   * The default model (a static model) on `'wasm'` or `'auto'` runs in plain JavaScript, with the
+   * same vectors and without ONNX Runtime (no `/ort/` file is fetched; about 130 MB less memory
+   * and no runtime start-up); on `'webgpu'`, or with `runtime: 'onnx'`, it runs on ONNX Runtime.
    */
   device?: ClientDevice;
+  /**
+   * What runs a static model such as the default model: `'auto'` (plain JavaScript on `'wasm'` and
+   * `'auto'` devices, ONNX Runtime on `'webgpu'`) or `'onnx'` (always ONNX Runtime, from
+   * `assets.ort`). Any other model always runs on ONNX Runtime. Default `'auto'`.
+   */
+  runtime?: 'auto' | 'onnx';
   /**
    * A hub-like host to download models from (e.g. `'https://models.example.com/'`). Default: none,
    * and nothing is ever fetched from another origin.
@@ -188,6 +201,10 @@ export function resolveOptions(
   if (!['auto', 'webgpu', 'wasm'].includes(device)) {
     throw new AnamnesisError('INVALID_INPUT', `unknown device ${String(device)}`);
   }
+  const runtime = options.runtime ?? 'auto';
+  if (!['auto', 'onnx'].includes(runtime)) {
+    throw new AnamnesisError('INVALID_INPUT', `unknown runtime ${String(runtime)}`);
+  }
   let ort = resolveUrl(options.assets?.ort ?? '/ort/', env.baseUrl);
   if (!ort.endsWith('/')) ort += '/';
   const models = resolveUrl(options.assets?.models ?? '/models/', env.baseUrl);
@@ -216,6 +233,7 @@ export function resolveOptions(
             model,
             localModelPath: models,
             device,
+            ...(runtime !== 'auto' ? { runtime } : {}),
             // wasm only: the plain build (14 MB, about half the start-up); WebGPU needs asyncify's.
             wasmPaths: device === 'wasm' ? plainRuntime(ort) : ort,
             ...(options.remoteHost !== undefined ? { remoteHost: options.remoteHost } : {}),

@@ -4,7 +4,9 @@
  * - Serves (dev server) and emits (build; `vite preview` serves the emitted copies) the default
  *   model's files under `/models/` and ONNX Runtime's wasm files under `/ort/`, from the exact
  *   onnxruntime-web version that `@huggingface/transformers` depends on (the one the engine
- *   loads), so nothing comes from a CDN.
+ *   loads), so nothing comes from a CDN. The default model runs in plain JavaScript on `'wasm'`
+ *   and `'auto'`: the runtime's files are only fetched for other models, `device: 'webgpu'` or
+ *   `runtime: 'onnx'` (see `ortBuilds`).
  * - A missing file under those paths is a 404, never the app's `index.html` (transformers.js
  *   would cache that page as a model file).
  * - Keeps `@sqlite.org/sqlite-wasm` (and this package, whose worker is found through
@@ -157,6 +159,9 @@ export interface AnamnesisPluginOptions {
   /**
    * ONNX Runtime builds to serve and emit: `'plain'` (wasm only, 14 MB; what `device: 'wasm'`
    * loads) and `'asyncify'` (wasm and WebGPU, 27 MB; what `'webgpu'` and `'auto'` load). Default both.
+   * The default model on `'wasm'` or `'auto'` runs in plain JavaScript and loads neither; an app
+   * that never asks for ONNX Runtime (no other model, no `device: 'webgpu'`, no `runtime: 'onnx'`)
+   * can pass `[]` to leave the runtime (up to 40 MB) out of its build.
    */
   ortBuilds?: ('asyncify' | 'plain')[];
   /**

@@ -7,7 +7,7 @@
 import {
   AnamnesisError,
   createEngine,
-  createTransformersEmbedder,
+  createModelEmbedder,
   isAnamnesisError,
   recoverOpfsStore,
   type Embedder,
@@ -200,7 +200,7 @@ export function createWorkerApi(): WorkerApi {
     let failed = false;
     try {
       if (model) {
-        loading = createTransformersEmbedder({ ...model, onProgress: progress });
+        loading = createModelEmbedder({ ...model, onProgress: progress });
         loading.then(
           (e) => {
             if (closed || failed) void e.dispose?.().catch(() => undefined);
@@ -249,6 +249,7 @@ export function createWorkerApi(): WorkerApi {
       await ready?.delivered();
       return {
         device: embedder?.device ?? (early ? (model.device ?? 'auto') : 'none'),
+        ...(embedder?.runtime ? { runtime: embedder.runtime } : {}),
         ...(embedder?.selection ? { selection: embedder.selection } : {}),
         backend: stats.backend,
         ...(stats.backendReason ? { backendReason: stats.backendReason } : {}),

@@ -7,8 +7,17 @@ export interface Embedder {
   readonly id: string;
   /** Vector dimension. */
   readonly dims: number;
-  /** Where it runs: `'webgpu'`, `'wasm'`, `'cpu'` (Node) or `'none'`. */
+  /**
+   * Where it runs: `'webgpu'`, `'wasm'`, `'cpu'` (Node) or `'none'`. A static model run in plain
+   * JavaScript (`runtime: 'js'`) names the device it stands in for: `'wasm'` in a browser, `'cpu'`
+   * in Node.
+   */
   readonly device: string;
+  /**
+   * What computes the vectors: `'onnx'` (ONNX Runtime through transformers.js) or `'js'` (a static
+   * model in plain JavaScript, see `createModelEmbedder`). Absent for other embedders.
+   */
+  readonly runtime?: 'onnx' | 'js';
   /** Texts truncated to the model's maximum length so far. */
   readonly truncated: number;
   /** How the device was chosen (set by {@link createTransformersEmbedder}). */
@@ -44,9 +53,17 @@ export interface DeviceSelection {
    * Why: `'requested'` (an explicit device), `'node'` (`auto` in Node), `'no-webgpu'` (`auto`
    * without a WebGPU adapter, or with a wasm-only ONNX Runtime build), `'webgpu-failed'` (`auto`: the WebGPU session could not be created;
    * wasm was loaded first, so it stays usable in this worker), `'webgpu-faster'` or
-   * `'wasm-faster'` (`auto`: both loaded, the warm-up chose).
+   * `'wasm-faster'` (`auto`: both loaded, the warm-up chose), `'static'` (a static model run in
+   * plain JavaScript, without ONNX Runtime; see `createModelEmbedder`).
    */
-  reason: 'requested' | 'node' | 'no-webgpu' | 'webgpu-failed' | 'webgpu-faster' | 'wasm-faster';
+  reason:
+    | 'requested'
+    | 'node'
+    | 'no-webgpu'
+    | 'webgpu-failed'
+    | 'webgpu-faster'
+    | 'wasm-faster'
+    | 'static';
   /** `auto` with both devices loaded: best milliseconds per warm-up batch (64 short texts) on each. */
   warmupMs?: { wasm: number; webgpu: number };
   /** `'webgpu-failed'`: the WebGPU error message. Later WebGPU sessions in this worker will fail too. */
@@ -85,6 +102,16 @@ export interface TransformersEmbedderOptions {
    * start a fresh worker with `'wasm'` (or `'auto'`).
    */
   device?: EmbedderDevice;
+  /**
+   * What runs a static model (one whose `config.json` declares `"anamnesis": { "kind":
+   * "static-embedding" }`, such as the default model), for `createModelEmbedder` and the engine and
+   * client that use it: `'auto'` runs it in plain JavaScript on devices `'auto'`, `'wasm'` and
+   * `'cpu'` (same vectors, no ONNX Runtime loaded: about 130 MB less memory and no runtime start),
+   * and through ONNX Runtime on `'webgpu'`; `'onnx'` always uses ONNX Runtime. Other models always
+   * use ONNX Runtime. {@link createTransformersEmbedder} itself always uses ONNX Runtime.
+   * Default `'auto'`.
+   */
+  runtime?: 'auto' | 'onnx';
   /** ONNX weights variant (`'fp32'`, `'q8'`…). Default: the model's default. */
   dtype?: string;
   /**
@@ -513,6 +540,7 @@ export async function createTransformersEmbedder(
     id: options.model,
     dims,
     device: selection.device,
+    runtime: 'onnx',
     selection,
     get truncated() {
       return truncated;

@@ -6,13 +6,9 @@ import { DedupIndex } from './dedup-index.ts';
 import { RetrievedEvents } from './retrieved-events.ts';
 import { cacheKey } from './cache-key.ts';
 import { DenseSimilarity } from './dense-similarity.ts';
-import {
-  createTransformersEmbedder,
-  type Embedder,
-  type ProgressEvent,
-  type TransformersEmbedderOptions,
-} from './embedder.ts';
+import type { Embedder, ProgressEvent, TransformersEmbedderOptions } from './embedder.ts';
 import { buildFilter } from './filter.ts';
+import { createModelEmbedder } from './model-embedder.ts';
 import { newId } from './ids.ts';
 import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from './jsonl.ts';
 import { Reader } from './reader.ts';
@@ -901,7 +897,7 @@ async function createSimilarity(
   if ('embed' in spec) return { backend: new DenseSimilarity(spec), owned: false };
   if (isPromise(spec))
     throw new AnamnesisError('INTERNAL', 'a promised embedder has no backend yet');
-  const embedder = await createTransformersEmbedder({ onProgress: options.onProgress, ...spec });
+  const embedder = await createModelEmbedder({ onProgress: options.onProgress, ...spec });
   return { backend: new DenseSimilarity(embedder), owned: true };
 }
 

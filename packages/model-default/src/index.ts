@@ -48,3 +48,16 @@ export async function modelRootPath(): Promise<string> {
   const { fileURLToPath } = await import('node:url');
   return fileURLToPath(modelRootUrl());
 }
+
+/**
+ * Files of a static model, relative to its folder (`<model root>/<model id>/`): what the
+ * plain-JavaScript embedder reads (`config.json` says `"anamnesis": { "kind": "static-embedding" }`).
+ */
+export const STATIC_MODEL_FILES = {
+  config: 'config.json',
+  tokenizer: 'tokenizer.json',
+  tokenizerConfig: 'tokenizer_config.json',
+  weights: 'onnx/model_quantized.onnx',
+} as const;
+
+export { readStaticWeights, type StaticWeights } from './static-weights.ts';

@@ -1,0 +1,241 @@
+/**
+ * The static default model in plain JavaScript: no ONNX Runtime, no transformers.js.
+ *
+ * The model (`@anamnesis/model-default`) is a table lookup: its ONNX graph gathers one int8 row
+ * and one float scale per token id and multiplies them; the transformers.js embedder then
+ * mean-pools the rows over the attention mask and normalises ({@link meanPoolNormalize}). This
+ * embedder does the same arithmetic on the same bytes: the rows are read out of the same `.onnx`
+ * file, the token ids come from `@huggingface/tokenizers` (the tokenizer transformers.js itself
+ * runs), texts are truncated to `model_max_length` tokens as transformers.js truncates them (the
+ * first tokens kept, `[SEP]` dropped), and each value is `Math.fround(int8 * scale)` (what ONNX
+ * Runtime's float32 Mul gives), summed in float64 in token order and scaled by the inverse norm as
+ * `meanPoolNormalize` does. So the vectors are bit-identical to the ONNX pipeline's, and a store
+ * embedded by either is read by the other under the same model id.
+ */
+import { STATIC_MODEL_FILES, readStaticWeights } from '@anamnesis/model-default';
+import { AnamnesisError } from '@anamnesis/errors';
+import { Tokenizer } from '@huggingface/tokenizers';
+
+import type { Embedder, TransformersEmbedderOptions } from './embedder.ts';
+
+/** The `anamnesis.kind` a model's `config.json` declares when this embedder can run it. */
+export const STATIC_MODEL_KIND = 'static-embedding';
+
+function isNode(): boolean {
+  return typeof process !== 'undefined' && !!process.versions?.node;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** A model file could not be read (`missing`) or parsed (`corrupt`). */
+class FileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: 'missing' | 'corrupt',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reads `<root>/<model>/<file>`: from the file system in Node when `root` is a path or a `file:`
+ * URL, else with `fetch` (relative to the page or worker).
+ */
+async function readFile(root: string, model: string, file: string): Promise<Uint8Array> {
+  const rel = `${model}/${file}`;
+  if (isNode() && !/^(https?|blob):/i.test(root)) {
+    // Specifiers in variables: bundlers leave Node-only imports of this Node-only branch alone.
+    const fsName = 'node:fs/promises';
+    const pathName = 'node:path';
+    const urlName = 'node:url';
+    const [fs, path, url] = (await Promise.all([
+      import(/* @vite-ignore */ fsName),
+      import(/* @vite-ignore */ pathName),
+      import(/* @vite-ignore */ urlName),
+    ])) as [
+      typeof import('node:fs/promises'),
+      typeof import('node:path'),
+      typeof import('node:url'),
+    ];
+    const dir = /^file:/i.test(root) ? url.fileURLToPath(root) : root;
+    try {
+      return new Uint8Array(await fs.readFile(path.join(dir, rel)));
+    } catch (e) {
+      throw new FileError(file, 'missing', messageOf(e));
+    }
+  }
+  const base = (globalThis as { location?: { href: string } }).location?.href;
+  let response: Response;
+  try {
+    const folder = new URL(root.endsWith('/') ? root : `${root}/`, base);
+    response = await fetch(new URL(rel, folder));
+  } catch (e) {
+    throw new FileError(file, 'missing', messageOf(e));
+  }
+  if (!response.ok) throw new FileError(file, 'missing', `HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+function parseJson(bytes: Uint8Array, file: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    if (value === null || typeof value !== 'object') throw new Error('not a JSON object');
+    return value as Record<string, unknown>;
+  } catch (e) {
+    throw new FileError(file, 'corrupt', messageOf(e));
+  }
+}
+
+/**
+ * Whether {@link createStaticEmbedder} should run `options` instead of ONNX Runtime: not
+ * `runtime: 'onnx'`, a device that is not `'webgpu'`, the `q8` weights (the model's only ones), a
+ * local model, and a `config.json` there that declares `"anamnesis": { "kind": "static-embedding" }`.
+ * A `config.json` that cannot be read or parsed gives `false`, so the ONNX path reports it as before.
+ */
+export async function isStaticModel(options: TransformersEmbedderOptions): Promise<boolean> {
+  if (options.runtime === 'onnx' || options.device === 'webgpu') return false;
+  if (options.dtype !== undefined && options.dtype !== 'q8') return false;
+  if (options.localModelPath === undefined || typeof options.model !== 'string') return false;
+  try {
+    const bytes = await readFile(options.localModelPath, options.model, STATIC_MODEL_FILES.config);
+    const config = parseJson(bytes, STATIC_MODEL_FILES.config);
+    return (config.anamnesis as { kind?: unknown } | undefined)?.kind === STATIC_MODEL_KIND;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An embedder for a static model (the default model) in plain JavaScript, with the same vectors
+ * as {@link createTransformersEmbedder} on that model (see the module comment). `device` names the
+ * device it stands in for (`'cpu'` in Node, `'wasm'` in a browser, or the one asked for), with
+ * `runtime: 'js'`; `selection.reason` is `'static'`.
+ *
+ * Errors: `INVALID_INPUT` (options), `MODEL_LOAD_FAILED` with `details.file` naming the missing or
+ * corrupt file.
+ */
+export async function createStaticEmbedder(
+  options: TransformersEmbedderOptions,
+): Promise<Embedder> {
+  if (!options || typeof options.model !== 'string' || options.model.length === 0) {
+    throw new AnamnesisError('INVALID_INPUT', 'model must be a non-empty string');
+  }
+  const root = options.localModelPath;
+  if (root === undefined) {
+    throw new AnamnesisError('INVALID_INPUT', 'a static model needs localModelPath');
+  }
+  // Validated as the ONNX path validates them, though a lookup table needs no batches or threads.
+  const batchSize = options.batchSize ?? 64;
+  if (!Number.isInteger(batchSize) || batchSize < 1) {
+    throw new AnamnesisError('INVALID_INPUT', 'batchSize must be a positive integer');
+  }
+  const requested = options.device ?? 'auto';
+  if (!['auto', 'wasm', 'cpu'].includes(requested)) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      `a static model runs on 'auto', 'wasm' or 'cpu', not ${String(requested)}`,
+    );
+  }
+  const device = requested === 'auto' ? (isNode() ? 'cpu' : 'wasm') : requested;
+  const model = options.model;
+  const files = [
+    STATIC_MODEL_FILES.tokenizer,
+    STATIC_MODEL_FILES.tokenizerConfig,
+    STATIC_MODEL_FILES.weights,
+  ] as const;
+  let tokenizer: Tokenizer;
+  let weights: ReturnType<typeof readStaticWeights>;
+  let maxTokens: number;
+  try {
+    const [tokenizerBytes, configBytes, onnxBytes] = await Promise.all(
+      files.map(async (file) => {
+        const bytes = await readFile(root, model, file);
+        options.onProgress?.({ phase: 'model', loaded: bytes.length, total: bytes.length, file });
+        return bytes;
+      }),
+    );
+    const tokenizerJson = parseJson(tokenizerBytes!, STATIC_MODEL_FILES.tokenizer);
+    const tokenizerConfig = parseJson(configBytes!, STATIC_MODEL_FILES.tokenizerConfig);
+    try {
+      weights = readStaticWeights(onnxBytes!);
+    } catch (e) {
+      throw new FileError(STATIC_MODEL_FILES.weights, 'corrupt', messageOf(e));
+    }
+    try {
+      tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+    } catch (e) {
+      throw new FileError(STATIC_MODEL_FILES.tokenizer, 'corrupt', messageOf(e));
+    }
+    // transformers.js: `model_max_length ?? Infinity` (no limit when the config names none).
+    const limit = tokenizerConfig.model_max_length;
+    maxTokens = typeof limit === 'number' && limit > 0 ? limit : Infinity;
+  } catch (e) {
+    if (!(e instanceof FileError)) throw e;
+    const what = e.reason === 'missing' ? 'file is missing' : 'file is corrupt or unreadable';
+    throw new AnamnesisError('MODEL_LOAD_FAILED', `${model}: ${e.file}: ${what} (${e.message})`, {
+      cause: e,
+      details: { model, file: e.file, reason: e.reason, device },
+    });
+  }
+
+  const { table, scale, vocabSize, dims } = weights;
+  const acc = new Float64Array(dims);
+  let truncated = 0;
+
+  /** One text: the rows of its (truncated) token ids summed in float64, then unit length. */
+  function embedOne(text: string): Float32Array {
+    const ids = tokenizer.encode(text).ids;
+    let length = ids.length;
+    if (length > maxTokens) {
+      truncated++;
+      length = maxTokens;
+    }
+    acc.fill(0);
+    for (let t = 0; t < length; t++) {
+      const id = ids[t]!;
+      if (!(id >= 0 && id < vocabSize)) {
+        throw new AnamnesisError(
+          'MODEL_LOAD_FAILED',
+          `${model}: token id ${id} is outside the table`,
+          {
+            details: { model, file: STATIC_MODEL_FILES.tokenizer, reason: 'corrupt', device },
+          },
+        );
+      }
+      const s = scale[id]!;
+      const off = id * dims;
+      // float32(int8) * float32 scale, rounded to float32 as ONNX Runtime's Mul does.
+      for (let d = 0; d < dims; d++) acc[d]! += Math.fround(table[off + d]! * s);
+    }
+    const v = new Float32Array(dims);
+    if (length > 0) {
+      let norm = 0;
+      for (let d = 0; d < dims; d++) norm += acc[d]! * acc[d]!;
+      const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+      for (let d = 0; d < dims; d++) v[d] = acc[d]! * inv;
+    }
+    return v;
+  }
+
+  return {
+    id: model,
+    dims,
+    device,
+    runtime: 'js',
+    selection: { requested, device, reason: 'static' },
+    get truncated() {
+      return truncated;
+    },
+    async embed(texts) {
+      for (const t of texts) {
+        if (typeof t !== 'string')
+          throw new AnamnesisError('INVALID_INPUT', 'texts must be strings');
+      }
+      return texts.map(embedOne);
+    },
+    async dispose() {},
+  };
+}
