@@ -14,7 +14,8 @@
  *   wasm memories of SQLite and ONNX Runtime, Blink), from /proc; apart: the page's JS heap, and
  *   the engine's own figures (SQLite-WASM's memory, the vector index); once per run, the renderer
  *   of a page holding an empty in-memory store on TF-IDF and on the default model (their
- *   difference is ONNX Runtime and the model);
+ *   difference is the model and its runtime: ONNX Runtime for an ONNX model, the JS tables for the
+ *   static default);
  * - in the same page on the worker's own vectors (exported): Orama 3 insert/s and hybrid search
  *   p50/p95, and `scan_ms`, one plain JS pass of dot products over the N vectors (median).
  *
@@ -178,7 +179,7 @@ async function measureEmpty(baseURL: string) {
       blank_mb: mb(rss.blank!),
       tfidf_mb: mb(rss.tfidf!),
       model_mb: mb(rss.model!),
-      onnx_mb:
+      model_share_mb:
         rss.model !== null && rss.tfidf !== null ? Math.round(rss.model! - rss.tfidf!) : null,
     };
   } finally {
@@ -283,7 +284,7 @@ async function main(): Promise<void> {
   );
   console.log(
     `empty store, renderer MB: no store ${empty.blank_mb ?? 'n/a'}, TF-IDF ${empty.tfidf_mb ?? 'n/a'}, ` +
-      `default model ${empty.model_mb ?? 'n/a'} (ONNX Runtime and the model: ${empty.onnx_mb ?? 'n/a'})`,
+      `default model ${empty.model_mb ?? 'n/a'} (the model and its runtime: ${empty.model_share_mb ?? 'n/a'})`,
   );
   const last = runs.at(-1)!;
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
