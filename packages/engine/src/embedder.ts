@@ -1,6 +1,12 @@
 import { meanPoolNormalize } from './pooling.ts';
 import { AnamnesisError } from '@anamnesis/errors';
 
+/** `INVALID_INPUT` unless every text is a string (an embedder's callers may be plain JavaScript). */
+export function checkTexts(texts: readonly unknown[]): void {
+  if (texts.some((t) => typeof t !== 'string'))
+    throw new AnamnesisError('INVALID_INPUT', 'texts must be strings');
+}
+
 /** Turns texts into dense vectors. Every adapter implements this one interface. */
 export interface Embedder {
   /** Model id, recorded in the store; opening a store with another id needs a re-embed. */
@@ -546,9 +552,8 @@ export async function createTransformersEmbedder(
       return truncated;
     },
     async embed(texts) {
+      checkTexts(texts);
       for (const t of texts) {
-        if (typeof t !== 'string')
-          throw new AnamnesisError('INVALID_INPUT', 'texts must be strings');
         // A token spans at least one character, so only long texts can exceed the limit.
         if (t.length > maxTokens - 2 && tokenizer.encode(t).length > maxTokens) truncated++;
       }

@@ -16,7 +16,7 @@ import { STATIC_MODEL_FILES, readStaticWeights } from '@anamnesis/model-default'
 import { AnamnesisError } from '@anamnesis/errors';
 import { Tokenizer } from '@huggingface/tokenizers';
 
-import type { Embedder, TransformersEmbedderOptions } from './embedder.ts';
+import { checkTexts, type Embedder, type TransformersEmbedderOptions } from './embedder.ts';
 
 /** The `anamnesis.kind` a model's `config.json` declares when this embedder can run it. */
 export const STATIC_MODEL_KIND = 'static-embedding';
@@ -230,10 +230,7 @@ export async function createStaticEmbedder(
       return truncated;
     },
     async embed(texts) {
-      for (const t of texts) {
-        if (typeof t !== 'string')
-          throw new AnamnesisError('INVALID_INPUT', 'texts must be strings');
-      }
+      checkTexts(texts);
       return texts.map(embedOne);
     },
     async dispose() {},

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { AnamnesisError, type ErrorCode } from '@anamnesis/errors';
 import { createTransformersEmbedder, type Embedder } from '../src/embedder.ts';
-import { defaultEmbedderOptions } from '../src/engine.ts';
+import { createEngine, defaultEmbedderOptions, type Engine } from '../src/engine.ts';
 
 let shared: Promise<Embedder> | undefined;
 
@@ -22,6 +22,39 @@ export async function rejectsWith(p: Promise<unknown>, code: ErrorCode): Promise
   expect(caught, `expected ${code}`).toBeInstanceOf(AnamnesisError);
   expect((caught as AnamnesisError).code).toBe(code);
   return caught as AnamnesisError;
+}
+
+/** A session's turns: their texts, the time of the first (each next one a second later), id prefix. */
+export interface SessionTurns {
+  session: string;
+  texts: readonly string[];
+  at: number;
+  prefix: string;
+}
+
+/**
+ * Two in-memory engines on the default model holding the same turns (ids `prefix + index`): one
+ * with their sessions, one with no session at all, for signals that must do nothing without one.
+ */
+export async function conversationEngines(
+  clock: number,
+  sessions: readonly SessionTurns[],
+): Promise<{ withSessions: Engine; without: Engine }> {
+  const embedder = await defaultEmbedder();
+  const withSessions = await createEngine({ storage: 'memory', embedder, now: () => clock });
+  const without = await createEngine({ storage: 'memory', embedder, now: () => clock });
+  const turns = (keep: boolean) =>
+    sessions.flatMap(({ session, texts, at, prefix }) =>
+      texts.map((text, i) => ({
+        id: `${prefix}${i}`,
+        text,
+        session: keep ? session : null,
+        createdAt: at + i * 1000,
+      })),
+    );
+  await withSessions.rememberMany(turns(true));
+  await without.rememberMany(turns(false));
+  return { withSessions, without };
 }
 
 /** A tiny note corpus used by several tests. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScoringProfile } from '@anamnesis/ranking';
-import { createEngine, DEFAULT_PROFILE, resolveProfile, type Engine } from '../src/index.ts';
-import { defaultEmbedder, rejectsWith } from './helpers.ts';
+import { DEFAULT_PROFILE, resolveProfile, type Engine } from '../src/index.ts';
+import { conversationEngines, rejectsWith } from './helpers.ts';
 
 const clock = Date.UTC(2026, 5, 1);
 const S1 = [
@@ -21,19 +21,10 @@ let without: Engine;
 const noSpeaker: ScoringProfile = { ...DEFAULT_PROFILE, name: 'no speaker', speaker: 0 };
 
 beforeAll(async () => {
-  const embedder = await defaultEmbedder();
-  withSessions = await createEngine({ storage: 'memory', embedder, now: () => clock });
-  without = await createEngine({ storage: 'memory', embedder, now: () => clock });
-  const turns = (session: string | null, texts: string[], at: number, prefix: string) =>
-    texts.map((text, i) => ({ id: `${prefix}${i}`, text, session, createdAt: at + i * 1000 }));
-  await withSessions.rememberMany([
-    ...turns('s1', S1, clock - 9e6, 'a'),
-    ...turns('s2', S2, clock - 5e6, 'b'),
-  ]);
-  await without.rememberMany([
-    ...turns(null, S1, clock - 9e6, 'a'),
-    ...turns(null, S2, clock - 5e6, 'b'),
-  ]);
+  ({ withSessions, without } = await conversationEngines(clock, [
+    { session: 's1', texts: S1, at: clock - 9e6, prefix: 'a' },
+    { session: 's2', texts: S2, at: clock - 5e6, prefix: 'b' },
+  ]));
 });
 afterAll(async () => {
   await withSessions.close();
