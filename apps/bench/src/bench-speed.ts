@@ -316,8 +316,10 @@ function speedReport(
   where: string,
 ) {
   const ns = runs.map((r) => r.n);
-  const series = (label: string, ys: (number | null)[], color: string, dash = false) => {
-    const points = runs.map((r, i) => ({ n: r.n, y: ys[i] ?? 0 }));
+  type Run = (typeof runs)[number];
+  /** One line of a chart: a figure of every run against N, with its growth slope in the label. */
+  const series = (label: string, y: (r: Run) => number | null, color: string, dash = false) => {
+    const points = runs.map((r) => ({ n: r.n, y: y(r) ?? 0 }));
     const slope = logSlope(points);
     return {
       label: `${label}${slope === null ? '' : ` (slope ${slope.toFixed(2)})`}`,
@@ -327,106 +329,59 @@ function speedReport(
       borderDash: dash ? [6, 4] : [],
     };
   };
-  const logAxes = (y: string) => ({
-    scales: {
-      x: { type: 'logarithmic', title: { display: true, text: 'memories (N)' } },
-      y: { type: 'logarithmic', title: { display: true, text: y } },
+  /** A line chart against N, both axes logarithmic. */
+  const chart = (
+    title: string,
+    note: string,
+    unit: string,
+    datasets: ReturnType<typeof series>[],
+  ): ChartSpec => ({
+    title,
+    note,
+    config: {
+      type: 'line',
+      data: { datasets },
+      options: {
+        scales: {
+          x: { type: 'logarithmic', title: { display: true, text: 'memories (N)' } },
+          y: { type: 'logarithmic', title: { display: true, text: unit } },
+        },
+      },
     },
   });
   const charts: ChartSpec[] = [
-    {
-      title: 'Uncached recall latency against N',
-      note: 'p50 (solid) and p95 (dashed), profile default; Orama 3 hybrid search and a plain JS scan of the same vectors in the same page. Slope: growth exponent on log-log axes (1 = linear in N).',
-      config: {
-        type: 'line',
-        data: {
-          datasets: [
-            series(
-              'anamnesis p50',
-              runs.map((r) => r.recall_p50_ms),
-              '#1f77b4',
-            ),
-            series(
-              'anamnesis p95',
-              runs.map((r) => r.recall_p95_ms),
-              '#1f77b4',
-              true,
-            ),
-            series(
-              'Orama hybrid p50',
-              runs.map((r) => r.orama.search_p50_ms),
-              '#ff7f0e',
-            ),
-            series(
-              'Orama hybrid p95',
-              runs.map((r) => r.orama.search_p95_ms),
-              '#ff7f0e',
-              true,
-            ),
-            series(
-              'JS scan p50',
-              runs.map((r) => r.limit.scan_ms),
-              '#2ca02c',
-            ),
-          ],
-        },
-        options: logAxes('ms'),
-      },
-    },
-    {
-      title: 'Memory against N',
-      note: `Renderer RSS after a cold open and one recall, and the parts the engine can measure. An empty store: ${empty.tfidf_mb ?? 'n/a'} MB on TF-IDF, ${empty.model_mb ?? 'n/a'} MB on the default model (no store: ${empty.blank_mb ?? 'n/a'} MB).`,
-      config: {
-        type: 'line',
-        data: {
-          datasets: [
-            series(
-              'renderer RSS',
-              runs.map((r) => r.memory.renderer_mb),
-              '#d62728',
-            ),
-            series(
-              'SQLite-WASM memory',
-              runs.map((r) => r.memory.sqlite_wasm_mb),
-              '#9467bd',
-            ),
-            series(
-              'vector index',
-              runs.map((r) => r.memory.vectors_mb),
-              '#8c564b',
-            ),
-            series(
-              'page JS heap',
-              runs.map((r) => r.memory.page_heap_mb),
-              '#7f7f7f',
-            ),
-          ],
-        },
-        options: logAxes('MB'),
-      },
-    },
-    {
-      title: 'Opening a store against N',
-      note: 'cold open: navigation start to the first recall answered; first recall: worker start to it (median of the loads).',
-      config: {
-        type: 'line',
-        data: {
-          datasets: [
-            series(
-              'cold open',
-              runs.map((r) => r.cold_open_ms),
-              '#17becf',
-            ),
-            series(
-              'first recall',
-              runs.map((r) => r.first_recall_ms),
-              '#bcbd22',
-            ),
-          ],
-        },
-        options: logAxes('ms'),
-      },
-    },
+    chart(
+      'Uncached recall latency against N',
+      'p50 (solid) and p95 (dashed), profile default; Orama 3 hybrid search and a plain JS scan of the same vectors in the same page. Slope: growth exponent on log-log axes (1 = linear in N).',
+      'ms',
+      [
+        series('anamnesis p50', (r) => r.recall_p50_ms, '#1f77b4'),
+        series('anamnesis p95', (r) => r.recall_p95_ms, '#1f77b4', true),
+        series('Orama hybrid p50', (r) => r.orama.search_p50_ms, '#ff7f0e'),
+        series('Orama hybrid p95', (r) => r.orama.search_p95_ms, '#ff7f0e', true),
+        series('JS scan p50', (r) => r.limit.scan_ms, '#2ca02c'),
+      ],
+    ),
+    chart(
+      'Memory against N',
+      `Renderer RSS after a cold open and one recall, and the parts the engine can measure. An empty store: ${empty.tfidf_mb ?? 'n/a'} MB on TF-IDF, ${empty.model_mb ?? 'n/a'} MB on the default model (no store: ${empty.blank_mb ?? 'n/a'} MB).`,
+      'MB',
+      [
+        series('renderer RSS', (r) => r.memory.renderer_mb, '#d62728'),
+        series('SQLite-WASM memory', (r) => r.memory.sqlite_wasm_mb, '#9467bd'),
+        series('vector index', (r) => r.memory.vectors_mb, '#8c564b'),
+        series('page JS heap', (r) => r.memory.page_heap_mb, '#7f7f7f'),
+      ],
+    ),
+    chart(
+      'Opening a store against N',
+      'cold open: navigation start to the first recall answered; first recall: worker start to it (median of the loads).',
+      'ms',
+      [
+        series('cold open', (r) => r.cold_open_ms, '#17becf'),
+        series('first recall', (r) => r.first_recall_ms, '#bcbd22'),
+      ],
+    ),
   ];
   const table = [
     [

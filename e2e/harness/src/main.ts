@@ -80,7 +80,7 @@ class WorkerClient {
   call<T>(request: RequestBody): Promise<T> {
     const id = this.#next++;
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve, reject });
+      this.#pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...request, id });
     });
   }

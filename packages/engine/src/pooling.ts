@@ -25,15 +25,22 @@ export function meanPoolNormalize(
       const off = (b * seq + t) * dims;
       for (let d = 0; d < dims; d++) acc[d]! += hidden[off + d]!;
     }
-    const v = new Float32Array(dims);
-    if (count > 0) {
-      let norm = 0;
-      for (let d = 0; d < dims; d++) norm += acc[d]! * acc[d]!;
-      // mean then normalise = normalise the sum: the count cancels
-      const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-      for (let d = 0; d < dims; d++) v[d] = acc[d]! * inv;
-    }
-    out.push(v);
+    // mean then normalise = normalise the sum: the count cancels
+    out.push(count > 0 ? unitOf(acc) : new Float32Array(dims));
   }
   return out;
+}
+
+/**
+ * A sum of token vectors (accumulated in float64) at unit length, as float32; a zero sum stays a
+ * zero vector instead of NaN.
+ */
+export function unitOf(sum: Float64Array): Float32Array {
+  const dims = sum.length;
+  let norm = 0;
+  for (let d = 0; d < dims; d++) norm += sum[d]! * sum[d]!;
+  const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  const v = new Float32Array(dims);
+  for (let d = 0; d < dims; d++) v[d] = sum[d]! * inv;
+  return v;
 }

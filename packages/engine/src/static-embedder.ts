@@ -16,6 +16,7 @@ import { STATIC_MODEL_FILES, readStaticWeights } from '@anamnesis/model-default'
 import { AnamnesisError } from '@anamnesis/errors';
 import { Tokenizer } from '@huggingface/tokenizers';
 
+import { unitOf } from './pooling.ts';
 import { checkTexts, type Embedder, type TransformersEmbedderOptions } from './embedder.ts';
 
 /** The `anamnesis.kind` a model's `config.json` declares when this embedder can run it. */
@@ -210,14 +211,7 @@ export async function createStaticEmbedder(
       // float32(int8) * float32 scale, rounded to float32 as ONNX Runtime's Mul does.
       for (let d = 0; d < dims; d++) acc[d]! += Math.fround(table[off + d]! * s);
     }
-    const v = new Float32Array(dims);
-    if (length > 0) {
-      let norm = 0;
-      for (let d = 0; d < dims; d++) norm += acc[d]! * acc[d]!;
-      const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-      for (let d = 0; d < dims; d++) v[d] = acc[d]! * inv;
-    }
-    return v;
+    return length > 0 ? unitOf(acc) : new Float32Array(dims);
   }
 
   return {
