@@ -22,6 +22,10 @@ interface Cold {
   /** From `openMemory` (the worker's start) to the first recall's answer. */
   firstRecallMs: number;
   openMs: number;
+  /** Memories in the store it opened. */
+  memories: number;
+  /** The worker's open, step by step (`info.timings`). */
+  timings: MemoryClient['info']['timings'];
   heapMb: number | null;
   /** The engine's own figures (`stats().memory`), in MB. */
   sqliteWasmMb: number;
@@ -195,6 +199,8 @@ if (coldStore) {
       coldOpenMs: answered,
       firstRecallMs: answered - start,
       openMs: m.info.openMs,
+      memories: stats.memories,
+      timings: m.info.timings,
       heapMb: heapMb(),
       sqliteWasmMb: stats.memory.sqliteWasm / 1e6,
       vectorsMb: stats.memory.vectors === undefined ? null : stats.memory.vectors / 1e6,

@@ -9,6 +9,7 @@ import type {
   OpfsRecoverResult,
   ProgressEvent,
   TransformersEmbedderOptions,
+  OpenTimings,
 } from '@anamnesis/engine';
 
 import type { Reply } from './wire.ts';
@@ -106,8 +107,14 @@ export interface OpenInfo {
   model: { id: string; dims: number };
   /** Milliseconds the worker spent opening (model and store). */
   openMs: number;
-  /** Of which loading the model, and opening the store (vectors included), in ms. */
-  timings: { modelMs: number; storeMs: number };
+  /**
+   * Of which, in ms: `modelMs` loading the model before the store opens (about 0 when the model
+   * loads beside the store: the default model, or any model not on WebGPU), `storeMs` from then
+   * on, and the engine's steps ({@link OpenTimings}: SQLite-WASM, the file, the schema, the dedup
+   * index and vectors; `vectorsMs`, the stored vectors once a model loaded beside the store was
+   * ready, when `openMemory` waited for it).
+   */
+  timings: { modelMs: number; storeMs: number } & OpenTimings;
   /** Times opening the store was retried because the previous owner still held its files. */
   lockRetries: number;
 }

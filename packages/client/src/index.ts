@@ -38,6 +38,7 @@ export type {
   ListOptions,
   Memory,
   MemoryFilter,
+  OpenTimings,
   OpfsRecoverResult,
   ProgressEvent,
   RecallOptions,

@@ -9,6 +9,7 @@ import {
   createEngine,
   createModelEmbedder,
   isAnamnesisError,
+  isStaticModel,
   recoverOpfsStore,
   type Embedder,
   type Engine,
@@ -191,10 +192,14 @@ export function createWorkerApi(): WorkerApi {
     const progress = forward?.send;
     const ready = forwarder(onReady);
     const model = options.embedder === 'tfidf' ? undefined : options.embedder;
-    // The store opens while the model loads, unless the model may need a fresh worker (a WebGPU
-    // session that fails can poison the worker's runtime): recalls meanwhile are lexical and
-    // `partial`, writes are embedded once it is ready.
-    const early = model !== undefined && !options.modelFirst && !mayUseWebGpu(model.device);
+    // The store opens while the model loads (`beside`), unless the model may need a fresh worker
+    // (a WebGPU session of ONNX Runtime that fails can poison the worker's runtime; a static model
+    // runs in plain JavaScript). Beside it, an open asked for model first (`openMemory`) still
+    // answers once the model is ready; otherwise (`connectMemory`) recalls meanwhile are lexical
+    // and `partial`, writes are embedded once it is ready.
+    const beside =
+      model !== undefined && (!mayUseWebGpu(model.device) || (await isStaticModel(model)));
+    const early = beside && !options.modelFirst;
     let loading: Promise<Embedder> | undefined;
     let waitingForModel = false;
     let failed = false;
@@ -208,7 +213,7 @@ export function createWorkerApi(): WorkerApi {
           },
           () => undefined, // the engine's `model` rejects with it
         );
-        if (!early) {
+        if (!beside) {
           await loading;
           ready?.send('model');
         }
@@ -220,11 +225,15 @@ export function createWorkerApi(): WorkerApi {
         return createEngine({
           name: options.name,
           storage: options.storage,
-          embedder: early ? loading! : (embedder ?? 'tfidf'),
+          embedder: beside ? loading! : (embedder ?? 'tfidf'),
           onModelMismatch: options.onModelMismatch,
           onProgress: progress,
         });
       });
+      if (beside && !early) {
+        await engine.model; // a model that fails (or does not fit the store) fails the open
+        ready?.send('model');
+      }
       const stats = await engine.stats();
       if (!model) ready?.send('model'); // TF-IDF: fitted as the store opened
       ready?.send('store');
@@ -255,7 +264,11 @@ export function createWorkerApi(): WorkerApi {
         ...(stats.backendReason ? { backendReason: stats.backendReason } : {}),
         model: { id: model?.model ?? stats.model.id, dims: stats.model.dims },
         openMs: performance.now() - start,
-        timings: { modelMs: modelDone - start, storeMs: performance.now() - modelDone },
+        timings: {
+          modelMs: modelDone - start,
+          storeMs: performance.now() - modelDone,
+          ...engine.openTimings,
+        },
         lockRetries: attempts - 1,
       };
     } catch (e) {

@@ -1,9 +1,13 @@
 import { BloomFilter } from './bloom-filter.ts';
+import type { Reader } from './reader.ts';
 import type { Database } from './sqlite.ts';
 import { dedupKey } from './store.ts';
 
 /** The meta key of the Bloom filter's snapshot (seed 002's byte format). */
 const SNAPSHOT_KEY = 'bloom';
+
+/** Rows added to the filter per step of a background build. */
+const BUILD_STEP = 2000;
 
 /**
  * Which texts each session holds, for "identical text in the same session returns the existing
@@ -11,35 +15,88 @@ const SNAPSHOT_KEY = 'bloom';
  * content-hash index answers the rest. Its snapshot, saved at a clean close, spares the next open
  * a rebuild; a write that changes texts deletes it in its own transaction, so a snapshot on disk
  * always matches the rows.
+ *
+ * Without a snapshot (the tab was closed without `close()`), the filter is rebuilt behind the
+ * open, {@link BUILD_STEP} rows per macrotask, and until it is complete every lookup asks the
+ * content-hash index: the same answers, a read each, and an open that does not wait for a hash of
+ * every stored text. Each step runs whole between other calls, and a write adds its keys itself,
+ * so every row is in the filter once the build has passed the last row id.
  */
 export class DedupIndex {
   readonly #db: Database;
+  readonly #read: Reader;
   #bloom = new BloomFilter(100_000, 0.001);
   /** Whether the meta table holds a snapshot matching the rows. */
   #saved = false;
+  /** The last row id the build has added, or `undefined` once the filter holds every row. */
+  #cursor: number | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(db: Database) {
+  constructor(db: Database, read: Reader) {
     this.#db = db;
+    this.#read = read;
   }
 
-  /** Reads the snapshot when there is a readable one, else rebuilds from the content hashes. */
+  /** Reads the snapshot when there is a readable one, else starts a rebuild behind the open. */
   load(count: number): void {
     const saved = this.#db.selectValue('SELECT value FROM meta WHERE key = ?', [SNAPSHOT_KEY]);
     if (saved instanceof Uint8Array) {
       try {
         this.#bloom = BloomFilter.fromBytes(saved);
         this.#saved = true;
+        this.#cursor = undefined;
         return;
       } catch {
         // an unreadable snapshot is rebuilt below
       }
     }
     this.#bloom = new BloomFilter(Math.max(100_000, count * 2), 0.001);
-    for (const [session, hash] of this.#db.selectArrays(
-      'SELECT session, content_hash FROM memories',
-    )) {
-      this.#bloom.add(dedupKey(session as string | null, hash as string));
-    }
+    this.#cursor = 0;
+    this.#schedule();
+  }
+
+  /** Whether the filter holds every stored text (no rebuild in progress). */
+  get complete(): boolean {
+    return this.#cursor === undefined;
+  }
+
+  /** Adds the next rows to the filter; returns whether rows remain. */
+  buildStep(rows = BUILD_STEP): boolean {
+    if (this.#cursor === undefined) return false;
+    let last = this.#cursor;
+    let seen = 0;
+    this.#read.each(
+      'SELECT rid, session, content_hash FROM memories WHERE rid > ? ORDER BY rid LIMIT ?',
+      [this.#cursor, rows],
+      (c) => {
+        last = c.num(0);
+        seen++;
+        this.#bloom.add(dedupKey(c.text(1), c.text(2) ?? ''));
+      },
+    );
+    this.#cursor = seen < rows ? undefined : last;
+    return this.#cursor !== undefined;
+  }
+
+  #schedule(): void {
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      let more: boolean;
+      try {
+        more = this.buildStep();
+      } catch {
+        // an unreadable page: lookups keep asking the index, the store's reads report it
+        more = false;
+      }
+      if (more) this.#schedule();
+    }, 0);
+    (this.#timer as { unref?: () => void }).unref?.(); // never keeps Node alive
+  }
+
+  /** Stops a rebuild in progress (the store is closing). */
+  stop(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
   /** After a write commits: a text now stored (a key of {@link dedupKey}). */
@@ -49,16 +106,16 @@ export class DedupIndex {
 
   /** The id of a memory with this content hash in this session, if one exists. */
   find(session: string | null, hash: string): string | undefined {
-    if (!this.#bloom.has(dedupKey(session, hash))) return undefined;
+    if (this.complete && !this.#bloom.has(dedupKey(session, hash))) return undefined;
     return this.#db.selectValue(
       'SELECT id FROM memories WHERE content_hash = ? AND session IS ? LIMIT 1',
       [hash, session],
     ) as string | undefined;
   }
 
-  /** Whether the snapshot on disk matches the rows. */
+  /** Whether the snapshot on disk matches the rows (or nothing could be saved yet). */
   get snapshotCurrent(): boolean {
-    return this.#saved;
+    return this.#saved || !this.complete;
   }
 
   /** Inside a write transaction that adds, changes or deletes texts: deletes the snapshot. */
@@ -69,11 +126,12 @@ export class DedupIndex {
   }
 
   /**
-   * Inside a transaction at close: saves the snapshot unless the one on disk is current.
+   * Inside a transaction at close: saves the snapshot unless the one on disk is current or the
+   * filter is still being rebuilt.
    * @returns whether it wrote
    */
   saveSnapshot(): boolean {
-    if (this.#saved) return false;
+    if (this.#saved || !this.complete) return false;
     this.#db.exec({
       sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)',
       bind: [SNAPSHOT_KEY, this.#bloom.toBytes()],

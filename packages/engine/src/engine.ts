@@ -15,7 +15,7 @@ import { Reader } from './reader.ts';
 import { recall as runRecall } from './recall.ts';
 import { LoadingSimilarity } from './loading-similarity.ts';
 import { migrate } from './schema.ts';
-import { mapSqliteError, transaction } from './sqlite.ts';
+import { loadSqlite, mapSqliteError, transaction } from './sqlite.ts';
 import type { StorageBackend, StorageKind } from './storage/backend.ts';
 import { openStorage } from './storage/open.ts';
 import {
@@ -130,6 +130,24 @@ const DEFAULT_MAX_TEXT = 4 * 1024 * 1024;
 /** Where the embedding model is (see {@link Engine.model}). */
 export type ModelState = 'loading' | 'ready' | 'failed';
 
+/** Where {@link Engine.open} spent its time, in ms (each step after the one before). */
+export interface OpenTimings {
+  /** Loading and instantiating SQLite-WASM (once per worker or process; then ~0). */
+  sqliteMs: number;
+  /** Opening the database file (the OPFS pool, or the file, or memory). */
+  storageMs: number;
+  /** Pragmas, migrations, counting the rows. */
+  schemaMs: number;
+  /**
+   * The dedup index and the similarity backend's stored vectors (or its snapshot); with a
+   * promised embedder only the dedup index: the vectors are then loaded when the model is ready
+   * ({@link Engine.model}), and {@link OpenTimings.vectorsMs} says how long that took.
+   */
+  loadMs: number;
+  /** Loading the stored vectors once a promised model was ready; absent until then. */
+  vectorsMs?: number;
+}
+
 /** Why results are `partial`, by model state. */
 const PARTIAL_REASONS: Record<Exclude<ModelState, 'ready'>, string> = {
   loading: 'the embedding model is still loading: lexical legs only',
@@ -147,6 +165,7 @@ export class Engine {
   /** The similarity backend: a {@link LoadingSimilarity} until a promised embedder is ready. */
   #similarity: SimilarityBackend;
   #modelState: ModelState = 'ready';
+  #timings: OpenTimings = { sqliteMs: 0, storageMs: 0, schemaMs: 0, loadMs: 0 };
   #model: Promise<void> = Promise.resolve();
   /** True when the engine created the backend (and so disposes it on close). */
   #ownsSimilarity = false;
@@ -175,7 +194,7 @@ export class Engine {
     this.#now = options.now ?? Date.now;
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
-    this.#dedup = new DedupIndex(io.db);
+    this.#dedup = new DedupIndex(io.db, this.#read);
     this.#retrieved = new RetrievedEvents(io.db, () => (this.#dirty = true));
     this.#schemaVersion = schemaVersion;
     this.#writes = new WritePath(io.db, {
@@ -195,14 +214,25 @@ export class Engine {
     const { backend, owned }: { backend: SimilarityBackend; owned: boolean } = promised
       ? { backend: new LoadingSimilarity(), owned: false }
       : await createSimilarity(options);
+    let t = performance.now();
+    const step = () => {
+      const now = performance.now();
+      const ms = now - t;
+      t = now;
+      return ms;
+    };
     let io: StorageBackend;
+    let sqliteMs: number;
     try {
+      await loadSqlite();
+      sqliteMs = step();
       io = await openStorage(options);
     } catch (e) {
       if (owned) await backend.dispose?.();
       throw e;
     }
     try {
+      const storageMs = step();
       let version: number;
       try {
         version = migrate(io.db, io.kind);
@@ -212,6 +242,7 @@ export class Engine {
       } catch (e) {
         throw mapSqliteError(e, 'opening the store');
       }
+      const schemaMs = step();
       const engine = new Engine(io, backend, options, version);
       engine.#ownsSimilarity = owned;
       const onMismatch = options.onModelMismatch ?? 'error';
@@ -219,12 +250,18 @@ export class Engine {
         engine.#dedup.load(Number(io.db.selectValue('SELECT count(*) FROM memories')));
         engine.#activateWhenReady(promised, onMismatch, options.onProgress);
       } else await engine.#load(backend, onMismatch, options.onProgress);
+      engine.#timings = { sqliteMs, storageMs, schemaMs, loadMs: step() };
       return engine;
     } catch (e) {
       io.close();
       if (owned) await backend.dispose?.();
       throw mapSqliteError(e, 'opening the store');
     }
+  }
+
+  /** Where {@link Engine.open} spent its time (see {@link OpenTimings}). */
+  get openTimings(): OpenTimings {
+    return { ...this.#timings };
   }
 
   /**
@@ -266,7 +303,9 @@ export class Engine {
           this.#writes.exclusive(async () => {
             if (this.#closed) throw new AnamnesisError('CLOSED');
             const backend = new DenseSimilarity(embedder);
+            const start = performance.now();
             await this.#load(backend, onMismatch, onProgress);
+            this.#timings.vectorsMs = performance.now() - start;
             this.#similarity = backend;
             this.#generation++;
             this.#modelState = 'ready';
@@ -303,6 +342,10 @@ export class Engine {
     }
     if (this.#modelState !== 'loading') this.#dedup.load(count);
     await backend.load(db, this.#io.sqlite3, onProgress);
+    // The meta row names the model every stored vector is of: it changes in the same transaction
+    // that deletes any other model's vectors, so a store already recorded for this model has
+    // nothing to delete (and the open writes nothing).
+    if (storedModel === model && storedDims === dims) return;
     transaction(db, 'recording the model', () => {
       db.exec({
         sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('model', ?), ('dims', ?)",
@@ -310,6 +353,7 @@ export class Engine {
       });
       db.exec({ sql: 'DELETE FROM embeddings WHERE model <> ?', bind: [model] });
     });
+    this.#dirty = true;
     await this.#persist();
   }
 
@@ -840,6 +884,7 @@ export class Engine {
     this.#closing ??= (async () => {
       await Promise.allSettled([...this.#pending]);
       this.#retrieved.flush();
+      this.#dedup.stop();
       this.#closed = true;
       try {
         this.#saveSnapshots();

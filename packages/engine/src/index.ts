@@ -6,6 +6,7 @@ export {
   type EngineOptions,
   type ListOptions,
   type ModelState,
+  type OpenTimings,
   type RememberManyOptions,
   type StorageKind,
   type UsageEvent,

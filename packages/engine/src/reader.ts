@@ -6,6 +6,11 @@ export interface Columns {
   num(i: number): number;
   /** A TEXT column; NULL reads as `null`. */
   text(i: number): string | null;
+  /**
+   * A BLOB column's bytes as a view of SQLite's memory, valid only inside the callback (copy what
+   * is kept); NULL or empty reads as an empty view.
+   */
+  blob(i: number): Uint8Array;
 }
 
 /** SQLite-WASM's raw C exports used on the read path (no argument conversion, no scoped allocation). */
@@ -13,6 +18,7 @@ interface RawExports {
   sqlite3_step(stmt: number): number;
   sqlite3_column_double(stmt: number, i: number): number;
   sqlite3_column_text(stmt: number, i: number): number;
+  sqlite3_column_blob(stmt: number, i: number): number;
   sqlite3_column_bytes(stmt: number, i: number): number;
 }
 
@@ -62,6 +68,11 @@ export class Reader {
           heap.buffer instanceof ArrayBuffer ? heap.subarray(p, p + n) : heap.slice(p, p + n),
         );
       },
+      blob: (i) => {
+        const p = x.sqlite3_column_blob(this.#pStmt, i);
+        const n = p ? x.sqlite3_column_bytes(this.#pStmt, i) : 0;
+        return wasm.heap8u().subarray(p, p + n);
+      },
     };
   }
 
@@ -83,8 +94,18 @@ export class Reader {
 
   /** Runs a read-only statement and maps each row; `map` must not run SQL on this reader. */
   all<T>(sql: string, params: readonly (string | number | null)[], map: (row: Columns) => T): T[] {
-    const stmt = this.#statement(sql);
     const out: T[] = [];
+    this.each(sql, params, (row) => void out.push(map(row)));
+    return out;
+  }
+
+  /** Runs a read-only statement and calls `visit` with each row; `visit` must not run SQL on this reader. */
+  each(
+    sql: string,
+    params: readonly (string | number | null)[],
+    visit: (row: Columns) => void,
+  ): void {
+    const stmt = this.#statement(sql);
     try {
       if (params.length > 0) stmt.bind(params as (string | number | null)[]);
       const p = Number(stmt.pointer);
@@ -92,7 +113,7 @@ export class Reader {
         const rc = this.#x.sqlite3_step(p);
         if (rc === SQLITE_ROW) {
           this.#pStmt = p;
-          out.push(map(this.#columns));
+          visit(this.#columns);
         } else if (rc === SQLITE_DONE) {
           break;
         } else {
@@ -104,7 +125,6 @@ export class Reader {
     } finally {
       stmt.reset(true);
     }
-    return out;
   }
 
   /** Finalizes the kept statements (the database closes them anyway when it closes). */

@@ -50,6 +50,29 @@ describe('file-backed store (Node)', () => {
     await c.close();
   });
 
+  it('dedups while the filter is rebuilt behind an open without a snapshot, and after', async () => {
+    const path = join(dir, 'rebuild.db');
+    const embedder = await defaultEmbedder();
+    const texts = Array.from({ length: 4500 }, (_, i) => `note ${i} about the garden`);
+    const a = await createEngine({ storage: 'file', path, embedder });
+    const ids = await a.rememberMany(texts.map((text) => ({ text, session: 's' })));
+    // a is never closed: no snapshot, so b rebuilds its filter in steps behind the open
+    const b = await createEngine({ storage: 'file', path, embedder });
+    expect(await b.remember({ text: texts[4499]!, session: 's' })).toBe(ids[4499]);
+    const meanwhile = await b.remember({ text: 'written during the rebuild', session: 's' });
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(await b.remember({ text: texts[0]!, session: 's' })).toBe(ids[0]);
+    expect(await b.remember({ text: texts[3000]!, session: 's' })).toBe(ids[3000]);
+    expect(await b.remember({ text: 'written during the rebuild', session: 's' })).toBe(meanwhile);
+    expect(await b.remember({ text: texts[0]!, session: 'other' })).not.toBe(ids[0]);
+    expect((await b.stats()).memories).toBe(4502);
+    await b.close(); // the rebuilt filter is saved
+    const c = await createEngine({ storage: 'file', path, embedder });
+    expect(await c.remember({ text: texts[1234]!, session: 's' })).toBe(ids[1234]);
+    expect((await c.stats()).memories).toBe(4502);
+    await c.close();
+  });
+
   it('detects a corrupt store file at open', async () => {
     const path = join(dir, 'corrupt.db');
     writeFileSync(path, Buffer.from('SQLite format 3\u0000' + 'garbage'.repeat(200)));

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { DedupIndex } from '../src/dedup-index.ts';
+import { Reader } from '../src/reader.ts';
+import { migrate } from '../src/schema.ts';
+import { loadSqlite } from '../src/sqlite.ts';
+import { insertMemories } from '../src/store.ts';
+
+async function store(count: number) {
+  const sqlite3 = await loadSqlite();
+  const db = new sqlite3.oo1.DB(':memory:', 'c');
+  migrate(db, 'memory');
+  const row = (i: number) => ({
+    id: `m${i}`,
+    text: `text ${i}`,
+    kind: 'note',
+    session: i % 2 ? 'odd' : null,
+    tags: [],
+    meta: {},
+    importance: 0.5,
+    createdAt: i,
+    updatedAt: i,
+    accessCount: 0,
+    memoryScore: 0,
+    contentHash: `h${i}`,
+  });
+  insertMemories(
+    db,
+    Array.from({ length: count }, (_, i) => row(i)),
+  );
+  return { db, read: new Reader(db, sqlite3), row };
+}
+
+describe('DedupIndex', () => {
+  it('answers from the index while the filter is rebuilt, and from the filter once complete', async () => {
+    const { db, read, row } = await store(5000);
+    const dedup = new DedupIndex(db, read);
+    dedup.load(5000);
+    dedup.stop(); // steps run by hand below
+    expect(dedup.complete).toBe(false);
+    expect(dedup.find('odd', 'h4999')).toBe('m4999');
+    expect(dedup.find(null, 'h4999')).toBeUndefined();
+
+    expect(dedup.buildStep(2000)).toBe(true);
+    // a write between steps: its row lies beyond the cursor and its key is added by the writer
+    insertMemories(db, [row(5000)]);
+    dedup.add('\u0000h5000');
+    expect(dedup.buildStep(2000)).toBe(true);
+    expect(dedup.buildStep(2000)).toBe(false);
+    expect(dedup.complete).toBe(true);
+
+    // complete: every stored key is in the filter, so each lookup is found
+    for (const i of [0, 1, 2999, 4999, 5000])
+      expect(dedup.find(i % 2 ? 'odd' : null, `h${i}`)).toBe(`m${i}`);
+    // and a key never stored is answered "no" (by the filter, or by the index on a false positive)
+    expect(dedup.find('odd', 'h-none')).toBeUndefined();
+    // the rebuilt filter can be saved, and a snapshot loads complete
+    expect(dedup.saveSnapshot()).toBe(true);
+    const again = new DedupIndex(db, read);
+    again.load(5001);
+    expect(again.complete).toBe(true);
+    expect(again.find(null, 'h5000')).toBe('m5000');
+  });
+
+  it('saves no snapshot while the rebuild is incomplete', async () => {
+    const { db, read } = await store(3000);
+    const dedup = new DedupIndex(db, read);
+    dedup.load(3000);
+    dedup.stop();
+    expect(dedup.saveSnapshot()).toBe(false);
+    while (dedup.buildStep(1000));
+    expect(dedup.saveSnapshot()).toBe(true);
+  });
+});
