@@ -202,6 +202,15 @@ function summarize(m: Measured) {
     cached_p50_ms: round(quantile(m.cached, 0.5)),
     cold_open_ms: Math.round(median((l) => l.coldOpenMs)),
     first_recall_ms: Math.round(median((l) => l.firstRecallMs)),
+    // The worker's open step by step (`info.timings`), medians of the loads.
+    open_steps_ms: {
+      open: Math.round(median((l) => l.openMs)),
+      sqlite: Math.round(median((l) => l.timings.sqliteMs)),
+      storage: Math.round(median((l) => l.timings.storageMs)),
+      schema: Math.round(median((l) => l.timings.schemaMs)),
+      dedup: Math.round(median((l) => l.timings.loadMs)),
+      vectors: Math.round(median((l) => l.timings.vectorsMs ?? 0)),
+    },
     memory_mb: m.rssMb === null ? null : Math.round(m.rssMb),
     memory: {
       renderer_mb: mb(m.rssMb),
@@ -278,6 +287,13 @@ async function main(): Promise<void> {
   console.log(
     'cold open: navigation start to the first recall answered; first recall: worker start (openMemory) to it',
   );
+  for (const r of runs) {
+    const o = r.open_steps_ms;
+    console.log(
+      `open at n=${r.n}, ms (median): worker open ${o.open} = SQLite-WASM ${o.sqlite}, file ${o.storage}, ` +
+        `schema ${o.schema}, dedup index ${o.dedup}, vectors ${o.vectors} (after the model, loaded beside), and the wait for the model`,
+    );
+  }
   console.log(
     'memory after a cold open and one recall: renderer RSS (page + worker heaps + wasm), the page JS heap, ' +
       "SQLite-WASM's memory (page cache included), the vector index (float32 + int8 copy)",

@@ -14,7 +14,7 @@ import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from 
 import { Reader } from './reader.ts';
 import { recall as runRecall } from './recall.ts';
 import { LoadingSimilarity } from './loading-similarity.ts';
-import { migrate } from './schema.ts';
+import { BULK_READ_PAGE_CACHE, migrate, OPFS_PAGE_CACHE } from './schema.ts';
 import { loadSqlite, mapSqliteError, transaction } from './sqlite.ts';
 import type { StorageBackend, StorageKind } from './storage/backend.ts';
 import { openStorage } from './storage/open.ts';
@@ -341,7 +341,13 @@ export class Engine {
       }
     }
     if (this.#modelState !== 'loading') this.#dedup.load(count);
-    await backend.load(db, this.#io.sqlite3, onProgress);
+    const opfs = this.#io.kind === 'opfs';
+    if (opfs) db.exec(BULK_READ_PAGE_CACHE);
+    try {
+      await backend.load(db, this.#io.sqlite3, onProgress);
+    } finally {
+      if (opfs) db.exec(OPFS_PAGE_CACHE);
+    }
     // The meta row names the model every stored vector is of: it changes in the same transaction
     // that deletes any other model's vectors, so a store already recorded for this model has
     // nothing to delete (and the open writes nothing).

@@ -72,6 +72,15 @@ const MIGRATIONS: readonly string[] = [
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/**
+ * SQLite's page cache on OPFS: up to 64 MB (seed 002), filled by what recalls read (the FTS index,
+ * the rows). The bulk read of the stored vectors at open goes through {@link BULK_READ_PAGE_CACHE}
+ * instead, so 40 MB of vector pages at 100k memories never fill it (wasm memory never shrinks).
+ */
+export const OPFS_PAGE_CACHE = 'PRAGMA cache_size = -65536';
+/** The page cache while a bulk read streams through pages read once: 2 MB. */
+export const BULK_READ_PAGE_CACHE = 'PRAGMA cache_size = -2048';
+
 /** Applies pragmas for the backend and runs pending migrations in one transaction. */
 export function migrate(db: Database, backend: 'opfs' | 'memory' | 'file'): number {
   db.exec('PRAGMA foreign_keys = ON');
@@ -81,7 +90,7 @@ export function migrate(db: Database, backend: 'opfs' | 'memory' | 'file'): numb
     // atomic when the worker is killed; 64 MB page cache as in seed 002.
     db.exec('PRAGMA journal_mode = TRUNCATE');
     db.exec('PRAGMA synchronous = NORMAL');
-    db.exec('PRAGMA cache_size = -65536');
+    db.exec(OPFS_PAGE_CACHE);
     // The pool holds its files exclusively anyway; without this every read transaction
     // re-validates the page cache against the file (about 2 ms per call instead of 0.3).
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
