@@ -103,3 +103,22 @@ test('a long notes list: a page at first, every note reachable', async ({ page }
   await expect(more).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('a search typed as soon as the app is interactive is answered once the store opens', async ({
+  page,
+}) => {
+  const errors = consoleErrors(page);
+  await openApp(page);
+  await page.getByRole('button', { name: 'Load sample notes' }).click();
+  await expect(page.getByRole('list', { name: 'Notes' }).locator('li')).toHaveCount(16, {
+    timeout: 30_000,
+  });
+  await page.reload();
+  // Interactive: the store may still be opening; what is typed now is searched when it is.
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.getByLabel('Search').pressSequentially('sourdough');
+  const results = page.getByRole('list', { name: 'Results' });
+  await expect(results).toHaveAttribute('data-query', 'sourdough', { timeout: 60_000 });
+  await expect(results.locator('.result-title').first()).toHaveText('Sourdough starter');
+  expect(errors).toEqual([]);
+});
