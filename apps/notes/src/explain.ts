@@ -65,3 +65,19 @@ export function explainView(result: RecallResult): HTMLElement {
     ),
   );
 }
+
+/**
+ * "Why this result?": a disclosure whose explain view is built when it is first opened (by a
+ * click, the keyboard or a script), not for every result of every keystroke.
+ */
+export function explainDetails(result: RecallResult): HTMLDetailsElement {
+  const summary = h('summary', {}, 'Why this result?');
+  const details = h('details', { class: 'why' }, summary);
+  const fill = () => {
+    if (details.childElementCount === 1) details.append(explainView(result));
+  };
+  // A click builds it before the disclosure opens; `toggle` covers opening it any other way.
+  summary.addEventListener('click', fill);
+  details.addEventListener('toggle', fill);
+  return details;
+}
