@@ -6,9 +6,11 @@
  * `window.cold` the time to the first recall answered, from navigation start and from the start of
  * the worker (`openMemory`), and what memory the engine and the page hold then. With
  * `?empty=model|tfidf` it opens an empty in-memory store on the default model or on TF-IDF (no
- * ONNX Runtime), for the renderer's memory before any memory is stored.
+ * ONNX Runtime), for the renderer's memory before any memory is stored. With `?early=<store>&q=` it
+ * opens with `connectMemory` and recalls at once: answered from the lexical legs when the model is
+ * not ready yet (`partial`).
  */
-import { openMemory, type MemoryClient } from '@anamnesis/client';
+import { connectMemory, openMemory, type MemoryClient } from '@anamnesis/client';
 import { contentWords, makeCorpus, makeQueries, ZipfWords } from '../src/corpus.ts';
 import { oramaIndex, oramaSearch } from '../src/orama-index.ts';
 
@@ -180,6 +182,8 @@ const bench = {
 export type BenchWindow = Window & {
   bench: typeof bench;
   cold?: Cold | { error: string };
+  /** `?early=`: `connectMemory`, then a recall at once: its time from the worker's start, and whether the model was still loading. */
+  early?: { firstRecallMs: number; partial: boolean } | { error: string };
   empty?: { heapMb: number | null } | { error: string };
 };
 const w = window as unknown as BenchWindow;
@@ -207,6 +211,20 @@ if (coldStore) {
     };
   } catch (error) {
     w.cold = { error: String(error) };
+  }
+}
+const earlyStore = params.get('early');
+if (earlyStore) {
+  try {
+    const start = performance.now();
+    const m = connectMemory({ name: earlyStore, ...OPEN });
+    await m.recall(params.get('q') ?? 'dinner', { profile: 'default', noCache: true });
+    const answered = performance.now();
+    const partial = !m.readiness.model;
+    memory = m;
+    w.early = { firstRecallMs: answered - start, partial };
+  } catch (error) {
+    w.early = { error: String(error) };
   }
 }
 const empty = params.get('empty');
