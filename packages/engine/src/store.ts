@@ -164,8 +164,82 @@ export function ridsByIds(db: Database, ids: readonly string[]): Map<string, num
 /** A memory row to insert: every column the engine writes. */
 export type MemoryInsert = Memory & { contentHash: string };
 
-/** Inserts rows with one prepared statement (inside the caller's transaction); returns their rids. */
+/**
+ * One `INSERT … SELECT` writes many rows, read from one bound JSON array of rows (rid, id, text,
+ * kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score,
+ * content_hash). Row by row, a statement each (each firing the FTS5 trigger, each row crossing
+ * into wasm a dozen times), the same rows took about five times as long, most of it inside SQLite
+ * per statement. Strings and numbers come back out of JSON exactly: SQLite parses a JSON number
+ * to the same double, and a whole number to an integer, as a bound whole number is stored.
+ */
+const INSERT_FROM_JSON =
+  'INSERT INTO memories(rid, id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10, value->>11, value->>12 FROM json_each(?)';
+
+/** At most this many characters of JSON per statement (a batch of long texts takes several). */
+const JSON_CHUNK_CHARS = 1 << 23;
+
+/** A lone UTF-16 surrogate (refused by validation; a bound string would store U+FFFD). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Whether a row's values come out of the JSON path as a bound row would store them: finite
+ * numbers, and strings without lone surrogates (tags and metadata are JSON text already).
+ */
+function jsonSafe(m: MemoryInsert): boolean {
+  for (const x of [m.importance, m.createdAt, m.updatedAt, m.accessCount, m.memoryScore])
+    if (typeof x !== 'number' || !Number.isFinite(x)) return false;
+  for (const x of [m.id, m.text, m.kind, m.contentHash])
+    if (typeof x !== 'string' || LONE_SURROGATE.test(x)) return false;
+  return m.session === null || (typeof m.session === 'string' && !LONE_SURROGATE.test(m.session));
+}
+
+/**
+ * Inserts rows (inside the caller's transaction); returns their rids, in order. Rids are given
+ * explicitly, as SQLite itself would choose them: the largest rid so far plus one, counting up.
+ */
 export function insertMemories(db: Database, rows: readonly MemoryInsert[]): number[] {
+  if (rows.length === 0) return [];
+  const last = db.selectValue('SELECT coalesce(max(rid), 0) FROM memories');
+  if (
+    typeof last !== 'number' ||
+    last > Number.MAX_SAFE_INTEGER - rows.length ||
+    !rows.every(jsonSafe)
+  )
+    return insertMemoriesByRow(db, rows);
+  const rids = rows.map((_, i) => last + 1 + i);
+  let chunk: string[] = [];
+  let chars = 0;
+  const flush = () => {
+    db.exec({ sql: INSERT_FROM_JSON, bind: [`[${chunk.join(',')}]`] });
+    chunk = [];
+    chars = 0;
+  };
+  rows.forEach((m, i) => {
+    const row = JSON.stringify([
+      rids[i],
+      m.id,
+      m.text,
+      m.kind,
+      m.session,
+      JSON.stringify(m.tags),
+      JSON.stringify(m.meta),
+      m.importance,
+      m.createdAt,
+      m.updatedAt,
+      m.accessCount,
+      m.memoryScore,
+      m.contentHash,
+    ]);
+    if (chunk.length > 0 && chars + row.length > JSON_CHUNK_CHARS) flush();
+    chunk.push(row);
+    chars += row.length;
+  });
+  flush();
+  return rids;
+}
+
+/** {@link insertMemories} one row at a time (values JSON cannot carry, or rids near the limit). */
+function insertMemoriesByRow(db: Database, rows: readonly MemoryInsert[]): number[] {
   const rids: number[] = [];
   const stmt = db.prepare(
     'INSERT INTO memories(id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) RETURNING rid',
@@ -196,8 +270,49 @@ export function insertMemories(db: Database, rows: readonly MemoryInsert[]): num
   return rids;
 }
 
+/**
+ * Vectors of one length are written by one statement per chunk: their bytes bound as one blob,
+ * cut by `substr` (bytes, for a blob), the rids as a JSON array.
+ */
+const VECTORS_FROM_BLOB =
+  'INSERT OR REPLACE INTO embeddings(rid, model, vector) SELECT value, ?2, substr(?3, key * ?4 + 1, ?4) FROM json_each(?1)';
+
+/** At most this many bytes of vectors per statement. */
+const VECTOR_CHUNK_BYTES = 1 << 22;
+
 /** Writes the stored vectors (float32 bytes, already unit length) of rows for a model. */
 export function writeVectors(
+  db: Database,
+  model: string,
+  rids: readonly number[],
+  vectors: readonly Float32Array[],
+): void {
+  const size = vectors[0]?.byteLength ?? 0;
+  if (
+    size === 0 ||
+    vectors.some((v) => v.byteLength !== size) ||
+    rids.some((rid) => !Number.isSafeInteger(rid))
+  ) {
+    writeVectorsByRow(db, model, rids, vectors);
+    return;
+  }
+  const perChunk = Math.max(1, Math.floor(VECTOR_CHUNK_BYTES / size));
+  for (let start = 0; start < rids.length; start += perChunk) {
+    const end = Math.min(rids.length, start + perChunk);
+    const bytes = new Uint8Array((end - start) * size);
+    for (let i = start; i < end; i++) {
+      const v = vectors[i]!;
+      bytes.set(new Uint8Array(v.buffer, v.byteOffset, size), (i - start) * size);
+    }
+    db.exec({
+      sql: VECTORS_FROM_BLOB,
+      bind: [JSON.stringify(rids.slice(start, end)), model, bytes, size],
+    });
+  }
+}
+
+/** {@link writeVectors} one row at a time (vectors of different lengths, rids JSON cannot carry). */
+function writeVectorsByRow(
   db: Database,
   model: string,
   rids: readonly number[],
