@@ -16,6 +16,7 @@ import { STATIC_MODEL_FILES, readStaticWeights } from '@anamnesis/model-default'
 import { AnamnesisError } from '@anamnesis/errors';
 import { Tokenizer } from '@huggingface/tokenizers';
 
+import { asciiWordPiece } from './ascii-word-piece.ts';
 import { unitOf } from './pooling.ts';
 import { checkTexts, type Embedder, type TransformersEmbedderOptions } from './embedder.ts';
 
@@ -148,6 +149,7 @@ export async function createStaticEmbedder(
     STATIC_MODEL_FILES.weights,
   ] as const;
   let tokenizer: Tokenizer;
+  let tokenizeAscii: ReturnType<typeof asciiWordPiece>;
   let weights: ReturnType<typeof readStaticWeights>;
   let maxTokens: number;
   try {
@@ -170,6 +172,12 @@ export async function createStaticEmbedder(
     } catch (e) {
       throw new FileError(STATIC_MODEL_FILES.tokenizer, 'corrupt', messageOf(e));
     }
+    // The same ids as `tokenizer.encode` for plain ASCII text, at a fraction of its time.
+    try {
+      tokenizeAscii = asciiWordPiece(tokenizer, tokenizerJson, tokenizerConfig);
+    } catch {
+      tokenizeAscii = undefined; // a tokenizer that cannot even encode its probes: no shortcut
+    }
     // transformers.js: `model_max_length ?? Infinity` (no limit when the config names none).
     const limit = tokenizerConfig.model_max_length;
     maxTokens = typeof limit === 'number' && limit > 0 ? limit : Infinity;
@@ -188,7 +196,7 @@ export async function createStaticEmbedder(
 
   /** One text: the rows of its (truncated) token ids summed in float64, then unit length. */
   function embedOne(text: string): Float32Array {
-    const ids = tokenizer.encode(text).ids;
+    const ids = tokenizeAscii?.(text) ?? tokenizer.encode(text).ids;
     let length = ids.length;
     if (length > maxTokens) {
       truncated++;
