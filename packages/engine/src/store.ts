@@ -175,8 +175,8 @@ export type MemoryInsert = Memory & { contentHash: string };
 const INSERT_FROM_JSON =
   'INSERT INTO memories(rid, id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10, value->>11, value->>12 FROM json_each(?)';
 
-/** At most this many characters of JSON per statement (a batch of long texts takes several). */
-const JSON_CHUNK_CHARS = 1 << 23;
+/** At most this many characters of JSON per statement (a batch of long texts takes several): the bound text is copied into SQLite-WASM's memory, which never shrinks. */
+const JSON_CHUNK_CHARS = 1 << 21;
 
 /** A lone UTF-16 surrogate (refused by validation; a bound string would store U+FFFD). */
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -278,7 +278,7 @@ const VECTORS_FROM_BLOB =
   'INSERT OR REPLACE INTO embeddings(rid, model, vector) SELECT value, ?2, substr(?3, key * ?4 + 1, ?4) FROM json_each(?1)';
 
 /** At most this many bytes of vectors per statement. */
-const VECTOR_CHUNK_BYTES = 1 << 22;
+const VECTOR_CHUNK_BYTES = 1 << 21;
 
 /** Writes the stored vectors (float32 bytes, already unit length) of rows for a model. */
 export function writeVectors(

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../src/schema.ts';
+import { loadSqlite, type Database } from '../src/sqlite.ts';
+import { insertMemories, rowsByRid, writeVectors, type MemoryInsert } from '../src/store.ts';
+
+async function freshDb(): Promise<Database> {
+  const sqlite3 = await loadSqlite();
+  const db = new sqlite3.oo1.DB(':memory:', 'c');
+  migrate(db, 'memory');
+  return db;
+}
+
+const HOSTILE = [
+  'plain',
+  'NUL \u0000 inside',
+  'a BOM \uFEFF inside',
+  'emoji 🐈‍⬛ and CJK 猫 and RTL שלום',
+  'quotes " \' and backslashes \\ \\\\ and "]} JSON-ish',
+  '',
+  'x'.repeat(10_000),
+];
+const NUMBERS = [0, 0.1, 1 / 3, 1e-300, 123456789.123456, 0.5, 1, -0.25];
+
+function row(i: number, over: Partial<MemoryInsert> = {}): MemoryInsert {
+  return {
+    id: `id-${i}`,
+    text: HOSTILE[i % HOSTILE.length]! + ` ${i}`,
+    kind: i % 3 ? 'note' : 'fact',
+    session: i % 4 ? `s${i % 5}` : null,
+    tags: i % 2 ? ['a', 'é', '"q"'] : [],
+    meta: { n: NUMBERS[i % NUMBERS.length]!, s: HOSTILE[(i + 1) % HOSTILE.length]! },
+    importance: NUMBERS[i % NUMBERS.length]!,
+    createdAt: 1_700_000_000_000 + i,
+    updatedAt: 1_700_000_000_123 + i,
+    accessCount: i % 7,
+    memoryScore: NUMBERS[(i + 3) % NUMBERS.length]!,
+    contentHash: `h${i}`,
+    ...over,
+  };
+}
+
+/** What a row reads back as, in the fields the insert wrote. */
+function readBack(db: Database, rids: number[]) {
+  const rows = rowsByRid(db, rids);
+  return rids.map((rid) => {
+    const r = rows.get(rid)!;
+    return {
+      id: r.id,
+      text: r.text,
+      kind: r.kind,
+      session: r.session,
+      tags: r.tags,
+      meta: r.meta,
+      importance: r.importance,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      accessCount: r.accessCount,
+      memoryScore: r.memoryScore,
+      contentHash: r.contentHash,
+    };
+  });
+}
+
+describe('insertMemories and writeVectors (batched statements)', () => {
+  it('store every value exactly, with the rids SQLite would choose, across several statements', async () => {
+    const db = await freshDb();
+    // Rows over 4 MB of JSON: the 2 MB statement limit splits them.
+    const long = Array.from({ length: 5 }, (_, i) =>
+      row(1000 + i, { text: `${'long '.repeat(200_000)}${i}` }),
+    );
+    const rows = [...Array.from({ length: 300 }, (_, i) => row(i)), ...long];
+    const rids = db.transaction(() => insertMemories(db, rows));
+    expect(rids).toEqual(rows.map((_, i) => i + 1));
+    expect(readBack(db, rids)).toEqual(
+      rows.map(
+        ({
+          id,
+          text,
+          kind,
+          session,
+          tags,
+          meta,
+          importance,
+          createdAt,
+          updatedAt,
+          accessCount,
+          memoryScore,
+          contentHash,
+        }) => ({
+          id,
+          text,
+          kind,
+          session,
+          tags,
+          meta,
+          importance,
+          createdAt,
+          updatedAt,
+          accessCount,
+          memoryScore,
+          contentHash,
+        }),
+      ),
+    );
+    // The FTS index holds each row (the trigger fired for every one).
+    expect(
+      Number(db.selectValue("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'long'")),
+    ).toBe(5);
+    // After a delete of the last rows, the next rids continue from the largest left, as SQLite's own.
+    db.exec('DELETE FROM memories WHERE rid > 300');
+    const more = db.transaction(() => insertMemories(db, [row(900)]));
+    expect(more).toEqual([301]);
+  });
+
+  it('falls back to one statement per row for values JSON cannot carry, with the same result', async () => {
+    const db = await freshDb();
+    const lone = row(1, { text: 'a lone \uD800 surrogate' });
+    const rids = db.transaction(() => insertMemories(db, [row(0), lone]));
+    expect(rids).toEqual([1, 2]);
+    expect(readBack(db, rids).map((r) => r.text)).toEqual(['plain 0', 'a lone \uFFFD surrogate']);
+  });
+
+  it('writes vectors byte for byte in chunks, and replaces a row it writes again', async () => {
+    const db = await freshDb();
+    const n = 6000; // 400-byte vectors: two 2 MB statements
+    const rids = db.transaction(() =>
+      insertMemories(
+        db,
+        Array.from({ length: n }, (_, i) => row(i)),
+      ),
+    );
+    const vectors = rids.map((rid) =>
+      Float32Array.from({ length: 100 }, (_, d) => Math.fround(Math.sin(rid * 100 + d))),
+    );
+    db.transaction(() => writeVectors(db, 'm', rids, vectors));
+    const stored = db.selectArrays(
+      'SELECT rid, vector FROM embeddings WHERE model = ? ORDER BY rid',
+      ['m'],
+    );
+    expect(stored).toHaveLength(n);
+    stored.forEach(([rid, bytes], i) => {
+      expect(rid).toBe(rids[i]);
+      expect(new Float32Array((bytes as Uint8Array).slice().buffer)).toEqual(vectors[i]);
+    });
+    const again = Float32Array.from({ length: 100 }, () => 0.5);
+    db.transaction(() => writeVectors(db, 'm', [rids[7]!], [again]));
+    const bytes = db.selectValue('SELECT vector FROM embeddings WHERE rid = ? AND model = ?', [
+      rids[7]!,
+      'm',
+    ]) as Uint8Array;
+    expect(new Float32Array(bytes.slice().buffer)).toEqual(again);
+    expect(Number(db.selectValue('SELECT count(*) FROM embeddings'))).toBe(n);
+  });
+});
