@@ -193,6 +193,24 @@ function jsonSafe(m: MemoryInsert): boolean {
   return m.session === null || (typeof m.session === 'string' && !LONE_SURROGATE.test(m.session));
 }
 
+/** A row's values in the column order of both inserts (id … content_hash; tags and meta as JSON). */
+function columnValues(m: MemoryInsert): (string | number | null)[] {
+  return [
+    m.id,
+    m.text,
+    m.kind,
+    m.session,
+    JSON.stringify(m.tags),
+    JSON.stringify(m.meta),
+    m.importance,
+    m.createdAt,
+    m.updatedAt,
+    m.accessCount,
+    m.memoryScore,
+    m.contentHash,
+  ];
+}
+
 /**
  * Inserts rows (inside the caller's transaction); returns their rids, in order. Rids are given
  * explicitly, as SQLite itself would choose them: the largest rid so far plus one, counting up.
@@ -215,21 +233,7 @@ export function insertMemories(db: Database, rows: readonly MemoryInsert[]): num
     chars = 0;
   };
   rows.forEach((m, i) => {
-    const row = JSON.stringify([
-      rids[i],
-      m.id,
-      m.text,
-      m.kind,
-      m.session,
-      JSON.stringify(m.tags),
-      JSON.stringify(m.meta),
-      m.importance,
-      m.createdAt,
-      m.updatedAt,
-      m.accessCount,
-      m.memoryScore,
-      m.contentHash,
-    ]);
+    const row = JSON.stringify([rids[i], ...columnValues(m)]);
     if (chunk.length > 0 && chars + row.length > JSON_CHUNK_CHARS) flush();
     chunk.push(row);
     chars += row.length;
@@ -246,20 +250,7 @@ function insertMemoriesByRow(db: Database, rows: readonly MemoryInsert[]): numbe
   );
   try {
     for (const m of rows) {
-      stmt.bind([
-        m.id,
-        m.text,
-        m.kind,
-        m.session,
-        JSON.stringify(m.tags),
-        JSON.stringify(m.meta),
-        m.importance,
-        m.createdAt,
-        m.updatedAt,
-        m.accessCount,
-        m.memoryScore,
-        m.contentHash,
-      ]);
+      stmt.bind(columnValues(m));
       stmt.step();
       rids.push(stmt.get(0) as number);
       stmt.reset();

@@ -39,26 +39,27 @@ function row(i: number, over: Partial<MemoryInsert> = {}): MemoryInsert {
   };
 }
 
-/** What a row reads back as, in the fields the insert wrote. */
+/** The fields the insert writes. */
+const FIELDS = [
+  'id',
+  'text',
+  'kind',
+  'session',
+  'tags',
+  'meta',
+  'importance',
+  'createdAt',
+  'updatedAt',
+  'accessCount',
+  'memoryScore',
+  'contentHash',
+] as const;
+const written = (m: MemoryInsert) => Object.fromEntries(FIELDS.map((k) => [k, m[k]]));
+
+/** What rows read back as, in the fields the insert wrote. */
 function readBack(db: Database, rids: number[]) {
   const rows = rowsByRid(db, rids);
-  return rids.map((rid) => {
-    const r = rows.get(rid)!;
-    return {
-      id: r.id,
-      text: r.text,
-      kind: r.kind,
-      session: r.session,
-      tags: r.tags,
-      meta: r.meta,
-      importance: r.importance,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-      accessCount: r.accessCount,
-      memoryScore: r.memoryScore,
-      contentHash: r.contentHash,
-    };
-  });
+  return rids.map((rid) => written(rows.get(rid)!));
 }
 
 describe('insertMemories and writeVectors (batched statements)', () => {
@@ -71,37 +72,7 @@ describe('insertMemories and writeVectors (batched statements)', () => {
     const rows = [...Array.from({ length: 300 }, (_, i) => row(i)), ...long];
     const rids = db.transaction(() => insertMemories(db, rows));
     expect(rids).toEqual(rows.map((_, i) => i + 1));
-    expect(readBack(db, rids)).toEqual(
-      rows.map(
-        ({
-          id,
-          text,
-          kind,
-          session,
-          tags,
-          meta,
-          importance,
-          createdAt,
-          updatedAt,
-          accessCount,
-          memoryScore,
-          contentHash,
-        }) => ({
-          id,
-          text,
-          kind,
-          session,
-          tags,
-          meta,
-          importance,
-          createdAt,
-          updatedAt,
-          accessCount,
-          memoryScore,
-          contentHash,
-        }),
-      ),
-    );
+    expect(readBack(db, rids)).toEqual(rows.map(written));
     // The FTS index holds each row (the trigger fired for every one).
     expect(
       Number(db.selectValue("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'long'")),
