@@ -4,6 +4,13 @@ import { writeVectors } from './store.ts';
 import { Reader } from './reader.ts';
 import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 import { unitVector, VectorIndex, type VectorHit } from './vector-index.ts';
+import {
+  checkSnapshot,
+  partRows,
+  readSnapshot,
+  snapshotCoverage,
+  writeSnapshotPart,
+} from './vector-snapshot.ts';
 
 /** Rows embedded per transaction while a store re-embeds. */
 const REEMBED_BATCH = 256;
@@ -12,11 +19,18 @@ const QUERY_CACHE = 64;
 
 /**
  * Dense vectors from an embedding model: stored as float32 blobs in `embeddings` (one model per
- * store), scanned in memory by {@link VectorIndex}.
+ * store), also in large parts (`vector-snapshot.ts`) that an open reads instead of the rows, and
+ * scanned in memory by {@link VectorIndex}.
  */
 export class DenseSimilarity implements SimilarityBackend {
   readonly embedder: Embedder;
-  readonly #index: VectorIndex;
+  #index: VectorIndex;
+  /** The greatest rid the snapshot parts on disk hold, as far as this backend knows (0: none). */
+  #covered = 0;
+  /** Vectors in the index that no part holds yet (an estimate: the parts' SQL decides). */
+  #waiting = 0;
+  /** Whether the parts on disk were found not to match the rows (the next part write restarts them). */
+  #partsBad = false;
   /** Vectors of the latest distinct query texts, least recently used first. */
   readonly #queries = new Map<string, Float32Array>();
 
@@ -41,26 +55,75 @@ export class DenseSimilarity implements SimilarityBackend {
     return this.#index.bytes;
   }
 
-  /** Bulk-loads this model's vectors, then embeds the memories that have none. */
+  /**
+   * Bulk-loads this model's vectors (the snapshot parts, then the rows after them), then embeds
+   * the memories that have none.
+   */
   async load(
     db: Database,
     sqlite3: Sqlite3,
     onProgress?: (e: ProgressEvent) => void,
   ): Promise<void> {
-    // Room for every stored vector at once (no doubling while loading), then one statement read
-    // through SQLite's raw column functions, blobs copied straight from the wasm heap into the
-    // matrix (about six times faster than the `oo1` step and `capi` wrappers per row).
+    // Room for every stored vector at once (no doubling while loading). The rows no part holds are
+    // read by one statement through SQLite's raw column functions, blobs copied straight from the
+    // wasm heap into the matrix.
     const count = Number(db.selectValue('SELECT count(*) FROM memories'));
-    this.#index.reserve(count);
-    const read = new Reader(db, sqlite3, 1);
+    const read = new Reader(db, sqlite3, 2);
     try {
-      read.each('SELECT rid, vector FROM embeddings WHERE model = ?', [this.id], (c) =>
-        this.#index.appendRaw(c.num(0), c.blob(1)),
-      );
+      this.#index.reserve(count);
+      let covered = 0;
+      if (snapshotCoverage(db, this.id).covered > 0)
+        covered = readSnapshot(read, this.#index, this.id) ?? -1;
+      if (covered < 0) {
+        // a part that does not read back as written: the rows alone are trusted
+        this.#partsBad = true;
+        this.#index = new VectorIndex(this.dims);
+        this.#index.reserve(count);
+        covered = 0;
+      }
+      const fromParts = this.#index.size;
+      this.#readRows(read, covered);
+      if (this.#index.size > count) {
+        // more vectors than memories: parts that do not match the rows; read the rows alone
+        this.#partsBad = true;
+        this.#index = new VectorIndex(this.dims);
+        this.#index.reserve(count);
+        covered = 0;
+        this.#readRows(read, 0);
+      }
+      this.#covered = covered;
+      this.#waiting = this.#index.size - (covered > 0 ? fromParts : 0);
     } finally {
       read.close();
     }
     if (this.#index.size < count) await this.#reembedMissing(db, onProgress);
+  }
+
+  /** Appends the stored vectors of rids after `after` to the index. */
+  #readRows(read: Reader, after: number): void {
+    read.each(
+      'SELECT rid, vector FROM embeddings WHERE model = ? AND rid > ?',
+      [this.id, after],
+      (c) => this.#index.appendRaw(c.num(0), c.blob(1)),
+    );
+  }
+
+  /** Whether a full snapshot part's worth of vectors waits outside the parts. */
+  vectorPartsDue(): boolean {
+    return this.#waiting >= partRows(this.dims);
+  }
+
+  /** Inside a transaction: writes the next snapshot part (see {@link writeSnapshotPart}). */
+  saveVectorPart(db: Database, read: Reader, partial: boolean): boolean {
+    const wrote = writeSnapshotPart(db, read, this.id, this.dims, {
+      partial,
+      restart: this.#partsBad,
+    });
+    if (wrote) this.#partsBad = false;
+    const { covered } = snapshotCoverage(db, this.id);
+    this.#waiting = wrote ? Math.max(0, this.#waiting - partRows(this.dims)) : 0;
+    this.#covered = covered;
+    return wrote;
   }
 
   /**
@@ -84,7 +147,7 @@ export class DenseSimilarity implements SimilarityBackend {
       const rids = rows.map((r) => r[0] as number);
       const vectors = await this.encode(rows.map((r) => r[1] as string));
       transaction(db, 're-embedding', () => this.store(db, rids, vectors));
-      rids.forEach((rid, i) => this.#index.set(rid, vectors[i]!));
+      this.apply(rids, [], vectors);
       done += rows.length;
       onProgress?.({ phase: 'reembed', loaded: done, total });
     }
@@ -105,11 +168,21 @@ export class DenseSimilarity implements SimilarityBackend {
     _texts: readonly string[],
     vectors: readonly Float32Array[],
   ): void {
+    // A vector at or below the parts' last rid made the triggers delete every part.
+    if (rids.some((rid) => rid <= this.#covered)) this.#dropParts();
     rids.forEach((rid, i) => this.#index.set(rid, vectors[i]!));
+    this.#waiting += rids.length;
   }
 
   remove(rids: readonly number[]): void {
     for (const rid of rids) this.#index.delete(rid);
+    if (rids.length > 0) this.#dropParts(); // the delete trigger deleted every part
+  }
+
+  /** The parts on disk are gone: every vector waits. */
+  #dropParts(): void {
+    this.#covered = 0;
+    this.#waiting = this.#index.size;
   }
 
   /**
@@ -143,9 +216,12 @@ export class DenseSimilarity implements SimilarityBackend {
     return rids.map((rid) => this.#index.get(rid) ?? zero);
   }
 
-  /** Every memory has exactly one vector of this model, on disk and in the index. */
-  verify(db: Database): string[] {
-    const problems: string[] = [];
+  /**
+   * Every memory has exactly one vector of this model, on disk and in the index; the snapshot
+   * parts hold exactly the stored vectors they name.
+   */
+  verify(db: Database, read: Reader): string[] {
+    const problems = checkSnapshot(read, this.id);
     const rows = Number(db.selectValue('SELECT count(*) FROM memories'));
     const stored = Number(
       db.selectValue('SELECT count(*) FROM embeddings WHERE model = ?', [this.id]),

@@ -148,6 +148,12 @@ export interface OpenTimings {
   vectorsMs?: number;
 }
 
+/**
+ * Quiet time (ms) after the last call before the stored vectors' snapshot parts are written
+ * behind the writes, one part per task; any call in between postpones the next part.
+ */
+const VECTOR_PARTS_IDLE_MS = 1000;
+
 /** Why results are `partial`, by model state. */
 const PARTIAL_REASONS: Record<Exclude<ModelState, 'ready'>, string> = {
   loading: 'the embedding model is still loading: lexical legs only',
@@ -181,6 +187,8 @@ export class Engine {
   readonly #writes: WritePath;
   #dirty = false;
   readonly #retrieved: RetrievedEvents;
+  /** The next write of a snapshot part of the stored vectors, when one is due. */
+  #partsTimer: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(
     io: StorageBackend,
@@ -251,6 +259,7 @@ export class Engine {
         engine.#activateWhenReady(promised, onMismatch, options.onProgress);
       } else await engine.#load(backend, onMismatch, options.onProgress);
       engine.#timings = { sqliteMs, storageMs, schemaMs, loadMs: step() };
+      engine.#scheduleVectorParts();
       return engine;
     } catch (e) {
       io.close();
@@ -309,6 +318,7 @@ export class Engine {
             this.#similarity = backend;
             this.#generation++;
             this.#modelState = 'ready';
+            this.#scheduleVectorParts();
           }),
         ),
       )
@@ -377,9 +387,16 @@ export class Engine {
   #saveSnapshots(): void {
     const backend = this.#similarity.snapshot?.();
     const key = this.#similarity.snapshotKey;
-    if (this.#dedup.snapshotCurrent && (backend === undefined || key === undefined)) return;
+    const parts = this.#similarity.saveVectorPart?.bind(this.#similarity);
+    if (
+      this.#dedup.snapshotCurrent &&
+      (backend === undefined || key === undefined) &&
+      parts === undefined
+    )
+      return;
     transaction(this.#io.db, 'saving snapshots', () => {
       if (this.#dedup.saveSnapshot()) this.#dirty = true;
+      while (parts?.(this.#io.db, this.#read, true)) this.#dirty = true;
       if (backend !== undefined && key !== undefined) {
         this.#io.db.exec({
           sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)',
@@ -397,6 +414,7 @@ export class Engine {
    */
   #run<T>(fn: () => Promise<T>, flushRetrieved = true): Promise<T> {
     if (this.#closed || this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
+    if (this.#partsTimer !== undefined) this.#scheduleVectorParts(); // not while calls come
     if (flushRetrieved && this.#retrieved.pending) this.#retrieved.flush();
     // Only catalogued errors leave the engine: SQLite's (a page found corrupt by a read) are
     // mapped, anything else is INTERNAL.
@@ -412,6 +430,40 @@ export class Engine {
   #bump(): void {
     this.#generation++;
     this.#dirty = true;
+    this.#scheduleVectorParts();
+  }
+
+  /**
+   * Writes the stored vectors' next snapshot part once the engine has been quiet for
+   * {@link VECTOR_PARTS_IDLE_MS}, then the next, while parts are due; each part is one
+   * transaction on the write path. A part that cannot be written (a full disk) is left for the
+   * next write or close: the parts only speed up the next open.
+   */
+  #scheduleVectorParts(delay = VECTOR_PARTS_IDLE_MS): void {
+    if (this.#partsTimer !== undefined) clearTimeout(this.#partsTimer);
+    this.#partsTimer = undefined;
+    if (this.#closed || this.#closing || !this.#similarity.vectorPartsDue?.()) return;
+    this.#partsTimer = setTimeout(() => {
+      this.#partsTimer = undefined;
+      this.#run(
+        () =>
+          this.#writes.exclusive(async () => {
+            if (this.#closed) return false;
+            const wrote = transaction(this.#io.db, 'saving a snapshot part of the vectors', () =>
+              this.#similarity.saveVectorPart!(this.#io.db, this.#read, false),
+            );
+            if (wrote) this.#dirty = true;
+            return wrote;
+          }),
+        false,
+      ).then(
+        (wrote) => {
+          if (wrote && this.#partsTimer === undefined) this.#scheduleVectorParts(0);
+        },
+        () => undefined,
+      );
+    }, delay);
+    (this.#partsTimer as { unref?: () => void }).unref?.(); // never keeps Node alive
   }
 
   async #persist(): Promise<void> {
@@ -880,7 +932,7 @@ export class Engine {
       } catch (e) {
         problems.push(`fts: ${e instanceof Error ? e.message : String(e)}`);
       }
-      problems.push(...this.#similarity.verify(db));
+      problems.push(...this.#similarity.verify(db, this.#read));
       return problems;
     });
   }
@@ -892,6 +944,7 @@ export class Engine {
       this.#retrieved.flush();
       this.#dedup.stop();
       this.#closed = true;
+      this.#scheduleVectorParts(); // clears the timer
       try {
         this.#saveSnapshots();
       } catch {

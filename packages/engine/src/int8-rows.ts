@@ -20,7 +20,7 @@ const ROUNDING_SLACK = 1e-4;
  * `q = round(v / scale)`, `scale = max |v| / 127` (float32). Returns the scale and the L1 norm of
  * the dequantized values (`Σ |scale · q|`), which the error bound of {@link Int8Rows} uses.
  */
-function quantize(
+export function quantize(
   v: ArrayLike<number>,
   from: number,
   dims: number,
@@ -39,10 +39,25 @@ function quantize(
   return { scale, l1: sum * scale };
 }
 
+/** Bytes of one int8 row of `dims` values: padded with zeros to a multiple of 16 (one SIMD lane). */
+export function int8Stride(dims: number): number {
+  return Math.ceil(dims / 16) * 16;
+}
+
+/**
+ * Rows quantized by {@link quantize}: a scale and an L1 norm per row, and the int8 rows
+ * {@link int8Stride} bytes apart (zero padded), as {@link Int8Rows} keeps them.
+ */
+export interface QuantizedRows {
+  scales: Float32Array;
+  l1: Float32Array;
+  rows: Int8Array;
+}
+
 /**
  * An int8 copy of a float32 matrix, one symmetric scale per row, scanned by the SIMD kernel
  * `scan_i8` at a quarter of the float32 matrix's memory traffic. Its scores are approximations;
- * {@link bound} says how far each can be from the exact float32 cosine, so a search can take the
+ * an error bound says how far each can be from the exact float32 cosine, so a search can take the
  * candidates whose approximate score could still reach the exact top k and re-score only those
  * exactly (see `VectorIndex.search`): the answer is the exact one, not an approximation.
  *
@@ -68,7 +83,7 @@ export class Int8Rows {
 
   private constructor(dims: number, memory: WebAssembly.Memory, scan: ScanI8) {
     this.#dims = dims;
-    this.#stride = Math.ceil(dims / 16) * 16;
+    this.#stride = int8Stride(dims);
     this.#memory = memory;
     this.#scan = scan;
     this.#i8 = new Int8Array(memory.buffer);
@@ -130,6 +145,13 @@ export class Int8Rows {
     this.#l1[row] = q.l1;
   }
 
+  /** Stores rows from `first` on as {@link quantize} computed them (a snapshot's int8 copy). */
+  setRows(first: number, q: QuantizedRows): void {
+    this.#f32.set(q.scales, (this.#scalesOff() >> 2) + first);
+    this.#l1.set(q.l1, first);
+    this.#i8.set(q.rows, this.#rowsOff() + first * this.#stride);
+  }
+
   /** Copies row `from` over row `to` (a delete fills the hole with the last row). */
   move(from: number, to: number): void {
     const rows = this.#rowsOff();
@@ -145,7 +167,7 @@ export class Int8Rows {
 
   /**
    * Approximate scores of the first `n` rows with `query`: `scores[r] · scale` approximates the
-   * exact score of row r within {@link bound}(r). The view is valid until the next call.
+   * exact score of row r within the error bound of {@link Int8Rows}. The view is valid until the next call.
    */
   scan(query: Float32Array, n: number): { scores: Float32Array; scale: number } {
     const q = quantize(query, 0, this.#dims, this.#i8, 0);
@@ -156,15 +178,25 @@ export class Int8Rows {
     return { scores: this.#f32.subarray(at, at + n), scale: q.scale };
   }
 
-  /** How far row `row`'s approximate score of the last {@link scan} can be from the exact one. */
-  bound(row: number): number {
-    const sr = this.#f32[(this.#scalesOff() >> 2) + row]!;
+  /**
+   * The rows among the first `n` whose exact score with the last {@link scan}'s query could reach
+   * `floor`: those whose approximate score plus its error bound (see {@link Int8Rows}) is at least
+   * `floor`, ascending. One pass over the scores, scales and L1 norms, the bound's query terms
+   * hoisted out of the loop.
+   */
+  reaching(floor: number, n: number): number[] {
+    const f32 = this.#f32;
+    const scores = this.#scoresOff() >> 2;
+    const scales = this.#scalesOff() >> 2;
+    const l1 = this.#l1;
     const sq = this.#queryScale;
-    return (
-      (sq / 2) * this.#l1[row]! +
-      (sr / 2) * this.#queryL1 +
-      (this.#dims * sr * sq) / 4 +
-      ROUNDING_SLACK
-    );
+    const perRowScale = this.#queryL1 / 2 + (this.#dims * sq) / 4;
+    const out: number[] = [];
+    for (let row = 0; row < n; row++) {
+      const reach =
+        f32[scores + row]! * sq + (sq / 2) * l1[row]! + f32[scales + row]! * perRowScale;
+      if (reach + ROUNDING_SLACK >= floor) out.push(row);
+    }
+    return out;
   }
 }

@@ -67,6 +67,28 @@ const MIGRATIONS: readonly string[] = [
   CREATE TABLE operations (id TEXT PRIMARY KEY, reply TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID;
   CREATE INDEX operations_at ON operations(at);
   `,
+  // The stored vectors also as large parts (see vector-snapshot.ts), read at open instead of one
+  // row per memory. The triggers delete every part when a stored vector they may hold changes.
+  `
+  CREATE TABLE vector_snapshot (
+    last_rid INTEGER PRIMARY KEY,
+    model TEXT NOT NULL,
+    format INTEGER NOT NULL,
+    n_rows INTEGER NOT NULL,
+    rids BLOB NOT NULL,
+    vectors BLOB NOT NULL,
+    quantized BLOB NOT NULL
+  );
+  CREATE TRIGGER embeddings_snapshot_ai AFTER INSERT ON embeddings
+    WHEN new.rid <= (SELECT max(last_rid) FROM vector_snapshot)
+    BEGIN DELETE FROM vector_snapshot; END;
+  CREATE TRIGGER embeddings_snapshot_ad AFTER DELETE ON embeddings
+    WHEN EXISTS (SELECT 1 FROM vector_snapshot)
+    BEGIN DELETE FROM vector_snapshot; END;
+  CREATE TRIGGER embeddings_snapshot_au AFTER UPDATE ON embeddings
+    WHEN EXISTS (SELECT 1 FROM vector_snapshot)
+    BEGIN DELETE FROM vector_snapshot; END;
+  `,
 ];
 
 /** The schema version this code writes. */

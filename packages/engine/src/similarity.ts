@@ -1,4 +1,5 @@
 import type { ProgressEvent } from './embedder.ts';
+import type { Reader } from './reader.ts';
 import type { Database, Sqlite3 } from './sqlite.ts';
 import type { VectorHit } from './vector-index.ts';
 
@@ -43,7 +44,7 @@ export interface SimilarityBackend {
   /** Mutually comparable vectors of these memories (for MMR): cosines equal the backend's similarity. */
   vectors(rids: readonly number[]): Float32Array[];
   /** Problems found comparing the rows, the stored vectors and the in-memory index (empty: ok). */
-  verify(db: Database): string[];
+  verify(db: Database, read: Reader): string[];
   /**
    * The meta key of a snapshot of the backend's in-memory state, saved by the engine at a clean close
    * and deleted by it in any write transaction that changes texts, so a snapshot on disk always
@@ -52,6 +53,16 @@ export interface SimilarityBackend {
   readonly snapshotKey?: string;
   /** The snapshot to save at close, or undefined when the one on disk is current. */
   snapshot?(): string | undefined;
+  /**
+   * Whether enough vectors wait outside the snapshot parts of the stored vectors for one part to
+   * be written behind the writes (see `vector-snapshot.ts`). Absent: the backend keeps no parts.
+   */
+  vectorPartsDue?(): boolean;
+  /**
+   * Inside a transaction: writes the next snapshot part of the stored vectors (with `partial`, a
+   * last part that is not full too, as at a clean close); returns whether it wrote one.
+   */
+  saveVectorPart?(db: Database, read: Reader, partial: boolean): boolean;
   /** Releases what the backend owns. */
   dispose?(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { assertVector } from '@anamnesis/ranking';
-import { Int8Rows } from './int8-rows.ts';
+import { Int8Rows, type QuantizedRows } from './int8-rows.ts';
 import { VECTOR_SCAN_WASM } from './vector-scan-module.ts';
 
 /** Default of {@link VectorIndexOptions.quantizedFrom}: below it the float32 scan is as fast. */
@@ -132,6 +132,54 @@ function topK(
   const out: VectorHit[] = [];
   for (let i = 0; i < size; i++) out.push({ rid: hr[i]!, score: hs[i]! });
   return out.sort((a, b) => b.score - a.score || a.rid - b.rid);
+}
+
+/**
+ * The `m` rows of highest score among the first `n` (any order; ties broken arbitrarily), rows
+ * `skip` rejects left out: a bounded min-heap on typed arrays, written out for the one caller that
+ * runs it over every row of the index.
+ */
+function bestRows(
+  scores: Float32Array,
+  n: number,
+  m: number,
+  skip?: (row: number) => boolean,
+): Int32Array {
+  const hs = new Float32Array(m);
+  const hr = new Int32Array(m);
+  let size = 0;
+  for (let row = 0; row < n; row++) {
+    const s = scores[row]!;
+    if (size === m && s <= hs[0]!) continue;
+    if (skip?.(row)) continue;
+    let i: number;
+    if (size < m) {
+      // sift up from the end
+      i = size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (hs[p]! <= s) break;
+        hs[i] = hs[p]!;
+        hr[i] = hr[p]!;
+        i = p;
+      }
+    } else {
+      // replace the smallest, sift down
+      i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const c = l + 1 < size && hs[l + 1]! < hs[l]! ? l + 1 : l;
+        if (hs[c]! >= s) break;
+        hs[i] = hs[c]!;
+        hr[i] = hr[c]!;
+        i = c;
+      }
+    }
+    hs[i] = s;
+    hr[i] = row;
+  }
+  return hr.subarray(0, size);
 }
 
 /**
@@ -291,6 +339,43 @@ export class VectorIndex {
     this.#q8?.set(row, this.#heap, at);
   }
 
+  /**
+   * Adds rows in bulk from raw little-endian float32 bytes (`rids.length` unit vectors, as stored
+   * in SQLite), with their int8 copy when it was kept ({@link QuantizedRows}, as `quantize`
+   * computes it). The rids must not be in the index yet.
+   */
+  appendRows(rids: Float64Array, bytes: Uint8Array, quantized?: QuantizedRows): void {
+    const n = rids.length;
+    const rowBytes = this.dims * 4;
+    if (bytes.byteLength !== n * rowBytes) {
+      throw new AnamnesisError(
+        'DIMENSION_MISMATCH',
+        `${bytes.byteLength} bytes of vectors for ${n} rows of ${this.dims} dimensions`,
+      );
+    }
+    if (this.#count + n > this.#capacity) this.#grow(this.#count + n);
+    const first = this.#count;
+    if (this.#stride === this.dims) {
+      this.#bytesView.set(bytes, this.#rowFloat(first) * 4);
+    } else {
+      for (let i = 0; i < n; i++) {
+        const at = this.#rowFloat(first + i);
+        this.#bytesView.set(bytes.subarray(i * rowBytes, (i + 1) * rowBytes), at * 4);
+        this.#heap.fill(0, at + this.dims, at + this.#stride);
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      this.#rids[first + i] = rids[i]!;
+      this.#rowOf.set(rids[i]!, first + i);
+    }
+    this.#count += n;
+    if (!this.#q8) return;
+    if (quantized) this.#q8.setRows(first, quantized);
+    else
+      for (let row = first; row < this.#count; row++)
+        this.#q8.set(row, this.#heap, this.#rowFloat(row));
+  }
+
   /** Removes the vector of `rid` (no-op if absent). */
   delete(rid: number): void {
     const row = this.#rowOf.get(rid);
@@ -387,21 +472,14 @@ export class VectorIndex {
   ): VectorHit[] {
     const n = this.#count;
     const rids = this.#rids;
-    const { scores: approx, scale } = q8.scan(query, n);
-    const head = topK(
-      Math.min(n, 2 * k + 32),
-      n,
-      (row) => approx[row]!,
-      (row) => row, // the row number stands in for the rid: any order of ties will do here
-      skip && ((row) => skip(rids[row]!)),
-    );
+    const { scores: approx } = q8.scan(query, n);
+    const head = bestRows(approx, n, Math.min(n, 2 * k + 32), skip && ((row) => skip(rids[row]!)));
     const exact = new Map<number, number>();
-    for (const h of head) exact.set(h.rid, this.#exact(h.rid));
+    for (const row of head) exact.set(row, this.#exact(row));
     let floor = -Infinity;
     if (exact.size >= k) floor = [...exact.values()].sort((a, b) => b - a)[k - 1]!;
-    for (let row = 0; row < n; row++) {
-      if (approx[row]! * scale + q8.bound(row) < floor || exact.has(row)) continue;
-      if (skip?.(rids[row]!)) continue;
+    for (const row of q8.reaching(floor, n)) {
+      if (exact.has(row) || skip?.(rids[row]!)) continue;
       exact.set(row, this.#exact(row));
     }
     const rows = [...exact.keys()];

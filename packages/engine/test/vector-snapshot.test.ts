@@ -1,0 +1,164 @@
+/**
+ * The stored vectors' snapshot parts: written at a clean close and behind the writes, read at open
+ * instead of the rows, and never trusted when they could differ from the rows.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../src/index.ts';
+import { exportDatabase, importDatabase, loadSqlite } from '../src/sqlite.ts';
+import { partRows } from '../src/vector-snapshot.ts';
+import { defaultEmbedder } from './helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'anamnesis-parts-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const PER_PART = partRows(100); // the default model's 100 dimensions
+const texts = Array.from(
+  { length: 2 * PER_PART + 300 },
+  (_, i) => `note ${i}: ${['garden', 'tax', 'river', 'piano', 'bread'][i % 5]} ${i % 97}`,
+);
+
+/** Runs SQL on the store file as it is on disk (and writes it back when `write`). */
+async function onDisk<T>(
+  path: string,
+  fn: (db: ReturnType<typeof importDatabase>) => T,
+  write = false,
+): Promise<T> {
+  const sqlite3 = await loadSqlite();
+  const db = importDatabase(sqlite3, new Uint8Array(readFileSync(path)));
+  try {
+    const out = fn(db);
+    if (write) writeFileSync(path, exportDatabase(sqlite3, db));
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+const parts = (path: string) =>
+  onDisk(path, (db) =>
+    db.selectArrays('SELECT last_rid, n_rows FROM vector_snapshot ORDER BY last_rid'),
+  );
+
+async function open(path: string): Promise<Engine> {
+  return createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+}
+
+/** Top ids and scores of a few queries: what must not change when the vectors come from parts. */
+async function answers(e: Engine): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const q of ['garden 12', 'piano lessons', 'river bread 40'])
+    out.push((await e.recall(q, { noCache: true, topK: 8 })).map((r) => [r.id, r.score]));
+  return out;
+}
+
+describe('vector snapshot parts', () => {
+  it('a clean close writes parts holding every vector; the next open reads them and answers the same', async () => {
+    const path = join(dir, 'close.db');
+    const a = await open(path);
+    await a.rememberMany(texts.map((text) => ({ text, session: 's' })));
+    const before = await answers(a);
+    await a.close();
+    const written = await parts(path);
+    expect(written.map((p) => p[1])).toEqual([PER_PART, PER_PART, 300]);
+    expect(written.at(-1)![0]).toBe(texts.length);
+
+    const b = await open(path);
+    expect(await answers(b)).toEqual(before);
+    expect(await b.verify()).toEqual([]);
+    // added after the parts: read as rows, and the parts stay (no close: a crash)
+    await b.remember({ text: 'one more note about the garden', session: 's' });
+    expect((await parts(path)).length).toBe(3);
+    const c = await open(path);
+    expect((await c.recall('one more note about the garden', { topK: 1 }))[0]!.text).toBe(
+      'one more note about the garden',
+    );
+    expect(await c.verify()).toEqual([]);
+    // a clean close rewrites the last part with what follows it
+    await c.close();
+    expect((await parts(path)).map((p) => p[1])).toEqual([PER_PART, PER_PART, 301]);
+  });
+
+  it('a delete or a changed text drops every part in its own transaction', async () => {
+    const path = join(dir, 'drop.db');
+    const a = await open(path);
+    const ids = await a.rememberMany(texts.map((text) => ({ text, session: 's' })));
+    await a.close();
+    const b = await open(path);
+    await b.update(ids[5]!, { text: 'a violin concerto in the evening' });
+    expect(await parts(path)).toEqual([]);
+    const c = await open(path); // b never closed
+    expect((await c.recall('violin concerto', { topK: 1 }))[0]!.id).toBe(ids[5]);
+    expect(await c.verify()).toEqual([]);
+    await c.close();
+    expect((await parts(path)).length).toBe(3);
+    const d = await open(path);
+    await d.forget(ids[7]!);
+    expect(await parts(path)).toEqual([]);
+    const e = await open(path);
+    expect((await e.stats()).memories).toBe(texts.length - 1);
+    expect(await e.verify()).toEqual([]);
+    await e.close();
+  });
+
+  it('writes full parts behind the writes once the engine is quiet', async () => {
+    const path = join(dir, 'behind.db');
+    const a = await open(path);
+    await a.rememberMany(texts.map((text) => ({ text, session: 's' })));
+    await new Promise((r) => setTimeout(r, 1600)); // quiet: both full parts are written
+    await a.remember({ text: 'a write that saves the file', session: 's' });
+    expect((await parts(path)).map((p) => p[1])).toEqual([PER_PART, PER_PART]);
+    const b = await open(path); // a never closed
+    expect(await b.verify()).toEqual([]);
+    expect((await b.stats()).memories).toBe(texts.length + 1);
+    await b.close();
+  });
+
+  it('a part that does not read back as written, or parts of another shape, are not trusted', async () => {
+    const path = join(dir, 'tampered.db');
+    const a = await open(path);
+    await a.rememberMany(texts.map((text) => ({ text, session: 's' })));
+    const before = await answers(a);
+    await a.close();
+    // a part whose vectors are cut short, and (without the triggers) a stored vector changed
+    await onDisk(
+      path,
+      (db) => {
+        db.exec(
+          'UPDATE vector_snapshot SET vectors = substr(vectors, 1, 400) WHERE last_rid = (SELECT min(last_rid) FROM vector_snapshot)',
+        );
+      },
+      true,
+    );
+    const b = await open(path);
+    expect(await answers(b)).toEqual(before);
+    expect((await b.verify()).join()).toContain('vector snapshot');
+    await b.close(); // a close writes the parts anew from the rows
+    const c = await open(path);
+    expect(await c.verify()).toEqual([]);
+    expect(await answers(c)).toEqual(before);
+    await c.close();
+  });
+
+  it('a store of schema version 2 (before the parts) is migrated at open and gets its parts', async () => {
+    const path = join(dir, 'v2.db');
+    const a = await open(path);
+    await a.rememberMany(texts.slice(0, 500).map((text) => ({ text, session: 's' })));
+    const before = await answers(a);
+    await a.close();
+    await onDisk(
+      path,
+      (db) =>
+        db.exec(`DROP TRIGGER embeddings_snapshot_ai; DROP TRIGGER embeddings_snapshot_ad;
+          DROP TRIGGER embeddings_snapshot_au; DROP TABLE vector_snapshot; PRAGMA user_version = 2`),
+      true,
+    );
+    const b = await open(path);
+    expect((await b.stats()).schemaVersion).toBe(3);
+    expect(await answers(b)).toEqual(before);
+    await b.close();
+    expect((await parts(path)).map((p) => p[1])).toEqual([500]);
+  });
+});
