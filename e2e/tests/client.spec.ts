@@ -361,15 +361,17 @@ test('a worker killed in the middle of rememberMany leaves all or none of the ba
   page,
   context,
 }) => {
-  const batch = (n: number) =>
-    Array.from({ length: n }, (_, i) => ({ text: `crash note ${i} ${PROBES[i % 30]}` }));
+  // Each step writes texts of its own: the first may store its batch whole (the worker is stopped
+  // at its next task, maybe after the batch), and the second must not be deduplicated against it.
+  const batch = (n: number, step: string) =>
+    Array.from({ length: n }, (_, i) => ({ text: `${step} note ${i} ${PROBES[i % 30]}` }));
   const counts: number[] = [];
   // 1. The test hook: terminate the worker while the batch is being embedded. Chromium stops a
   //    busy worker at its next task or forcibly 2 s later: mid-batch here on this machine.
   let c = await openClientPage(page);
   ok(await c.open('m', { name: 'crash', timeoutMs: 1000 }));
   ok(await c.call('m', 'rememberMany', [NOTES]));
-  const big = batch(12_000);
+  const big = batch(12_000, 'terminated');
   const crashed = await c.crashDuringRememberMany('m', big, 'embedding', 'terminate');
   expect(crashed).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
   ok(await c.close('m')); // bounded too: the worker does not answer
@@ -388,7 +390,7 @@ test('a worker killed in the middle of rememberMany leaves all or none of the ba
   c = await openClientPage(page, { clear: false });
   ok(await c.open('m', { name: 'crash' }));
   const before = (ok(await c.call('m', 'stats', [])) as { memories: number }).memories;
-  const small = batch(4000);
+  const small = batch(4000, 'crashed');
   const gone = new Promise((resolve) => page.once('crash', resolve));
   void c.crashDuringRememberMany('m', small, 'writing', 'signal').catch(() => undefined);
   await gone;

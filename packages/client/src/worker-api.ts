@@ -203,9 +203,16 @@ export function createWorkerApi(): WorkerApi {
     let loading: Promise<Embedder> | undefined;
     let waitingForModel = false;
     let failed = false;
+    // Early, the store opens first and the model loads once it is open: both share the worker's
+    // thread, and the store's open would otherwise wait for the model's parsing, so recalls asked
+    // meanwhile would wait too instead of answering from the lexical legs.
+    let startModel: () => void = () => undefined;
+    const modelGate = early ? new Promise<void>((go) => (startModel = go)) : undefined;
     try {
       if (model) {
-        loading = createModelEmbedder({ ...model, onProgress: progress });
+        loading = modelGate
+          ? modelGate.then(() => createModelEmbedder({ ...model, onProgress: progress }))
+          : createModelEmbedder({ ...model, onProgress: progress });
         loading.then(
           (e) => {
             if (closed || failed) void e.dispose?.().catch(() => undefined);
@@ -230,6 +237,7 @@ export function createWorkerApi(): WorkerApi {
           onProgress: progress,
         });
       });
+      startModel();
       if (beside && !early) {
         await engine.model; // a model that fails (or does not fit the store) fails the open
         ready?.send('model');
