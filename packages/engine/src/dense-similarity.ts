@@ -72,23 +72,16 @@ export class DenseSimilarity implements SimilarityBackend {
     try {
       this.#index.reserve(count);
       let covered = 0;
-      if (snapshotCoverage(db, this.id).covered > 0)
+      if (snapshotCoverage(db, this.id).covered > 0) {
         covered = readSnapshot(read, this.#index, this.id) ?? -1;
-      if (covered < 0) {
         // a part that does not read back as written: the rows alone are trusted
-        this.#partsBad = true;
-        this.#index = new VectorIndex(this.dims);
-        this.#index.reserve(count);
-        covered = 0;
+        if (covered < 0) covered = this.#startOverFromRows(count);
       }
       const fromParts = this.#index.size;
       this.#readRows(read, covered);
       if (this.#index.size > count) {
         // more vectors than memories: parts that do not match the rows; read the rows alone
-        this.#partsBad = true;
-        this.#index = new VectorIndex(this.dims);
-        this.#index.reserve(count);
-        covered = 0;
+        covered = this.#startOverFromRows(count);
         this.#readRows(read, 0);
       }
       this.#covered = covered;
@@ -97,6 +90,17 @@ export class DenseSimilarity implements SimilarityBackend {
       read.close();
     }
     if (this.#index.size < count) await this.#reembedMissing(db, onProgress);
+  }
+
+  /**
+   * Empties the index (room for `count` vectors) and marks the parts on disk as not to be trusted,
+   * so the next part write restarts them. Returns the rid the rows are then read after: 0.
+   */
+  #startOverFromRows(count: number): 0 {
+    this.#partsBad = true;
+    this.#index = new VectorIndex(this.dims);
+    this.#index.reserve(count);
+    return 0;
   }
 
   /** Appends the stored vectors of rids after `after` to the index. */
@@ -115,15 +119,18 @@ export class DenseSimilarity implements SimilarityBackend {
 
   /** Inside a transaction: writes the next snapshot part (see {@link writeSnapshotPart}). */
   saveVectorPart(db: Database, read: Reader, partial: boolean): boolean {
-    const wrote = writeSnapshotPart(db, read, this.id, this.dims, {
+    const covered = writeSnapshotPart(db, read, this.id, this.dims, {
       partial,
       restart: this.#partsBad,
     });
-    if (wrote) this.#partsBad = false;
-    const { covered } = snapshotCoverage(db, this.id);
-    this.#waiting = wrote ? Math.max(0, this.#waiting - partRows(this.dims)) : 0;
+    if (covered === undefined) {
+      this.#waiting = 0;
+      return false;
+    }
+    this.#partsBad = false;
+    this.#waiting = Math.max(0, this.#waiting - partRows(this.dims));
     this.#covered = covered;
-    return wrote;
+    return true;
   }
 
   /**

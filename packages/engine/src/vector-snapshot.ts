@@ -94,7 +94,8 @@ export function readSnapshot(read: Reader, index: VectorIndex, model: string): n
  * Inside a transaction: writes the next part, from the model's stored vectors after the parts
  * (the last part rewritten when it is not full, so parts stay large; every part deleted first
  * when `restart`). Writes nothing when fewer than a full part's vectors are waiting, unless
- * `partial`. Returns whether a part was written.
+ * `partial`. Returns the greatest rid the parts then cover, or `undefined` when no part was
+ * written.
  */
 export function writeSnapshotPart(
   db: Database,
@@ -102,7 +103,7 @@ export function writeSnapshotPart(
   model: string,
   dims: number,
   { partial, restart }: { partial: boolean; restart: boolean },
-): boolean {
+): number | undefined {
   const perPart = partRows(dims);
   const coverage = snapshotCoverage(db, model);
   const { usable, before } = coverage;
@@ -132,7 +133,7 @@ export function writeSnapshotPart(
     (n < perPart && !partial) ||
     (n === lastRows && covered === before && lastRows > 0)
   )
-    return false;
+    return undefined;
   const f32 = new Float32Array(vectors.buffer, 0, n * dims);
   const stride = int8Stride(dims);
   const quantized = new Uint8Array(n * (8 + stride));
@@ -157,7 +158,7 @@ export function writeSnapshotPart(
       quantized,
     ],
   });
-  return true;
+  return rids[n - 1]!;
 }
 
 /** Problems found comparing every snapshot part with the stored vectors (empty: they agree). */

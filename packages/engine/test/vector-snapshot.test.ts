@@ -54,12 +54,20 @@ async function answers(e: Engine): Promise<unknown[]> {
   return out;
 }
 
+/**
+ * A store at `path` holding `stored` (every note by default): the open engine, the ids, and the
+ * answers to remember.
+ */
+async function filled(path: string, stored = texts) {
+  const engine = await open(path);
+  const ids = await engine.rememberMany(stored.map((text) => ({ text, session: 's' })));
+  return { engine, ids, before: await answers(engine) };
+}
+
 describe('vector snapshot parts', () => {
   it('a clean close writes parts holding every vector; the next open reads them and answers the same', async () => {
     const path = join(dir, 'close.db');
-    const a = await open(path);
-    await a.rememberMany(texts.map((text) => ({ text, session: 's' })));
-    const before = await answers(a);
+    const { engine: a, before } = await filled(path);
     await a.close();
     const written = await parts(path);
     expect(written.map((p) => p[1])).toEqual([PER_PART, PER_PART, 300]);
@@ -83,8 +91,7 @@ describe('vector snapshot parts', () => {
 
   it('a delete or a changed text drops every part in its own transaction', async () => {
     const path = join(dir, 'drop.db');
-    const a = await open(path);
-    const ids = await a.rememberMany(texts.map((text) => ({ text, session: 's' })));
+    const { engine: a, ids } = await filled(path);
     await a.close();
     const b = await open(path);
     await b.update(ids[5]!, { text: 'a violin concerto in the evening' });
@@ -105,8 +112,7 @@ describe('vector snapshot parts', () => {
 
   it('writes full parts behind the writes once the engine is quiet', async () => {
     const path = join(dir, 'behind.db');
-    const a = await open(path);
-    await a.rememberMany(texts.map((text) => ({ text, session: 's' })));
+    const { engine: a } = await filled(path);
     await new Promise((r) => setTimeout(r, 1600)); // quiet: both full parts are written
     await a.remember({ text: 'a write that saves the file', session: 's' });
     expect((await parts(path)).map((p) => p[1])).toEqual([PER_PART, PER_PART]);
@@ -118,9 +124,7 @@ describe('vector snapshot parts', () => {
 
   it('a part that does not read back as written, or parts of another shape, are not trusted', async () => {
     const path = join(dir, 'tampered.db');
-    const a = await open(path);
-    await a.rememberMany(texts.map((text) => ({ text, session: 's' })));
-    const before = await answers(a);
+    const { engine: a, before } = await filled(path);
     await a.close();
     // a part whose vectors are cut short, and (without the triggers) a stored vector changed
     await onDisk(
@@ -144,9 +148,7 @@ describe('vector snapshot parts', () => {
 
   it('a store of schema version 2 (before the parts) is migrated at open and gets its parts', async () => {
     const path = join(dir, 'v2.db');
-    const a = await open(path);
-    await a.rememberMany(texts.slice(0, 500).map((text) => ({ text, session: 's' })));
-    const before = await answers(a);
+    const { engine: a, before } = await filled(path, texts.slice(0, 500));
     await a.close();
     await onDisk(
       path,
