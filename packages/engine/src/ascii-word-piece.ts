@@ -1,54 +1,105 @@
 /**
- * A shortcut through a BERT WordPiece tokenizer for plain ASCII text, with the ids the tokenizer
- * itself gives. Most of `Tokenizer.encode`'s time goes to its general Unicode work (cleaning,
- * Chinese characters, accents, a Unicode regular expression to split words) and to WordPiece run
- * afresh on every word. On printable ASCII that work reduces to: lower-case, split at whitespace,
- * make each punctuation character a word of its own; and a word's pieces depend on the word alone,
- * so they are looked up once and kept. Anything else (a non-ASCII or control character, or the text
- * of an added token such as `[CLS]` anywhere in the text) answers `undefined`: the caller runs the
- * full tokenizer.
+ * A BERT WordPiece tokenizer for plain ASCII text, read straight from `tokenizer.json`, with the
+ * ids `@huggingface/tokenizers` gives. Building that library's tokenizer copies the 50,000-entry
+ * vocabulary into a Map (tens of milliseconds at every start), and most of `Tokenizer.encode`'s
+ * time goes to its general Unicode work (cleaning, Chinese characters, accents, a Unicode regular
+ * expression to split words) and to WordPiece run afresh on every word. On printable ASCII that
+ * work reduces to: lower-case, split at whitespace, make each punctuation character a word of its
+ * own, and WordPiece of each word (longest match first, looked up in the parsed vocabulary object);
+ * a word's pieces depend on the word alone, so they are kept. Anything else (a non-ASCII or control
+ * character, or the text of an added token such as `[CLS]` anywhere in the text) answers
+ * `undefined`: the caller runs the full tokenizer.
  */
-import type { Tokenizer } from '@huggingface/tokenizers';
 
 /** Words whose pieces are kept, at most; the cache starts afresh beyond that. */
 const MAX_CACHED_WORDS = 1 << 17;
 /** Longer words are not kept (WordPiece makes one `[UNK]` of a word over its limit anyway). */
 const MAX_CACHED_LENGTH = 64;
 
-/** The parts of `tokenizer.json` and `tokenizer_config.json` that decide whether the shortcut holds. */
+/** A special token of a post-processor's template: its id in `special_tokens`. */
+interface TemplatePiece {
+  SpecialToken?: { id?: unknown };
+  Sequence?: unknown;
+}
+
+/** The parts of `tokenizer.json` the shortcut reads, or that decide whether it holds. */
 interface TokenizerJson {
   normalizer?: { type?: unknown; clean_text?: unknown; lowercase?: unknown } | null;
   pre_tokenizer?: { type?: unknown } | null;
-  model?: { type?: unknown } | null;
-  post_processor?: { type?: unknown } | null;
+  model?: {
+    type?: unknown;
+    vocab?: unknown;
+    unk_token?: unknown;
+    continuing_subword_prefix?: unknown;
+    max_input_chars_per_word?: unknown;
+  } | null;
+  post_processor?: {
+    type?: unknown;
+    single?: unknown;
+    special_tokens?: Record<string, { ids?: unknown } | undefined>;
+    cls?: unknown;
+    sep?: unknown;
+  } | null;
   added_tokens?: { content?: unknown; normalized?: unknown }[];
 }
 
-/** Whether `part` sits in `whole` at `at`. */
-function sameAt(whole: readonly number[], part: readonly number[], at: number): boolean {
-  return part.every((x, i) => whole[at + i] === x);
+/**
+ * The ids the post-processor puts before and after a single sequence, or `undefined` when its
+ * shape is not one this reads (a `TemplateProcessing` with one sequence and special tokens it
+ * names, or a `BertProcessing` with its `[token, id]` pairs).
+ */
+function specialIds(
+  post: NonNullable<TokenizerJson['post_processor']>,
+): { prefix: number[]; suffix: number[] } | undefined {
+  const isIds = (x: unknown): x is number[] =>
+    Array.isArray(x) && x.every((id) => Number.isInteger(id));
+  if (post.type === 'BertProcessing') {
+    const cls = (post.cls as unknown[] | undefined)?.[1];
+    const sep = (post.sep as unknown[] | undefined)?.[1];
+    return Number.isInteger(cls) && Number.isInteger(sep)
+      ? { prefix: [cls as number], suffix: [sep as number] }
+      : undefined;
+  }
+  if (post.type !== 'TemplateProcessing' || !Array.isArray(post.single)) return undefined;
+  const prefix: number[] = [];
+  const suffix: number[] = [];
+  let sequences = 0;
+  for (const piece of post.single as TemplatePiece[]) {
+    if (piece.Sequence !== undefined) {
+      sequences++;
+      continue;
+    }
+    const name = piece.SpecialToken?.id;
+    const ids = typeof name === 'string' ? post.special_tokens?.[name]?.ids : undefined;
+    if (!isIds(ids)) return undefined;
+    (sequences === 0 ? prefix : suffix).push(...ids);
+  }
+  return sequences === 1 ? { prefix, suffix } : undefined;
 }
 
 /**
- * The shortcut for `tokenizer` (built from `tokenizerJson` and `tokenizerConfig`), or `undefined`
- * when the tokenizer is not of the BERT kind it reproduces: a `BertNormalizer` that cleans and
- * lower-cases, the `BertPreTokenizer`, a `WordPiece` model, a template or BERT post-processor,
- * no normalised added tokens. The function returns `tokenizer.encode(text).ids` for printable
- * ASCII text (with tab, line feed and carriage return), else `undefined`.
+ * The shortcut for the tokenizer `tokenizerJson` and `tokenizerConfig` describe, or `undefined`
+ * when it is not of the BERT kind this reproduces: a `BertNormalizer` that cleans and lower-cases,
+ * the `BertPreTokenizer`, a `WordPiece` model whose unknown token is in its vocabulary, a template
+ * or BERT post-processor, no normalised added tokens. The function returns what
+ * `new Tokenizer(tokenizerJson, tokenizerConfig).encode(text).ids` gives for printable ASCII text
+ * (with tab, line feed and carriage return), else `undefined`.
  */
 export function asciiWordPiece(
-  tokenizer: Tokenizer,
   tokenizerJson: Record<string, unknown>,
   tokenizerConfig: Record<string, unknown>,
 ): ((text: string) => number[] | undefined) | undefined {
   const json = tokenizerJson as TokenizerJson;
+  const model = json.model;
   if (
     json.normalizer?.type !== 'BertNormalizer' ||
     json.normalizer.clean_text !== true ||
     json.normalizer.lowercase !== true ||
     json.pre_tokenizer?.type !== 'BertPreTokenizer' ||
-    json.model?.type !== 'WordPiece' ||
-    !['TemplateProcessing', 'BertProcessing'].includes(json.post_processor?.type as string) ||
+    model?.type !== 'WordPiece' ||
+    typeof model.vocab !== 'object' ||
+    model.vocab === null ||
+    !json.post_processor ||
     tokenizerConfig.remove_space === true ||
     tokenizerConfig.do_lowercase_and_remove_accent === true
   )
@@ -56,33 +107,47 @@ export function asciiWordPiece(
   const added = json.added_tokens ?? [];
   if (added.some((t) => t.normalized !== false || typeof t.content !== 'string')) return undefined;
   const addedTexts = added.map((t) => t.content as string).filter((c) => c.length > 0);
+  const around = specialIds(json.post_processor);
+  if (!around) return undefined;
+  const { prefix, suffix } = around;
 
-  // The special tokens the post-processor puts around a sequence: `encode('')` is exactly them,
-  // and `encode('a')` is them around the pieces of 'a'.
-  const around = tokenizer.encode('').ids;
-  const inner = tokenizer.encode('a', { add_special_tokens: false }).ids;
-  const probe = tokenizer.encode('a').ids;
-  let split = -1;
-  for (let p = 0; p <= around.length && split < 0; p++) {
-    if (
-      probe.length === around.length + inner.length &&
-      sameAt(probe, around.slice(0, p), 0) &&
-      sameAt(probe, inner, p) &&
-      sameAt(probe, around.slice(p), p + inner.length)
-    )
-      split = p;
-  }
-  if (split < 0) return undefined;
-  const prefix = around.slice(0, split);
-  const suffix = around.slice(split);
+  // The vocabulary as parsed: an own property per token (`Object.hasOwn`, so `constructor` and
+  // the like are tokens only when the vocabulary has them).
+  const vocab = model.vocab as Record<string, unknown>;
+  const idOf = (token: string): number | undefined => {
+    const id = Object.hasOwn(vocab, token) ? vocab[token] : undefined;
+    return typeof id === 'number' ? id : undefined;
+  };
+  const unk = typeof model.unk_token === 'string' ? idOf(model.unk_token) : undefined;
+  if (unk === undefined) return undefined;
+  const continuing =
+    typeof model.continuing_subword_prefix === 'string' ? model.continuing_subword_prefix : '##';
+  const maxChars =
+    typeof model.max_input_chars_per_word === 'number' ? model.max_input_chars_per_word : 100;
+
+  /** WordPiece of one lower-case ASCII word or punctuation character: longest match first. */
+  const wordPiece = (word: string): readonly number[] => {
+    if (word.length > maxChars) return [unk];
+    const ids: number[] = [];
+    for (let start = 0; start < word.length;) {
+      let end = word.length;
+      let id: number | undefined;
+      for (; end > start; end--) {
+        id = idOf(start > 0 ? continuing + word.slice(start, end) : word.slice(start, end));
+        if (id !== undefined) break;
+      }
+      if (id === undefined) return [unk];
+      ids.push(id);
+      start = end;
+    }
+    return ids;
+  };
 
   const cache = new Map<string, readonly number[]>();
   const pieces = (word: string): readonly number[] => {
     let ids = cache.get(word);
     if (ids === undefined) {
-      // A lower-case ASCII word or one punctuation character: the normaliser leaves it as it is
-      // and the pre-tokenizer keeps it whole, so this is WordPiece of the word.
-      ids = tokenizer.encode(word, { add_special_tokens: false }).ids;
+      ids = wordPiece(word);
       if (word.length <= MAX_CACHED_LENGTH) {
         if (cache.size >= MAX_CACHED_WORDS) cache.clear();
         cache.set(word, ids);

@@ -5,8 +5,9 @@
  * and one float scale per token id and multiplies them; the transformers.js embedder then
  * mean-pools the rows over the attention mask and normalises ({@link meanPoolNormalize}). This
  * embedder does the same arithmetic on the same bytes: the rows are read out of the same `.onnx`
- * file, the token ids come from `@huggingface/tokenizers` (the tokenizer transformers.js itself
- * runs), texts are truncated to `model_max_length` tokens as transformers.js truncates them (the
+ * file, the token ids are those of `@huggingface/tokenizers` (the tokenizer transformers.js itself
+ * runs; plain ASCII text through {@link asciiWordPiece}, which gives the same ids, and the library
+ * loaded and built only for the first text that needs it), texts are truncated to `model_max_length` tokens as transformers.js truncates them (the
  * first tokens kept, `[SEP]` dropped), and each value is `Math.fround(int8 * scale)` (what ONNX
  * Runtime's float32 Mul gives), summed in float64 in token order and scaled by the inverse norm as
  * `meanPoolNormalize` does. So the vectors are bit-identical to the ONNX pipeline's, and a store
@@ -14,7 +15,7 @@
  */
 import { STATIC_MODEL_FILES, readStaticWeights } from '@anamnesis/model-default';
 import { AnamnesisError } from '@anamnesis/errors';
-import { Tokenizer } from '@huggingface/tokenizers';
+import type { Tokenizer } from '@huggingface/tokenizers';
 
 import { asciiWordPiece } from './ascii-word-piece.ts';
 import { unitOf } from './pooling.ts';
@@ -148,10 +149,37 @@ export async function createStaticEmbedder(
     STATIC_MODEL_FILES.tokenizerConfig,
     STATIC_MODEL_FILES.weights,
   ] as const;
-  let tokenizer: Tokenizer;
+  let tokenizerJson: Record<string, unknown>;
+  let tokenizerConfig: Record<string, unknown>;
   let tokenizeAscii: ReturnType<typeof asciiWordPiece>;
   let weights: ReturnType<typeof readStaticWeights>;
   let maxTokens: number;
+  let tokenizer: Promise<Tokenizer> | undefined;
+  /** The full tokenizer, built at its first use (a corrupt `tokenizer.json` then fails that call). */
+  const fullTokenizer = (): Promise<Tokenizer> =>
+    (tokenizer ??= import('@huggingface/tokenizers').then(
+      ({ Tokenizer }) => {
+        try {
+          return new Tokenizer(tokenizerJson, tokenizerConfig);
+        } catch (e) {
+          throw loadFailed(new FileError(STATIC_MODEL_FILES.tokenizer, 'corrupt', messageOf(e)));
+        }
+      },
+      (e: unknown) => {
+        throw new AnamnesisError(
+          'MODEL_LOAD_FAILED',
+          `${model}: the tokenizer library could not be loaded (${messageOf(e)})`,
+          { cause: e, details: { model, device } },
+        );
+      },
+    ));
+  function loadFailed(e: FileError): AnamnesisError {
+    const what = e.reason === 'missing' ? 'file is missing' : 'file is corrupt or unreadable';
+    return new AnamnesisError('MODEL_LOAD_FAILED', `${model}: ${e.file}: ${what} (${e.message})`, {
+      cause: e,
+      details: { model, file: e.file, reason: e.reason, device },
+    });
+  }
   try {
     const [tokenizerBytes, configBytes, onnxBytes] = await Promise.all(
       files.map(async (file) => {
@@ -160,43 +188,31 @@ export async function createStaticEmbedder(
         return bytes;
       }),
     );
-    const tokenizerJson = parseJson(tokenizerBytes!, STATIC_MODEL_FILES.tokenizer);
-    const tokenizerConfig = parseJson(configBytes!, STATIC_MODEL_FILES.tokenizerConfig);
+    tokenizerJson = parseJson(tokenizerBytes!, STATIC_MODEL_FILES.tokenizer);
+    tokenizerConfig = parseJson(configBytes!, STATIC_MODEL_FILES.tokenizerConfig);
     try {
       weights = readStaticWeights(onnxBytes!);
     } catch (e) {
       throw new FileError(STATIC_MODEL_FILES.weights, 'corrupt', messageOf(e));
     }
-    try {
-      tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
-    } catch (e) {
-      throw new FileError(STATIC_MODEL_FILES.tokenizer, 'corrupt', messageOf(e));
-    }
-    // The same ids as `tokenizer.encode` for plain ASCII text, at a fraction of its time.
-    try {
-      tokenizeAscii = asciiWordPiece(tokenizer, tokenizerJson, tokenizerConfig);
-    } catch {
-      tokenizeAscii = undefined; // a tokenizer that cannot even encode its probes: no shortcut
-    }
+    // The same ids as `Tokenizer.encode` for plain ASCII text, without building the tokenizer.
+    tokenizeAscii = asciiWordPiece(tokenizerJson, tokenizerConfig);
     // transformers.js: `model_max_length ?? Infinity` (no limit when the config names none).
     const limit = tokenizerConfig.model_max_length;
     maxTokens = typeof limit === 'number' && limit > 0 ? limit : Infinity;
   } catch (e) {
     if (!(e instanceof FileError)) throw e;
-    const what = e.reason === 'missing' ? 'file is missing' : 'file is corrupt or unreadable';
-    throw new AnamnesisError('MODEL_LOAD_FAILED', `${model}: ${e.file}: ${what} (${e.message})`, {
-      cause: e,
-      details: { model, file: e.file, reason: e.reason, device },
-    });
+    throw loadFailed(e);
   }
+  // A tokenizer the shortcut does not read is built now, so its errors are the load's.
+  if (!tokenizeAscii) await fullTokenizer();
 
   const { table, scale, vocabSize, dims } = weights;
   const acc = new Float64Array(dims);
   let truncated = 0;
 
-  /** One text: the rows of its (truncated) token ids summed in float64, then unit length. */
-  function embedOne(text: string): Float32Array {
-    const ids = tokenizeAscii?.(text) ?? tokenizer.encode(text).ids;
+  /** One text's token ids: the rows of its (truncated) ids summed in float64, then unit length. */
+  function embedIds(ids: readonly number[]): Float32Array {
     let length = ids.length;
     if (length > maxTokens) {
       truncated++;
@@ -233,7 +249,13 @@ export async function createStaticEmbedder(
     },
     async embed(texts) {
       checkTexts(texts);
-      return texts.map(embedOne);
+      const out: Float32Array[] = [];
+      for (const text of texts) {
+        // the ASCII shortcut where it holds (no await), else the full tokenizer
+        const ids = tokenizeAscii?.(text) ?? (await fullTokenizer()).encode(text).ids;
+        out.push(embedIds(ids));
+      }
+      return out;
     },
     async dispose() {},
   };

@@ -1,6 +1,7 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { assertVector } from '@anamnesis/ranking';
 import { Int8Rows, type QuantizedRows } from './int8-rows.ts';
+import { RowTable } from './row-table.ts';
 import { VECTOR_SCAN_WASM } from './vector-scan-module.ts';
 
 /** Default of {@link VectorIndexOptions.quantizedFrom}: below it the float32 scan is as fast. */
@@ -201,7 +202,7 @@ export class VectorIndex {
   readonly #scan: Scan;
   #capacity = 0;
   #rids = new Int32Array(0);
-  #rowOf = new Map<number, number>();
+  readonly #rowOf = new RowTable();
   #count = 0;
   /** The int8 copy, from {@link VectorIndexOptions.quantizedFrom} rows on. */
   #q8: Int8Rows | undefined;
@@ -288,7 +289,9 @@ export class VectorIndex {
 
   /** Bytes reserved for the matrix. */
   get bytes(): number {
-    return this.#buffer.byteLength + this.#rids.byteLength + (this.#q8?.bytes ?? 0);
+    return (
+      this.#buffer.byteLength + this.#rids.byteLength + this.#rowOf.bytes + (this.#q8?.bytes ?? 0)
+    );
   }
 
   has(rid: number): boolean {

@@ -20,7 +20,7 @@ beforeAll(async () => {
   json = await read(STATIC_MODEL_FILES.tokenizer);
   config = await read(STATIC_MODEL_FILES.tokenizerConfig);
   tokenizer = new Tokenizer(json, config);
-  shortcut = asciiWordPiece(tokenizer, json, config)!;
+  shortcut = asciiWordPiece(json, config)!;
 });
 
 /** Characters a random text is drawn from: printable ASCII (more spaces), tab, line feed, CR. */
@@ -33,6 +33,8 @@ const ALPHABET = [
   '\r',
 ];
 const WORDS = ['the', 'Meeting', 'unaffable', 'xqzzv', 'CLS', 'SEP', '[', ']', "don't", 'e-mail'];
+/** Letters and digits a random word is drawn from, so WordPiece splits words it has never seen. */
+const LETTERS = 'etaoinshrdlucmfwypvbgkjqxzETAOIN0123456789'.split('');
 
 describe('asciiWordPiece', () => {
   it('gives the ids of Tokenizer.encode on random ASCII text', () => {
@@ -43,7 +45,13 @@ describe('asciiWordPiece', () => {
       let text = '';
       const parts = 1 + Math.floor(random() * 40);
       for (let p = 0; p < parts; p++) {
-        text += random() < 0.5 ? pick(WORDS) : pick(ALPHABET);
+        const r = random();
+        if (r < 0.35) text += pick(WORDS);
+        else if (r < 0.6)
+          text += Array.from({ length: 1 + Math.floor(random() * 14) }, () => pick(LETTERS)).join(
+            '',
+          );
+        else text += pick(ALPHABET);
         if (random() < 0.1) text += 'x'.repeat(Math.floor(random() * 130)); // over WordPiece's 100
         if (random() < 0.003) text += '[CLS]';
       }
@@ -72,10 +80,36 @@ describe('asciiWordPiece', () => {
       expect(shortcut(text), text).toEqual(tokenizer.encode(text).ids);
   });
 
+  it('reads a BertProcessing post-processor and a vocabulary of its own as the tokenizer does', () => {
+    const model = json.model as Record<string, unknown>;
+    const vocab = { ...(model.vocab as Record<string, number>), constructor: 50081, '##zz': 50082 };
+    const other = {
+      ...json,
+      model: { ...model, vocab, max_input_chars_per_word: 12 },
+      post_processor: { type: 'BertProcessing', sep: ['[SEP]', 3], cls: ['[CLS]', 2] },
+    };
+    const full = new Tokenizer(other, config);
+    const fast = asciiWordPiece(other, config)!;
+    for (const text of [
+      'the constructor of toString',
+      'hasOwnProperty __proto__ valueOf',
+      'xqzz buzz fizzbuzzzz',
+      'abcdefghijkl abcdefghijklm',
+      'Hello, World!',
+    ])
+      expect(fast(text), text).toEqual(full.encode(text).ids);
+  });
+
   it('declines tokenizers of another kind', () => {
     const other = { ...json, normalizer: { ...(json.normalizer as object), lowercase: false } };
-    expect(asciiWordPiece(tokenizer, other, config)).toBeUndefined();
-    expect(asciiWordPiece(tokenizer, { ...json, pre_tokenizer: null }, config)).toBeUndefined();
-    expect(asciiWordPiece(tokenizer, json, { ...config, remove_space: true })).toBeUndefined();
+    expect(asciiWordPiece(other, config)).toBeUndefined();
+    expect(asciiWordPiece({ ...json, pre_tokenizer: null }, config)).toBeUndefined();
+    expect(asciiWordPiece(json, { ...config, remove_space: true })).toBeUndefined();
+    const model = json.model as Record<string, unknown>;
+    expect(
+      asciiWordPiece({ ...json, model: { ...model, unk_token: '[NOPE]' } }, config),
+    ).toBeUndefined();
+    const post = { type: 'TemplateProcessing', single: [{ SpecialToken: { id: '[X]' } }] };
+    expect(asciiWordPiece({ ...json, post_processor: post }, config)).toBeUndefined();
   });
 });

@@ -190,6 +190,24 @@ describe('createStaticEmbedder (the default model without ONNX Runtime)', () => 
     );
     expect(error.details).toMatchObject({ model: MODEL_ID, file, reason });
   });
+  it('builds the full tokenizer only for a text the ASCII shortcut leaves to it, and a tokenizer.json it cannot build fails that call', async () => {
+    const dir = join(temp, 'bad-decoder');
+    await cp(root, dir, { recursive: true });
+    const path = join(dir, MODEL_ID, 'tokenizer.json');
+    const json = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    await writeFile(path, JSON.stringify({ ...json, decoder: { type: 'Nope' } }));
+    const embedder = await createStaticEmbedder({ model: MODEL_ID, localModelPath: dir });
+    const [ascii] = await embedder.embed(['plain ascii text, as most notes are']);
+    const [expected] = await plain.embed(['plain ascii text, as most notes are']);
+    expect(Buffer.from(ascii!.buffer).equals(Buffer.from(expected!.buffer))).toBe(true);
+    const error = await rejectsWith(embedder.embed(['café au lait']), 'MODEL_LOAD_FAILED');
+    expect(error.details).toMatchObject({
+      model: MODEL_ID,
+      file: 'tokenizer.json',
+      reason: 'corrupt',
+    });
+    await rejectsWith(embedder.embed(['naïve']), 'MODEL_LOAD_FAILED');
+  });
 });
 
 describe('createModelEmbedder', () => {
