@@ -101,6 +101,15 @@ test('a long notes list: a page at first, every note reachable', async ({ page }
   await page.waitForSelector('body[data-store="open"]', { state: 'attached', timeout: 60_000 });
   await expect(notes).toHaveCount(100);
   await expect(more).toBeVisible();
+  await expect(notes.first()).toHaveText(/Note 249/); // the most recently updated first
+  // The phases the app reached, as User Timing marks (what bench:notes reads), in order.
+  const marks = await page.evaluate(() =>
+    ['notes:ready', 'notes:store'].map(
+      (n) => performance.getEntriesByName(n, 'mark')[0]?.startTime,
+    ),
+  );
+  expect(marks[0]).toBeGreaterThan(0);
+  expect(marks[1]).toBeGreaterThanOrEqual(marks[0]!);
   expect(errors).toEqual([]);
 });
 

@@ -185,6 +185,15 @@ let loaded = false;
  */
 let editorTouched = false;
 
+/**
+ * Marks a phase of the start on `<body>` (`data-ready="true"`, `data-store="open"`,
+ * `data-model="ready"`) and as a User Timing mark `notes:<phase>` (when the app reached it).
+ */
+function reached(phase: 'ready' | 'store' | 'model', value: string): void {
+  document.body.dataset[phase] = value;
+  performance.mark(`notes:${phase}`);
+}
+
 function connect(): void {
   memory = connectMemory({
     name: 'notes',
@@ -192,7 +201,7 @@ function connect(): void {
     // The store opens beside the model: until the model is ready, search finds by words only.
     onReady: (part) => {
       if (part !== 'model') return;
-      document.body.dataset.model = 'ready';
+      reached('model', 'ready');
       showProgress(undefined);
       void runSearch(); // the same query, now by meaning too
       void refreshStats();
@@ -616,7 +625,7 @@ async function start(): Promise<void> {
     );
   }
   await settings;
-  document.body.dataset.ready = 'true';
+  reached('ready', 'true');
   // The most recent notes first: the rest are read behind them and listed when they arrive.
   await firstPage;
   loaded = true;
@@ -630,7 +639,7 @@ async function start(): Promise<void> {
   if (!editorTouched && store.all()[0]) openEditor(store.all()[0]!.id);
   else renderNotes();
   app.setAttribute('aria-busy', 'false');
-  document.body.dataset.store = 'open';
+  reached('store', 'open');
   void refreshStats();
 }
 

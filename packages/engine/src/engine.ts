@@ -25,7 +25,7 @@ import {
   rowById,
   ridsByIds,
   toMemory,
-  toMemoryRow,
+  readMemoryRow,
 } from './store.ts';
 import { TfidfSimilarity, type TfidfSimilarityOptions } from './tfidf-similarity.ts';
 import type {
@@ -636,12 +636,13 @@ export class Engine {
         throw new AnamnesisError('INVALID_INPUT', "order must be 'updated' or 'created'");
       const column = order === 'updated' ? 'm.updated_at' : 'm.created_at';
       const { where, params } = buildFilter(options.filter);
-      return this.#io.db
-        .selectArrays(
+      return this.#read
+        .all(
           `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${where} ORDER BY ${column} DESC, m.rid DESC LIMIT ? OFFSET ?`,
           [...params, limit, offset],
+          readMemoryRow,
         )
-        .map((r) => toMemory(toMemoryRow(r)));
+        .map(toMemory);
     });
   }
 

@@ -89,6 +89,10 @@ const MIGRATIONS: readonly string[] = [
     WHEN EXISTS (SELECT 1 FROM vector_snapshot)
     BEGIN DELETE FROM vector_snapshot; END;
   `,
+  // `list` by last update (a notes app's recent notes): an index range instead of sorting every row.
+  `
+  CREATE INDEX IF NOT EXISTS memories_updated ON memories(updated_at);
+  `,
 ];
 
 /** The schema version this code writes. */

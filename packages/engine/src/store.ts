@@ -34,7 +34,7 @@ function toCandidateRow(c: Columns): CandidateRow {
 }
 
 /** {@link toMemoryRow} from a {@link Reader} row selected with {@link MEMORY_COLUMNS}. */
-function readMemoryRow(c: Columns): MemoryRow {
+export function readMemoryRow(c: Columns): MemoryRow {
   return {
     rid: c.num(0),
     id: c.text(1)!,

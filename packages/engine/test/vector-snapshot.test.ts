@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.ts';
 import { exportDatabase, importDatabase, loadSqlite } from '../src/sqlite.ts';
+import { SCHEMA_VERSION } from '../src/schema.ts';
 import { partRows } from '../src/vector-snapshot.ts';
 import { defaultEmbedder } from './helpers.ts';
 
@@ -154,13 +155,16 @@ describe('vector snapshot parts', () => {
       path,
       (db) =>
         db.exec(`DROP TRIGGER embeddings_snapshot_ai; DROP TRIGGER embeddings_snapshot_ad;
-          DROP TRIGGER embeddings_snapshot_au; DROP TABLE vector_snapshot; PRAGMA user_version = 2`),
+          DROP TRIGGER embeddings_snapshot_au; DROP TABLE vector_snapshot; DROP INDEX memories_updated;
+          PRAGMA user_version = 2`),
       true,
     );
     const b = await open(path);
-    expect((await b.stats()).schemaVersion).toBe(3);
+    expect((await b.stats()).schemaVersion).toBe(SCHEMA_VERSION);
     expect(await answers(b)).toEqual(before);
     await b.close();
     expect((await parts(path)).map((p) => p[1])).toEqual([500]);
+    const index = "SELECT count(*) FROM sqlite_master WHERE name = 'memories_updated'";
+    expect(await onDisk(path, (db) => db.selectValue(index))).toBe(1);
   });
 });
