@@ -16,7 +16,7 @@ const MAX_CACHED_WORDS = 1 << 17;
 /** Longer words are not kept (WordPiece makes one `[UNK]` of a word over its limit anyway). */
 const MAX_CACHED_LENGTH = 64;
 
-/** A special token of a post-processor's template: its id in `special_tokens`. */
+/** A piece of a post-processor's template: a special token (see `special_tokens`) or the text. */
 interface TemplatePiece {
   SpecialToken?: { id?: unknown };
   Sequence?: unknown;

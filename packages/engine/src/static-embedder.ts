@@ -7,10 +7,10 @@
  * embedder does the same arithmetic on the same bytes: the rows are read out of the same `.onnx`
  * file, the token ids are those of `@huggingface/tokenizers` (the tokenizer transformers.js itself
  * runs; plain ASCII text through {@link asciiWordPiece}, which gives the same ids, and the library
- * loaded and built only for the first text that needs it), texts are truncated to `model_max_length` tokens as transformers.js truncates them (the
- * first tokens kept, `[SEP]` dropped), and each value is `Math.fround(int8 * scale)` (what ONNX
- * Runtime's float32 Mul gives), summed in float64 in token order and scaled by the inverse norm as
- * `meanPoolNormalize` does. So the vectors are bit-identical to the ONNX pipeline's, and a store
+ * loaded and built only for the first text that needs it), texts are truncated to
+ * `model_max_length` tokens as transformers.js truncates them (the first tokens kept, `[SEP]`
+ * dropped), and each value is `Math.fround(int8 * scale)` (what ONNX Runtime's float32 Mul gives),
+ * summed in float64 in token order and scaled by the inverse norm as `meanPoolNormalize` does. So the vectors are bit-identical to the ONNX pipeline's, and a store
  * embedded by either is read by the other under the same model id.
  */
 import { STATIC_MODEL_FILES, readStaticWeights } from '@anamnesis/model-default';
@@ -211,7 +211,7 @@ export async function createStaticEmbedder(
   const acc = new Float64Array(dims);
   let truncated = 0;
 
-  /** One text's token ids: the rows of its (truncated) ids summed in float64, then unit length. */
+  /** A text's vector from its token ids: their rows (truncated) summed in float64, unit length. */
   function embedIds(ids: readonly number[]): Float32Array {
     let length = ids.length;
     if (length > maxTokens) {
