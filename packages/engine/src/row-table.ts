@@ -29,10 +29,10 @@ export class RowTable {
     return this.get(rid) !== undefined;
   }
 
-  /** Sets the row of `rid` (a non-negative integer, as SQLite's rids are). */
+  /** Sets the row of `rid` (an integer; SQLite gives positive ones, a negative one goes to the Map). */
   set(rid: number, row: number): void {
     if (rid >= this.#direct.length && rid < DIRECT + SPREAD * (this.#size + 1)) this.#reach(rid);
-    if (rid < this.#direct.length) {
+    if (rid >= 0 && rid < this.#direct.length) {
       if (this.#direct[rid] === 0) {
         if (this.#far.size > 0 && this.#far.delete(rid)) this.#size--;
         this.#size++;
