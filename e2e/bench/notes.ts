@@ -112,12 +112,9 @@ try {
     ).jsonValue()) as number;
   for (let i = 0; i < 5; i++) {
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
     loads.push(await reachedAt('ready'));
-    await page.waitForSelector('body[data-store="open"]', { state: 'attached', timeout: 120_000 });
     storeLoads.push(await reachedAt('store'));
     // Until the model is ready search finds by words; the keystroke timings below are with it.
-    await page.waitForSelector('body[data-model="ready"]', { state: 'attached', timeout: 120_000 });
     modelLoads.push(await reachedAt('model'));
   }
 
