@@ -12,7 +12,9 @@
  *   worker's start (`openMemory`) to the first recall answered; early recall: the same with
  *   `connectMemory` and a recall at once, answered from the lexical legs while the model loads;
  * - memory: RSS of that page's renderer process after the cold open (page + worker JS heaps, the
- *   wasm memories of SQLite and ONNX Runtime, Blink), from /proc; apart: the page's JS heap, and
+ *   wasm memories of SQLite and ONNX Runtime, Blink, and the pages of Chromium's binary it shares
+ *   with every other process), and its private footprint (`RssAnon + VmSwap`: what Chromium's task
+ *   manager reports, nothing shared), from /proc; apart: the page's JS heap, and
  *   the engine's own figures (SQLite-WASM's memory, the vector index); once per run, the renderer
  *   of a page holding an empty in-memory store on TF-IDF and on the default model (their
  *   difference is the model and its runtime: ONNX Runtime for an ONNX model, the JS tables for the
@@ -33,7 +35,7 @@ import { build, preview, type InlineConfig } from 'vite';
 import { launchProfile } from '../../../e2e/chromium.ts';
 import type { BenchWindow } from '../browser/main.ts';
 import { logSlope, writeReport, type ChartSpec } from './html-report.ts';
-import { rendererPids, rendererRssMb } from './renderer-memory.ts';
+import { rendererMemory, rendererPids, type RendererMemory } from './renderer-memory.ts';
 
 /** In `page.evaluate` callbacks: the benchmark page's window. */
 declare const window: BenchWindow;
@@ -128,14 +130,14 @@ async function run(baseURL: string, n: number) {
     await closePage(page, profile.dir);
 
     const loads: Extract<NonNullable<BenchWindow['cold']>, { coldOpenMs: number }>[] = [];
-    let rssMb: number | null = null;
+    let renderer: RendererMemory | null = null;
     for (let i = 0; i < plan.loads; i++) {
       page = await openPage(context, `/?cold=bench&q=${encodeURIComponent(`cold open ${i}`)}`);
       await page.waitForFunction(() => window.cold !== undefined, null, { timeout: 300_000 });
       const cold = (await page.evaluate(() => window.cold))!;
       if ('error' in cold) throw new Error(`cold open: ${cold.error}`);
       loads.push(cold);
-      rssMb = rendererRssMb(profile.dir);
+      renderer = rendererMemory(profile.dir);
       await closePage(page, profile.dir);
     }
     // `connectMemory` and a recall at once: answered before the model is ready where it can be.
@@ -159,7 +161,7 @@ async function run(baseURL: string, n: number) {
       cached,
       base,
       loads,
-      rssMb,
+      renderer,
     };
   } finally {
     await profile.close();
@@ -174,7 +176,7 @@ async function run(baseURL: string, n: number) {
 async function measureEmpty(baseURL: string) {
   const profile = await launchProfile('anamnesis-bench-empty-', { baseURL });
   try {
-    const rss: Record<string, number | null> = {};
+    const rss: Record<string, RendererMemory | null> = {};
     for (const kind of ['blank', 'tfidf', 'model'] as const) {
       const page = await openPage(profile.context, kind === 'blank' ? '/' : `/?empty=${kind}`);
       if (kind !== 'blank') {
@@ -183,16 +185,19 @@ async function measureEmpty(baseURL: string) {
         if ('error' in empty) throw new Error(`empty store (${kind}): ${empty.error}`);
       }
       await sleep(500);
-      rss[kind] = rendererRssMb(profile.dir);
+      rss[kind] = rendererMemory(profile.dir);
       await closePage(page, profile.dir);
     }
-    const mb = (x: number | null) => (x === null ? null : Math.round(x));
+    const mb = (r: RendererMemory | null | undefined) => (r ? Math.round(r.rssMb) : null);
+    const own = (r: RendererMemory | null | undefined) => (r ? Math.round(r.privateMb) : null);
     return {
-      blank_mb: mb(rss.blank!),
-      tfidf_mb: mb(rss.tfidf!),
-      model_mb: mb(rss.model!),
-      model_share_mb:
-        rss.model !== null && rss.tfidf !== null ? Math.round(rss.model! - rss.tfidf!) : null,
+      blank_mb: mb(rss.blank),
+      tfidf_mb: mb(rss.tfidf),
+      model_mb: mb(rss.model),
+      model_share_mb: rss.model && rss.tfidf ? Math.round(rss.model.rssMb - rss.tfidf.rssMb) : null,
+      blank_private_mb: own(rss.blank),
+      tfidf_private_mb: own(rss.tfidf),
+      model_private_mb: own(rss.model),
     };
   } finally {
     await profile.close();
@@ -230,9 +235,10 @@ function summarize(m: Measured) {
       dedup: Math.round(median((l) => l.timings.loadMs)),
       vectors: Math.round(median((l) => l.timings.vectorsMs ?? 0)),
     },
-    memory_mb: m.rssMb === null ? null : Math.round(m.rssMb),
+    memory_mb: m.renderer ? Math.round(m.renderer.rssMb) : null,
     memory: {
-      renderer_mb: mb(m.rssMb),
+      renderer_mb: mb(m.renderer?.rssMb ?? null),
+      private_mb: mb(m.renderer?.privateMb ?? null),
       page_heap_mb: mb(last.heapMb),
       sqlite_wasm_mb: mb(last.sqliteWasmMb),
       vectors_mb: mb(last.vectorsMb),
@@ -275,6 +281,7 @@ async function main(): Promise<void> {
     'cold open',
     'first recall',
     'renderer MB',
+    'private MB',
     'page heap MB',
     'sqlite MB',
     'vectors MB',
@@ -292,6 +299,7 @@ async function main(): Promise<void> {
     `${r.cold_open_ms} ms`,
     `${r.first_recall_ms} ms`,
     String(r.memory_mb ?? 'n/a'),
+    String(r.memory.private_mb ?? 'n/a'),
     String(r.memory.page_heap_mb ?? 'n/a'),
     String(r.memory.sqlite_wasm_mb),
     String(r.memory.vectors_mb ?? 'n/a'),
@@ -318,12 +326,16 @@ async function main(): Promise<void> {
     );
   }
   console.log(
-    'memory after a cold open and one recall: renderer RSS (page + worker heaps + wasm), the page JS heap, ' +
-      "SQLite-WASM's memory (page cache included), the vector index (float32 + int8 copy)",
+    'memory after a cold open and one recall: renderer RSS (page + worker heaps + wasm, and the pages of ' +
+      "Chromium's binary it shares with every process), its private footprint (RssAnon + swap, as Chromium's " +
+      "task manager counts it), the page JS heap, SQLite-WASM's memory (page cache included), the vector " +
+      'index (float32 + int8 copy)',
   );
   console.log(
     `empty store, renderer MB: no store ${empty.blank_mb ?? 'n/a'}, TF-IDF ${empty.tfidf_mb ?? 'n/a'}, ` +
-      `default model ${empty.model_mb ?? 'n/a'} (the model and its runtime: ${empty.model_share_mb ?? 'n/a'})`,
+      `default model ${empty.model_mb ?? 'n/a'} (the model and its runtime: ${empty.model_share_mb ?? 'n/a'}); ` +
+      `private MB: no store ${empty.blank_private_mb ?? 'n/a'}, TF-IDF ${empty.tfidf_private_mb ?? 'n/a'}, ` +
+      `default model ${empty.model_private_mb ?? 'n/a'}`,
   );
   const last = runs.at(-1)!;
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
@@ -403,10 +415,11 @@ function speedReport(
     ),
     chart(
       'Memory against N',
-      `Renderer RSS after a cold open and one recall, and the parts the engine can measure. An empty store: ${empty.tfidf_mb ?? 'n/a'} MB on TF-IDF, ${empty.model_mb ?? 'n/a'} MB on the default model (no store: ${empty.blank_mb ?? 'n/a'} MB).`,
+      `Renderer RSS (with the pages of Chromium's binary shared with every process) and private footprint (RssAnon + swap, as Chromium's task manager counts it) after a cold open and one recall, and the parts the engine can measure. An empty store: ${empty.tfidf_mb ?? 'n/a'} MB RSS, ${empty.tfidf_private_mb ?? 'n/a'} MB private on TF-IDF; ${empty.model_mb ?? 'n/a'} / ${empty.model_private_mb ?? 'n/a'} MB on the default model (no store: ${empty.blank_mb ?? 'n/a'} / ${empty.blank_private_mb ?? 'n/a'} MB).`,
       'MB',
       [
         series('renderer RSS', (r) => r.memory.renderer_mb, '#d62728'),
+        series('renderer private footprint', (r) => r.memory.private_mb, '#d62728', true),
         series('SQLite-WASM memory', (r) => r.memory.sqlite_wasm_mb, '#9467bd'),
         series('vector index', (r) => r.memory.vectors_mb, '#8c564b'),
         series('page JS heap', (r) => r.memory.page_heap_mb, '#7f7f7f'),
@@ -434,6 +447,7 @@ function speedReport(
       'cold open ms',
       'first recall ms',
       'renderer MB',
+      'private MB',
     ],
     ...runs.map((r) => [
       r.n,
@@ -445,6 +459,7 @@ function speedReport(
       r.cold_open_ms,
       r.first_recall_ms,
       r.memory_mb ?? 'n/a',
+      r.memory.private_mb ?? 'n/a',
     ]),
   ];
   return {

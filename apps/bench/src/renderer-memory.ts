@@ -1,8 +1,14 @@
 /**
- * Resident memory of a Chromium renderer process, read from Linux's /proc: the renderers of a
- * browser are the processes with `--type=renderer` and its `--user-data-dir=<profile>` (the UI's
- * own `--top-chrome-webui` renderer left out). A page and its dedicated workers share one renderer, so its RSS covers the
- * page's and the worker's JS heaps, wasm memories (SQLite, ONNX Runtime) and Blink.
+ * Memory of a Chromium renderer process, read from Linux's /proc: the renderers of a browser are
+ * the processes with `--type=renderer` and its `--user-data-dir=<profile>` (the UI's own
+ * `--top-chrome-webui` renderer left out). A page and its dedicated workers share one renderer.
+ *
+ * Two figures per renderer: its RSS, which also counts the pages of Chromium's own binary and
+ * libraries it has touched (file-backed and shared with the browser and every other renderer:
+ * about 110 MB of a blank page's 124 here), and its private footprint, the figure Chromium's task
+ * manager and memory metrics report: resident anonymous memory plus swap (`RssAnon + VmSwap`),
+ * which covers the page's and the worker's JS heaps, wasm memories (SQLite, the vector index, a
+ * model) and Blink's allocations, and nothing shared.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -14,8 +20,15 @@ function read(path: string): string | undefined {
   }
 }
 
-/** The renderer processes (pid, RSS in MB) of the browser using `profileDir`; empty off Linux. */
-export function renderers(profileDir: string): { pid: string; mb: number }[] {
+/** One renderer process: its pid, RSS and private footprint (see above), in MB. */
+export interface RendererMemory {
+  pid: string;
+  rssMb: number;
+  privateMb: number;
+}
+
+/** The renderer processes of the browser using `profileDir`; empty off Linux. */
+export function renderers(profileDir: string): RendererMemory[] {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
@@ -31,16 +44,23 @@ export function renderers(profileDir: string): { pid: string; mb: number }[] {
       cmdline.includes(' --top-chrome-webui ')
     )
       return [];
-    const kb = /VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`) ?? '')?.[1];
-    return kb ? [{ pid, mb: Number(kb) / 1000 }] : [];
+    const status = read(`/proc/${pid}/status`) ?? '';
+    const kb = (field: string) => {
+      const value = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1];
+      return value === undefined ? undefined : Number(value);
+    };
+    const rss = kb('VmRSS');
+    const anon = kb('RssAnon');
+    if (rss === undefined || anon === undefined) return [];
+    return [{ pid, rssMb: rss / 1000, privateMb: (anon + (kb('VmSwap') ?? 0)) / 1000 }];
   });
 }
 
 export const rendererPids = (profileDir: string): string[] =>
   renderers(profileDir).map((r) => r.pid);
 
-/** RSS in MB of the largest renderer of the browser using `profileDir`; null if none is found. */
-export function rendererRssMb(profileDir: string): number | null {
+/** The largest renderer (by RSS) of the browser using `profileDir`; null if none is found. */
+export function rendererMemory(profileDir: string): RendererMemory | null {
   const all = renderers(profileDir);
-  return all.length === 0 ? null : Math.max(...all.map((r) => r.mb));
+  return all.length === 0 ? null : all.reduce((a, b) => (b.rssMb > a.rssMb ? b : a));
 }
