@@ -31,6 +31,8 @@ export class DedupIndex {
   /** The last row id the build has added, or `undefined` once the filter holds every row. */
   #cursor: number | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The rebuild's key buffer (see {@link #keyBytes}). */
+  #key = new Uint8Array(256);
 
   constructor(db: Database, read: Reader) {
     this.#db = db;
@@ -65,17 +67,29 @@ export class DedupIndex {
     if (this.#cursor === undefined) return false;
     let last = this.#cursor;
     let seen = 0;
+    // The key's UTF-8 bytes straight from SQLite's memory (a TEXT column's bytes are its UTF-8), so
+    // a rebuild of 100k rows makes no strings: the same bits as `add(dedupKey(session, hash))`.
     this.#read.each(
       'SELECT rid, session, content_hash FROM memories WHERE rid > ? ORDER BY rid LIMIT ?',
       [this.#cursor, rows],
       (c) => {
         last = c.num(0);
         seen++;
-        this.#bloom.add(dedupKey(c.text(1), c.text(2) ?? ''));
+        this.#bloom.add(this.#keyBytes(c.blob(1), c.blob(2)));
       },
     );
     this.#cursor = seen < rows ? undefined : last;
     return this.#cursor !== undefined;
+  }
+
+  /** The UTF-8 bytes of {@link dedupKey} from those of its parts, in a buffer reused per row. */
+  #keyBytes(session: Uint8Array, hash: Uint8Array): Uint8Array {
+    const n = session.length + 1 + hash.length;
+    if (this.#key.length < n) this.#key = new Uint8Array(n * 2);
+    this.#key.set(session, 0);
+    this.#key[session.length] = 0;
+    this.#key.set(hash, session.length + 1);
+    return this.#key.subarray(0, n);
   }
 
   #schedule(): void {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { BloomFilter } from '../src/bloom-filter.ts';
 import { DedupIndex } from '../src/dedup-index.ts';
 import { Reader } from '../src/reader.ts';
 import { migrate } from '../src/schema.ts';
 import { loadSqlite } from '../src/sqlite.ts';
-import { insertMemories } from '../src/store.ts';
+import { dedupKey, insertMemories } from '../src/store.ts';
 
 async function store(count: number) {
   const sqlite3 = await loadSqlite();
@@ -69,5 +70,26 @@ describe('DedupIndex', () => {
     expect(dedup.saveSnapshot()).toBe(false);
     while (dedup.buildStep(1000));
     expect(dedup.saveSnapshot()).toBe(true);
+  });
+
+  it('rebuilds from the stored bytes the same bits as adding each key', async () => {
+    const { db, read, row } = await store(0);
+    // sessions of every width of UTF-8 (and none, and an empty one), hashes of any text
+    const sessions = [null, '', 'odd', 'café', '日本語のセッション', '🧠 memory', 'a'.repeat(300)];
+    const rows = Array.from({ length: 700 }, (_, i) => ({
+      ...row(i),
+      session: sessions[i % sessions.length]!,
+      contentHash: i % 5 === 0 ? `ħ${i}✓` : `h${i}`,
+    }));
+    insertMemories(db, rows);
+    const dedup = new DedupIndex(db, read);
+    dedup.load(rows.length);
+    dedup.stop();
+    while (dedup.buildStep(256));
+    expect(dedup.saveSnapshot()).toBe(true);
+    const expected = new BloomFilter(100_000, 0.001);
+    for (const r of rows) expected.add(dedupKey(r.session, r.contentHash));
+    const saved = db.selectValue("SELECT value FROM meta WHERE key = 'bloom'") as Uint8Array;
+    expect(saved).toEqual(expected.toBytes());
   });
 });
