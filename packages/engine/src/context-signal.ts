@@ -100,21 +100,31 @@ export function applyContext(
   const known = new Set(scored.map((c) => c.id));
   const fresh = [...context.keys()].filter((id) => !known.has(id)).map(Number);
   const sims = similarityOf(fresh);
-  const out: (ScoredCandidate & { bestRank: number; fresh: boolean })[] = [];
-  const add = (base: ScoredCandidate, bestRank: number, isFresh: boolean) => {
+  // Entries sorted by `compareFused` (score, best leg rank, id); a candidate without context is
+  // kept as it is, one with context is a new object with its context contributions appended.
+  const out: { id: string; score: number; bestRank: number; fresh: boolean; c: ScoredCandidate }[] =
+    [];
+  const add = (base: ScoredCandidate, bestRank: number, fresh: boolean) => {
     const ctxScore = context.get(base.id);
     const extra = ctxScore ? contextContributions(ctxScore, spec) : [];
-    if (extra.length === 0) return out.push({ ...base, bestRank, fresh: isFresh });
-    const contributions = [...base.contributions, ...extra];
-    const score = sumContributions(contributions);
-    return out.push({ ...base, contributions, score, bestRank, fresh: isFresh });
+    let c = base;
+    if (extra.length > 0) {
+      const contributions = base.contributions.concat(extra);
+      c = {
+        id: base.id,
+        score: sumContributions(contributions),
+        similarity: base.similarity,
+        legs: base.legs,
+        contributions,
+      };
+    }
+    out.push({ id: c.id, score: c.score, bestRank, fresh, c });
   };
-  for (const c of scored)
-    add(
-      c,
-      c.legs.reduce((m, l) => Math.min(m, l.rank), Infinity),
-      false,
-    );
+  for (const c of scored) {
+    let bestRank = Infinity;
+    for (const l of c.legs) if (l.rank < bestRank) bestRank = l.rank;
+    add(c, bestRank, false);
+  }
   for (const rid of fresh) {
     const similarity = sims.get(rid) ?? 0;
     add({ id: String(rid), score: 0, similarity, legs: [], contributions: [] }, Infinity, true);
@@ -123,14 +133,17 @@ export function applyContext(
   // Rows only for the neighbours that rank within the first `limit`; the others are dropped.
   const wanted = out
     .slice(0, limit)
-    .filter((c) => c.fresh)
-    .map((c) => Number(c.id));
+    .filter((e) => e.fresh)
+    .map((e) => Number(e.id));
   for (const [rid, row] of candidateRows(read, wanted)) rows.set(rid, row);
-  const kept = out.filter((c, i) => {
-    if (!c.fresh) return true;
-    if (i >= limit) return false;
-    const row = rows.get(Number(c.id));
-    return row !== undefined && accept(row, c.similarity);
+  const kept: ScoredCandidate[] = [];
+  out.forEach((e, i) => {
+    if (e.fresh) {
+      if (i >= limit) return;
+      const row = rows.get(Number(e.id));
+      if (row === undefined || !accept(row, e.c.similarity)) return;
+    }
+    kept.push(e.c);
   });
-  return kept.map(({ bestRank: _b, fresh: _f, ...rest }) => rest);
+  return kept;
 }

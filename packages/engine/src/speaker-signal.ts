@@ -51,19 +51,16 @@ export function applySpeaker(
   }
   if (named.size === 0) return [...scored];
   const out = scored.map((c) => {
-    const bestRank = c.legs.reduce((m, l) => Math.min(m, l.rank), Infinity);
-    if (!named.has(c.id) || c.score <= 0) return { c, bestRank };
+    let bestRank = Infinity;
+    for (const l of c.legs) if (l.rank < bestRank) bestRank = l.rank;
+    if (!named.has(c.id) || c.score <= 0) return { id: c.id, score: c.score, bestRank, c };
     const contributions = [
       ...c.contributions,
       { component: 'speaker', value: c.score, weight, contribution: weight * c.score },
     ];
-    return { c: { ...c, contributions, score: sumContributions(contributions) }, bestRank };
+    const score = sumContributions(contributions);
+    return { id: c.id, score, bestRank, c: { ...c, contributions, score } };
   });
-  out.sort((a, b) =>
-    compareFused(
-      { id: a.c.id, score: a.c.score, bestRank: a.bestRank },
-      { id: b.c.id, score: b.c.score, bestRank: b.bestRank },
-    ),
-  );
+  out.sort(compareFused);
   return out.map((x) => x.c);
 }

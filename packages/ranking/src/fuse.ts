@@ -25,6 +25,15 @@ export interface CandidateFeatures {
   memoryScore: number;
 }
 
+/** The features every candidate must have, each a finite number. */
+const FEATURE_KEYS = [
+  'similarity',
+  'importance',
+  'ageHours',
+  'accessCount',
+  'memoryScore',
+] as const;
+
 /** A leg that found a candidate: its 1-based rank and raw score there. */
 export interface LegHit {
   leg: string;
@@ -65,19 +74,12 @@ export function fuse(
     entries.forEach(([id], i) => ftsNorm.set(id, norm[i]!));
   }
 
-  const out: (ScoredCandidate & { bestRank: number })[] = [];
+  // Sorted by `compareFused` on the entries' own fields, then unwrapped.
+  const out: { id: string; score: number; bestRank: number; c: ScoredCandidate }[] = [];
   for (const id of ids) {
     const f = features.get(id);
     if (!f) throw new AnamnesisError('INTERNAL', `no features for candidate ${id}`);
-    for (const key of [
-      'similarity',
-      'importance',
-      'ageHours',
-      'accessCount',
-      'memoryScore',
-    ] as const) {
-      assertFinite(f[key], `${key} of ${id}`);
-    }
+    for (const key of FEATURE_KEYS) assertFinite(f[key], `${key} of ${id}`);
     const legs: LegHit[] = [];
     let bestRank = Infinity;
     for (const l of indexed) {
@@ -142,15 +144,14 @@ export function fuse(
         contribution: base * (m - 1),
       });
     }
+    const score = sum(contributions);
     out.push({
       id,
-      score: sum(contributions),
-      similarity: f.similarity,
-      legs,
-      contributions,
+      score,
       bestRank,
+      c: { id, score, similarity: f.similarity, legs, contributions },
     });
   }
   out.sort(compareFused);
-  return out.map(({ bestRank: _b, ...rest }) => rest);
+  return out.map((e) => e.c);
 }
