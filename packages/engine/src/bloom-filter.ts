@@ -24,8 +24,7 @@
  */
 
 import { AnamnesisError } from '@anamnesis/errors';
-import { md5, sha1 } from '@noble/hashes/legacy.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { _MD5, _SHA1 } from '@noble/hashes/legacy.js';
 
 /** Bytes of the persisted header (capacity, fp rate, size in bits, hash count). */
 export const BLOOM_HEADER_BYTES = 32;
@@ -106,11 +105,37 @@ function mod64LE(d: Uint8Array, m: number): number {
   return (r + lo) % m;
 }
 
+const encoder = new TextEncoder();
+/** The UTF-8 of a string item, in a buffer reused by the next call. */
+let itemBytes = new Uint8Array(256);
+
 function toBytes(item: string | Uint8Array): Uint8Array {
-  if (typeof item === 'string') return utf8ToBytes(item);
+  if (typeof item === 'string') {
+    if (itemBytes.length < item.length * 3) itemBytes = new Uint8Array(item.length * 3);
+    return itemBytes.subarray(0, encoder.encodeInto(item, itemBytes).written);
+  }
   if (item instanceof Uint8Array) return item;
   throw new AnamnesisError('INVALID_INPUT', 'a Bloom filter item must be a string or a Uint8Array');
 }
+
+/**
+ * SHA-1 and MD5 of an item into buffers reused by the next call: each hash starts from a copy of
+ * a fresh hasher's state instead of a new hasher, so a rebuild of many rows allocates no buffers
+ * per row (a new hasher and its digest each allocate an `ArrayBuffer`).
+ */
+const digests = (() => {
+  const sha1Start = new _SHA1();
+  const sha1Work = new _SHA1();
+  const md5Start = new _MD5();
+  const md5Work = new _MD5();
+  const sha1Out = new Uint8Array(sha1Work.outputLen);
+  const md5Out = new Uint8Array(md5Work.outputLen);
+  return (bytes: Uint8Array) => {
+    sha1Start._cloneInto(sha1Work).update(bytes).digestInto(sha1Out);
+    md5Start._cloneInto(md5Work).update(bytes).digestInto(md5Out);
+    return { sha1: sha1Out, md5: md5Out };
+  };
+})();
 
 /**
  * The `k` bit positions `(h1 + i·h2) mod m`, `i = 0 .. k-1`, of `item` in a filter of `m` bits.
@@ -128,9 +153,9 @@ export function bloomPositions(item: string | Uint8Array, m: number, k: number):
   if (!Number.isSafeInteger(k) || k < 1) {
     throw new AnamnesisError('INVALID_INPUT', `hashCount must be an integer >= 1, got ${k}`);
   }
-  const bytes = toBytes(item);
-  const b = mod64LE(sha1(bytes), m);
-  let pos = mod64LE(md5(bytes), m);
+  const digest = digests(toBytes(item));
+  const b = mod64LE(digest.sha1, m);
+  let pos = mod64LE(digest.md5, m);
   const out = new Array<number>(k);
   for (let i = 0; i < k; i++) {
     out[i] = pos;

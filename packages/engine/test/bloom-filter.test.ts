@@ -97,6 +97,24 @@ describe('bloomPositions', () => {
     );
   });
 
+  it('property: one after another, items of any length (several hash blocks) and script agree with the reference', () => {
+    // the hashers and the UTF-8 buffer are reused from call to call, and the buffer grows
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: 'grapheme', maxLength: 400 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 2 ** 32 }),
+        (items, m) => {
+          for (const item of items) {
+            expect(bloomPositions(item, m, 3)).toEqual(referencePositions(item, m, 3));
+            const bytes = new Uint8Array(Buffer.from(item, 'utf8'));
+            expect(bloomPositions(bytes, m, 3)).toEqual(referencePositions(item, m, 3));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('hash a string as its UTF-8 bytes', () => {
     const s = 'naïve café ☕';
     expect(bloomPositions(s, 10_007, 6)).toEqual(
