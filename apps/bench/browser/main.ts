@@ -121,6 +121,11 @@ const bench = {
     return timeEach(queries, recall);
   },
 
+  /** SQLite-WASM's memory in MB now (its page cache grows with what recalls have read). */
+  async sqliteMb(): Promise<number> {
+    return (await memory!.stats()).memory.sqliteWasm / 1e6;
+  },
+
   /** One query recalled `reps` times (the first answer is cached, the rest are cache hits). */
   async recallCached(reps: number): Promise<number[]> {
     const m = memory!;

@@ -125,6 +125,7 @@ async function run(baseURL: string, n: number) {
     if (ingest.backend !== 'opfs') throw new Error(`the store is on ${ingest.backend}, not OPFS`);
     if (ingest.memories !== n) throw new Error(`stored ${ingest.memories} of ${n} memories`);
     const uncached = await page.evaluate((w) => window.bench.recallUncached(w), plan.warm);
+    const sqliteAfterRecallsMb = await page.evaluate(() => window.bench.sqliteMb());
     const cached = await page.evaluate((r) => window.bench.recallCached(r), plan.cachedReps);
     const base = await page.evaluate((s) => window.bench.baselines(s), plan.searches);
     await closePage(page, profile.dir);
@@ -158,6 +159,7 @@ async function run(baseURL: string, n: number) {
       backend: ingest.backend,
       ingestMs: ingest.ms,
       uncached,
+      sqliteAfterRecallsMb,
       cached,
       base,
       loads,
@@ -241,6 +243,7 @@ function summarize(m: Measured) {
       private_mb: mb(m.renderer?.privateMb ?? null),
       page_heap_mb: mb(last.heapMb),
       sqlite_wasm_mb: mb(last.sqliteWasmMb),
+      sqlite_after_recalls_mb: mb(m.sqliteAfterRecallsMb),
       vectors_mb: mb(last.vectorsMb),
     },
     orama: {
@@ -336,6 +339,11 @@ async function main(): Promise<void> {
       `default model ${empty.model_mb ?? 'n/a'} (the model and its runtime: ${empty.model_share_mb ?? 'n/a'}); ` +
       `private MB: no store ${empty.blank_private_mb ?? 'n/a'}, TF-IDF ${empty.tfidf_private_mb ?? 'n/a'}, ` +
       `default model ${empty.model_private_mb ?? 'n/a'}`,
+  );
+  console.log(
+    "SQLite-WASM's memory after the uncached recalls (its page cache, up to 64 MB, holds what they read; " +
+      'a wasm memory never shrinks): ' +
+      runs.map((r) => `${r.memory.sqlite_after_recalls_mb} MB (n=${r.n})`).join(', '),
   );
   const last = runs.at(-1)!;
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
