@@ -35,6 +35,32 @@ test('remember → recall in the worker on OPFS; stats say opfs, persisted, usag
   expect(stats.quota).toBeGreaterThan(0);
 });
 
+test('pageCacheMb caps what SQLite keeps of the store: 1 MB holds its memory down where 64 MB grows; an invalid size is INVALID_INPUT', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const c = await openClientPage(page);
+  const invalid = await c.open('bad', { name: 'cache-bad', pageCacheMb: 0 });
+  expect(invalid.ok ? 'opened' : invalid.error.code).toBe('INVALID_INPUT');
+  // ~25 MB of pages (texts, their FTS index, vectors and the vectors' snapshot parts)
+  const words = ['river', 'garden', 'ticket', 'violin', 'harbor', 'pepper', 'lantern', 'saddle'];
+  const items = Array.from({ length: 20_000 }, (_, i) => ({
+    text: `note ${i}: ${words[i % 8]} ${words[(i * 7) % 8]} ${words[(i * 3) % 8]} number ${i * 7919}`,
+    allowDuplicate: true,
+  }));
+  const sqliteMb = async (key: string, pageCacheMb?: number) => {
+    ok(await c.open(key, { name: `cache-${key}`, ...(pageCacheMb ? { pageCacheMb } : {}) }));
+    for (let i = 0; i < items.length; i += 5000)
+      ok(await c.call(key, 'rememberMany', [items.slice(i, i + 5000)]));
+    for (const w of words) ok(await c.call(key, 'recall', [`${w} number`, { noCache: true }]));
+    const stats = ok(await c.call(key, 'stats', [])) as { memory: { sqliteWasm: number } };
+    return stats.memory.sqliteWasm / 1e6;
+  };
+  const small = await sqliteMb('small', 1);
+  const large = await sqliteMb('large');
+  expect(large - small).toBeGreaterThan(8);
+});
+
 test('connectMemory: the store opens beside the model; recall before it is ready is lexical and partial, writes made then are embedded', async ({
   page,
 }) => {

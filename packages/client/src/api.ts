@@ -136,6 +136,8 @@ export interface WorkerOpenOptions {
   onModelMismatch: 'error' | 'reembed';
   /** How long to keep retrying a store whose files another worker still holds, in ms. */
   lockRetryMs: number;
+  /** See `OpenMemoryOptions.pageCacheMb` (validated by the engine). */
+  pageCacheMb?: number;
   /**
    * Load the model before opening the store (`openMemory`, whose `ready` means every part is),
    * rather than beside it (`connectMemory`; see `OpenMemoryOptions.onReady`).

@@ -234,6 +234,7 @@ export function createWorkerApi(): WorkerApi {
           storage: options.storage,
           embedder: beside ? loading! : (embedder ?? 'tfidf'),
           onModelMismatch: options.onModelMismatch,
+          ...(options.pageCacheMb !== undefined ? { pageCacheMb: options.pageCacheMb } : {}),
           onProgress: progress,
         });
       });

@@ -14,7 +14,7 @@ import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from 
 import { Reader } from './reader.ts';
 import { recall as runRecall } from './recall.ts';
 import { LoadingSimilarity } from './loading-similarity.ts';
-import { BULK_READ_PAGE_CACHE, migrate, OPFS_PAGE_CACHE } from './schema.ts';
+import { BULK_READ_PAGE_CACHE, DEFAULT_PAGE_CACHE_MB, migrate, pageCachePragma } from './schema.ts';
 import { loadSqlite, mapSqliteError, transaction } from './sqlite.ts';
 import type { StorageBackend, StorageKind } from './storage/backend.ts';
 import { openStorage } from './storage/open.ts';
@@ -86,6 +86,14 @@ export interface EngineOptions {
   cacheSize?: number;
   /** Longest accepted text, in characters. Default 4,194,304. */
   maxTextLength?: number;
+  /**
+   * SQLite's page cache of an OPFS store, in MB (1–4,096): how much of what recalls and writes read
+   * it keeps between calls, and so how far SQLite's memory can grow (a WebAssembly memory never
+   * shrinks). Default 64 (seed 002). A session at 100k memories fills 64 MB within a few hundred
+   * recalls; in `bench:speed` at 100k, 16 MB held SQLite at ~25 MB instead of ~91 for ~0.5 ms more
+   * recall p50. A memory or file store is in memory already and ignores it.
+   */
+  pageCacheMb?: number;
   /** Progress of model loading and re-embedding. */
   onProgress?: (event: ProgressEvent) => void;
 }
@@ -177,6 +185,8 @@ export class Engine {
   #ownsSimilarity = false;
   readonly #now: () => number;
   readonly #maxText: number;
+  /** SQLite's page cache of an OPFS store, MB (restored after the bulk read at open). */
+  readonly #pageCacheMb: number;
   readonly #cache: ArcCache<string, readonly RecallResult[]>;
   readonly #dedup: DedupIndex;
   #generation = 0;
@@ -201,6 +211,7 @@ export class Engine {
     this.#similarity = backend;
     this.#now = options.now ?? Date.now;
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
+    this.#pageCacheMb = options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB;
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
     this.#dedup = new DedupIndex(io.db, this.#read);
     this.#retrieved = new RetrievedEvents(io.db, () => (this.#dirty = true));
@@ -217,6 +228,9 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     if (!options || typeof options !== 'object')
       throw new AnamnesisError('INVALID_INPUT', 'options must be an object');
+    const pageCacheMb = options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB;
+    if (typeof pageCacheMb !== 'number' || !(pageCacheMb >= 1 && pageCacheMb <= 4096))
+      throw new AnamnesisError('INVALID_INPUT', 'pageCacheMb must be a number of MB in [1, 4096]');
     const promised = isPromise(options.embedder) ? options.embedder : undefined;
     promised?.catch(() => undefined); // handled once the store is open; never "unhandled" before
     const { backend, owned }: { backend: SimilarityBackend; owned: boolean } = promised
@@ -244,6 +258,7 @@ export class Engine {
       let version: number;
       try {
         version = migrate(io.db, io.kind);
+        if (io.kind === 'opfs') io.db.exec(pageCachePragma(pageCacheMb));
         // Reading the schema and counting rows touches the file's structure; a full integrity
         // check is O(size) and runs on demand in verify().
         io.db.selectValue('SELECT count(*) FROM memories');
@@ -356,7 +371,7 @@ export class Engine {
     try {
       await backend.load(db, this.#io.sqlite3, onProgress);
     } finally {
-      if (opfs) db.exec(OPFS_PAGE_CACHE);
+      if (opfs) db.exec(pageCachePragma(this.#pageCacheMb));
     }
     // The meta row names the model every stored vector is of: it changes in the same transaction
     // that deletes any other model's vectors, so a store already recorded for this model has

@@ -99,11 +99,17 @@ const MIGRATIONS: readonly string[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
- * SQLite's page cache on OPFS: up to 64 MB (seed 002), filled by what recalls read (the FTS index,
- * the rows). The bulk read of the stored vectors at open goes through {@link BULK_READ_PAGE_CACHE}
- * instead, so 40 MB of vector pages at 100k memories never fill it (wasm memory never shrinks).
+ * SQLite's page cache on OPFS by default: up to 64 MB (seed 002), filled by what recalls read (the
+ * FTS index, the rows); an engine may size it otherwise (`pageCacheMb`). The bulk read of the
+ * stored vectors at open goes through {@link BULK_READ_PAGE_CACHE} instead, so 40 MB of vector
+ * pages at 100k memories never fill it (wasm memory never shrinks).
  */
-export const OPFS_PAGE_CACHE = 'PRAGMA cache_size = -65536';
+export const DEFAULT_PAGE_CACHE_MB = 64;
+
+/** The pragma that caps SQLite's page cache at `mb` megabytes (a negative `cache_size` is KiB). */
+export function pageCachePragma(mb: number): string {
+  return `PRAGMA cache_size = -${Math.round(mb * 1024)}`;
+}
 /** The page cache while a bulk read streams through pages read once: 2 MB. */
 export const BULK_READ_PAGE_CACHE = 'PRAGMA cache_size = -2048';
 
@@ -113,10 +119,10 @@ export function migrate(db: Database, backend: 'opfs' | 'memory' | 'file'): numb
   db.exec('PRAGMA temp_store = MEMORY');
   if (backend === 'opfs') {
     // opfs-sahpool has no shared memory, so no WAL: a truncated rollback journal keeps writes
-    // atomic when the worker is killed; 64 MB page cache as in seed 002.
+    // atomic when the worker is killed; a 64 MB page cache as in seed 002 (the engine may size it).
     db.exec('PRAGMA journal_mode = TRUNCATE');
     db.exec('PRAGMA synchronous = NORMAL');
-    db.exec(OPFS_PAGE_CACHE);
+    db.exec(pageCachePragma(DEFAULT_PAGE_CACHE_MB));
     // The pool holds its files exclusively anyway; without this every read transaction
     // re-validates the page cache against the file (about 2 ms per call instead of 0.3).
     db.exec('PRAGMA locking_mode = EXCLUSIVE');

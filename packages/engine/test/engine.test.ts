@@ -104,6 +104,18 @@ describe('engine: writes', () => {
     await engine.forget(['a1', 'a2']);
   });
 
+  it('refuses a page cache size that is not a number of MB in [1, 4096]', async () => {
+    for (const pageCacheMb of [0, 0.5, -64, NaN, Infinity, 4097, '64' as never])
+      await rejectsWith(
+        createEngine({ storage: 'memory', embedder: 'tfidf', pageCacheMb }),
+        'INVALID_INPUT',
+      );
+    // a memory store is in memory already: a valid size is accepted and changes nothing
+    const e = await createEngine({ storage: 'memory', embedder: 'tfidf', pageCacheMb: 16 });
+    expect((await e.stats()).memories).toBe(0);
+    await e.close();
+  });
+
   it('rejects bad input with typed errors and writes nothing', async () => {
     const before = (await engine.stats()).memories;
     await rejectsWith(engine.remember({ text: '' }), 'INVALID_INPUT');
