@@ -237,6 +237,7 @@ describe('injection: no caller text is ever spliced into SQL', () => {
     'where', // buildFilter's WHERE: fixed fragments and `?` (checked below)
     'column', // list order: 'm.updated_at' or 'm.created_at', chosen by a fixed comparison
     'SCHEMA_VERSION', // a number constant
+    'Math.round(mb * 1024)', // pageCachePragma: a rounded number (pageCacheMb is validated as one)
     "kinds.map(() => '?').join(',')", // placeholders only
     "sessions.map(() => '?').join(',')",
   ]);
