@@ -1,4 +1,5 @@
 import {
+  bestLegRank,
   compareFused,
   contextContributions,
   contextScores,
@@ -120,11 +121,7 @@ export function applyContext(
     }
     out.push({ id: c.id, score: c.score, bestRank, fresh, c });
   };
-  for (const c of scored) {
-    let bestRank = Infinity;
-    for (const l of c.legs) if (l.rank < bestRank) bestRank = l.rank;
-    add(c, bestRank, false);
-  }
+  for (const c of scored) add(c, bestLegRank(c.legs), false);
   for (const rid of fresh) {
     const similarity = sims.get(rid) ?? 0;
     add({ id: String(rid), score: 0, similarity, legs: [], contributions: [] }, Infinity, true);

@@ -110,6 +110,7 @@ export const DEFAULT_PAGE_CACHE_MB = 64;
 export function pageCachePragma(mb: number): string {
   return `PRAGMA cache_size = -${Math.round(mb * 1024)}`;
 }
+
 /** The page cache while a bulk read streams through pages read once: 2 MB. */
 export const BULK_READ_PAGE_CACHE = 'PRAGMA cache_size = -2048';
 

@@ -1,4 +1,5 @@
 import {
+  bestLegRank,
   compareFused,
   namesSpeaker,
   queryWords,
@@ -51,8 +52,7 @@ export function applySpeaker(
   }
   if (named.size === 0) return [...scored];
   const out = scored.map((c) => {
-    let bestRank = Infinity;
-    for (const l of c.legs) if (l.rank < bestRank) bestRank = l.rank;
+    const bestRank = bestLegRank(c.legs);
     if (!named.has(c.id) || c.score <= 0) return { id: c.id, score: c.score, bestRank, c };
     const contributions = [
       ...c.contributions,

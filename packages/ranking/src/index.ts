@@ -36,6 +36,7 @@ export {
   type UsageEventKind,
 } from './decay.ts';
 export {
+  bestLegRank,
   compareFused,
   indexList,
   sumContributions,

@@ -62,6 +62,13 @@ export function indexList(list: RankedList): IndexedList {
   return { leg: list.leg, length: ranks.size, ranks };
 }
 
+/** A candidate's best (smallest) rank among the legs that found it; `Infinity` for none. */
+export function bestLegRank(legs: readonly { rank: number }[]): number {
+  let best = Infinity;
+  for (const l of legs) if (l.rank < best) best = l.rank;
+  return best;
+}
+
 /** Sorts best first: score descending, then best leg rank, then id (deterministic). */
 export function compareFused(
   a: { id: string; score: number; bestRank: number },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fuse, type CandidateFeatures } from '../src/fuse.ts';
 import { PROFILES, getProfile, poolSize } from '../src/profiles.ts';
-import type { RankedList } from '../src/ranked-list.ts';
+import { bestLegRank, type RankedList } from '../src/ranked-list.ts';
 import { expectCode } from './helpers.ts';
 
 const feat = (f: Partial<CandidateFeatures> = {}): CandidateFeatures => ({
@@ -149,5 +149,17 @@ describe('fuse by profile', () => {
     expect(poolSize(PROFILES.memsense!, 10)).toEqual({ perLeg: 80, beforeRerank: 40 });
     expect(poolSize(PROFILES.mnestic!, 10).perLeg).toBeGreaterThanOrEqual(30);
     expectCode(() => poolSize(PROFILES.mnestic!, 0), 'INVALID_INPUT');
+  });
+});
+
+describe('bestLegRank', () => {
+  it('is the smallest rank among the legs, Infinity without legs', () => {
+    expect(bestLegRank([])).toBe(Infinity);
+    expect(bestLegRank([{ rank: 3 }, { rank: 1 }, { rank: 2 }])).toBe(1);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1 }), (ranks) => {
+        expect(bestLegRank(ranks.map((rank) => ({ rank })))).toBe(Math.min(...ranks));
+      }),
+    );
   });
 });
