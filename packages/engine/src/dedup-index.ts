@@ -9,6 +9,9 @@ const SNAPSHOT_KEY = 'bloom';
 /** Rows added to the filter per step of a background build. */
 const BUILD_STEP = 2000;
 
+/** Runs a read whose pages are read once, as the store wants such reads run. */
+export type BulkRead = <T>(read: () => T) => T;
+
 /**
  * Which texts each session holds, for "identical text in the same session returns the existing
  * id": seed 002's Bloom filter over dedup keys answers "surely not" without a read, the
@@ -33,10 +36,16 @@ export class DedupIndex {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The rebuild's key buffer (see {@link #keyBytes}). */
   #key = new Uint8Array(256);
+  readonly #bulkRead: BulkRead;
 
-  constructor(db: Database, read: Reader) {
+  /**
+   * @param bulkRead runs a read of many pages read once (a rebuild step's rows) so that they do not
+   *   fill the store's page cache (see the engine); default: runs it as it is
+   */
+  constructor(db: Database, read: Reader, bulkRead: BulkRead = (read) => read()) {
     this.#db = db;
     this.#read = read;
+    this.#bulkRead = bulkRead;
   }
 
   /** Reads the snapshot when there is a readable one, else starts a rebuild behind the open. */
@@ -64,19 +73,22 @@ export class DedupIndex {
 
   /** Adds the next rows to the filter; returns whether rows remain. */
   buildStep(rows = BUILD_STEP): boolean {
-    if (this.#cursor === undefined) return false;
-    let last = this.#cursor;
+    const after = this.#cursor;
+    if (after === undefined) return false;
+    let last = after;
     let seen = 0;
     // The key's UTF-8 bytes straight from SQLite's memory (a TEXT column's bytes are its UTF-8), so
     // a rebuild of 100k rows makes no strings: the same bits as `add(dedupKey(session, hash))`.
-    this.#read.each(
-      'SELECT rid, session, content_hash FROM memories WHERE rid > ? ORDER BY rid LIMIT ?',
-      [this.#cursor, rows],
-      (c) => {
-        last = c.num(0);
-        seen++;
-        this.#bloom.add(this.#keyBytes(c.blob(1), c.blob(2)));
-      },
+    this.#bulkRead(() =>
+      this.#read.each(
+        'SELECT rid, session, content_hash FROM memories WHERE rid > ? ORDER BY rid LIMIT ?',
+        [after, rows],
+        (c) => {
+          last = c.num(0);
+          seen++;
+          this.#bloom.add(this.#keyBytes(c.blob(1), c.blob(2)));
+        },
+      ),
     );
     this.#cursor = seen < rows ? undefined : last;
     return this.#cursor !== undefined;

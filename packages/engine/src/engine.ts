@@ -213,7 +213,7 @@ export class Engine {
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
     this.#pageCacheMb = options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB;
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
-    this.#dedup = new DedupIndex(io.db, this.#read);
+    this.#dedup = new DedupIndex(io.db, this.#read, (read) => this.#bulkRead(read));
     this.#retrieved = new RetrievedEvents(io.db, () => (this.#dirty = true));
     this.#schemaVersion = schemaVersion;
     this.#writes = new WritePath(io.db, {
@@ -440,6 +440,21 @@ export class Engine {
     const done = () => this.#pending.delete(p);
     p.then(done, done);
     return p;
+  }
+
+  /**
+   * Runs `read` on the small bulk-read page cache when the store is on OPFS, then restores the
+   * store's own: pages read once (a dedup rebuild's rows, ~35 MB at 100k memories) do not fill the
+   * cache, whose memory would stay (a WebAssembly memory never shrinks).
+   */
+  #bulkRead<T>(read: () => T): T {
+    if (this.#io.kind !== 'opfs') return read();
+    this.#io.db.exec(BULK_READ_PAGE_CACHE);
+    try {
+      return read();
+    } finally {
+      this.#io.db.exec(pageCachePragma(this.#pageCacheMb));
+    }
   }
 
   #bump(): void {

@@ -72,7 +72,7 @@ describe('DedupIndex', () => {
     expect(dedup.saveSnapshot()).toBe(true);
   });
 
-  it('rebuilds from the stored bytes the same bits as adding each key', async () => {
+  it('rebuilds from the stored bytes the same bits as adding each key, each step a bulk read', async () => {
     const { db, read, row } = await store(0);
     // sessions of every width of UTF-8 (and none, and an empty one), hashes of any text
     const sessions = [null, '', 'odd', 'café', '日本語のセッション', '🧠 memory', 'a'.repeat(300)];
@@ -82,10 +82,16 @@ describe('DedupIndex', () => {
       contentHash: i % 5 === 0 ? `ħ${i}✓` : `h${i}`,
     }));
     insertMemories(db, rows);
-    const dedup = new DedupIndex(db, read);
+    // each step's read runs through the engine's bulk read (a small page cache on OPFS)
+    let bulkReads = 0;
+    const dedup = new DedupIndex(db, read, (f) => {
+      bulkReads++;
+      return f();
+    });
     dedup.load(rows.length);
     dedup.stop();
     while (dedup.buildStep(256));
+    expect(bulkReads).toBe(3); // 256 + 256 + 188 rows
     expect(dedup.saveSnapshot()).toBe(true);
     const expected = new BloomFilter(100_000, 0.001);
     for (const r of rows) expected.add(dedupKey(r.session, r.contentHash));
