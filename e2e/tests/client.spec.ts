@@ -61,6 +61,40 @@ test('pageCacheMb caps what SQLite keeps of the store: 1 MB holds its memory dow
   expect(large - small).toBeGreaterThan(8);
 });
 
+test('after a bulk ingest and a killed worker, the next open reads the vectors and writes their snapshot parts behind it without filling the page cache', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  let c = await openClientPage(page);
+  ok(await c.open('a', { name: 'parts' }));
+  const items = Array.from({ length: 20_000 }, (_, i) => ({
+    text: `entry ${i}: ${['river', 'garden', 'ticket', 'violin'][i % 4]} number ${i * 7919}`,
+    allowDuplicate: true,
+  }));
+  for (let i = 0; i < items.length; i += 5000)
+    ok(await c.call('a', 'rememberMany', [items.slice(i, i + 5000)]));
+  await c.killWorkers(); // no quiet second, no close: no snapshot parts, no dedup snapshot
+  await page.reload();
+  c = await openClientPage(page, { clear: false });
+  ok(await c.open('b', { name: 'parts' }));
+  // the parts are written after a quiet second, one per task; the dedup filter is rebuilt meanwhile
+  await page.waitForTimeout(4000);
+  const stats = ok(await c.call('b', 'stats', [])) as {
+    memories: number;
+    memory: { sqliteWasm: number };
+  };
+  expect(stats.memories).toBe(20_000);
+  // ~8 MB of stored vectors and ~10 MB of parts went through a 2 MB cache, not the 64 MB one
+  expect(stats.memory.sqliteWasm / 1e6).toBeLessThan(12);
+  // the store reopens whole, its vectors (parts and rows) all found
+  ok(await c.close('b'));
+  ok(await c.open('c', { name: 'parts' }));
+  expect(ok(await c.call('c', 'stats', [])) as { memories: number }).toMatchObject({
+    memories: 20_000,
+  });
+  expect(ok(await c.call('c', 'verify', []))).toEqual([]);
+});
+
 test('connectMemory: the store opens beside the model; recall before it is ready is lexical and partial, writes made then are embedded', async ({
   page,
 }) => {

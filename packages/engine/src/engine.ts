@@ -444,8 +444,9 @@ export class Engine {
 
   /**
    * Runs `read` on the small bulk-read page cache when the store is on OPFS, then restores the
-   * store's own: pages read once (a dedup rebuild's rows, ~35 MB at 100k memories) do not fill the
-   * cache, whose memory would stay (a WebAssembly memory never shrinks).
+   * store's own: pages read once (a dedup rebuild's rows, ~35 MB at 100k memories; the stored
+   * vectors a snapshot part copies) do not fill the cache, whose memory would stay (a WebAssembly
+   * memory never shrinks).
    */
   #bulkRead<T>(read: () => T): T {
     if (this.#io.kind !== 'opfs') return read();
@@ -479,8 +480,11 @@ export class Engine {
         () =>
           this.#writes.exclusive(async () => {
             if (this.#closed) return false;
-            const wrote = transaction(this.#io.db, 'saving a snapshot part of the vectors', () =>
-              this.#similarity.saveVectorPart!(this.#io.db, this.#read, false),
+            // a part reads ~1 MB of stored vectors once: not through the store's page cache
+            const wrote = this.#bulkRead(() =>
+              transaction(this.#io.db, 'saving a snapshot part of the vectors', () =>
+                this.#similarity.saveVectorPart!(this.#io.db, this.#read, false),
+              ),
             );
             if (wrote) this.#dirty = true;
             return wrote;
