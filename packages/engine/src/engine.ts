@@ -257,8 +257,7 @@ export class Engine {
       const storageMs = step();
       let version: number;
       try {
-        version = migrate(io.db, io.kind);
-        if (io.kind === 'opfs') io.db.exec(pageCachePragma(pageCacheMb));
+        version = migrate(io.db, io.kind, pageCacheMb);
         // Reading the schema and counting rows touches the file's structure; a full integrity
         // check is O(size) and runs on demand in verify().
         io.db.selectValue('SELECT count(*) FROM memories');
@@ -366,13 +365,7 @@ export class Engine {
       }
     }
     if (this.#modelState !== 'loading') this.#dedup.load(count);
-    const opfs = this.#io.kind === 'opfs';
-    if (opfs) db.exec(BULK_READ_PAGE_CACHE);
-    try {
-      await backend.load(db, this.#io.sqlite3, onProgress);
-    } finally {
-      if (opfs) db.exec(pageCachePragma(this.#pageCacheMb));
-    }
+    await this.#bulkRead(() => backend.load(db, this.#io.sqlite3, onProgress));
     // The meta row names the model every stored vector is of: it changes in the same transaction
     // that deletes any other model's vectors, so a store already recorded for this model has
     // nothing to delete (and the open writes nothing).
@@ -444,18 +437,25 @@ export class Engine {
 
   /**
    * Runs `read` on the small bulk-read page cache when the store is on OPFS, then restores the
-   * store's own: pages read once (a dedup rebuild's rows, ~35 MB at 100k memories; the stored
-   * vectors a snapshot part copies) do not fill the cache, whose memory would stay (a WebAssembly
-   * memory never shrinks).
+   * store's own (when its promise settles, for an asynchronous read): pages read once (the stored
+   * vectors at open, ~40 MB at 100k memories; a dedup rebuild's rows; the stored vectors a snapshot
+   * part copies) do not fill the cache, whose memory would stay (a WebAssembly memory never
+   * shrinks).
    */
   #bulkRead<T>(read: () => T): T {
     if (this.#io.kind !== 'opfs') return read();
+    const restore = () => this.#io.db.exec(pageCachePragma(this.#pageCacheMb));
     this.#io.db.exec(BULK_READ_PAGE_CACHE);
+    let out: T;
     try {
-      return read();
-    } finally {
-      this.#io.db.exec(pageCachePragma(this.#pageCacheMb));
+      out = read();
+    } catch (e) {
+      restore();
+      throw e;
     }
+    if (out instanceof Promise) return out.finally(restore) as T;
+    restore();
+    return out;
   }
 
   #bump(): void {

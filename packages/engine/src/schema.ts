@@ -114,16 +114,23 @@ export function pageCachePragma(mb: number): string {
 /** The page cache while a bulk read streams through pages read once: 2 MB. */
 export const BULK_READ_PAGE_CACHE = 'PRAGMA cache_size = -2048';
 
-/** Applies pragmas for the backend and runs pending migrations in one transaction. */
-export function migrate(db: Database, backend: 'opfs' | 'memory' | 'file'): number {
+/**
+ * Applies pragmas for the backend (on OPFS a page cache of `pageCacheMb`) and runs pending
+ * migrations in one transaction.
+ */
+export function migrate(
+  db: Database,
+  backend: 'opfs' | 'memory' | 'file',
+  pageCacheMb = DEFAULT_PAGE_CACHE_MB,
+): number {
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA temp_store = MEMORY');
   if (backend === 'opfs') {
     // opfs-sahpool has no shared memory, so no WAL: a truncated rollback journal keeps writes
-    // atomic when the worker is killed; a 64 MB page cache as in seed 002 (the engine may size it).
+    // atomic when the worker is killed; a 64 MB page cache by default, as in seed 002.
     db.exec('PRAGMA journal_mode = TRUNCATE');
     db.exec('PRAGMA synchronous = NORMAL');
-    db.exec(pageCachePragma(DEFAULT_PAGE_CACHE_MB));
+    db.exec(pageCachePragma(pageCacheMb));
     // The pool holds its files exclusively anyway; without this every read transaction
     // re-validates the page cache against the file (about 2 ms per call instead of 0.3).
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
