@@ -8,7 +8,7 @@ import {
   type ContextWeights,
   type ScoredCandidate,
 } from '@anamnesis/ranking';
-import type { Reader } from './reader.ts';
+import type { RecallReads } from './rid-memo.ts';
 import { candidateRows, type CandidateRow } from './store.ts';
 
 /** A candidate whose session neighbours are looked up. */
@@ -20,40 +20,45 @@ export interface ContextCentre {
 
 /**
  * The session neighbours (in time order, up to two on each side) of each centre with a session:
- * pairs of rids one or two turns apart. Neighbours are looked up within the recall filter
- * (`where` over `m`), so a filtered recall never reaches outside its filter. One statement, two
- * seeks per centre on `memories_session(session, created_at)`.
+ * pairs of rids one or two turns apart, centres in ascending rid order. Neighbours are looked up
+ * within the recall filter (`where` over `m`), so a filtered recall never reaches outside its
+ * filter; unfiltered ones are kept in `memo.neighbours`. One statement for the centres not kept,
+ * two seeks each on `memories_session(session, created_at)`.
  */
 export function sessionPairs(
-  read: Reader,
+  store: RecallReads,
   centres: readonly ContextCentre[],
   where: string,
   params: readonly (string | number | null)[],
 ): ContextPair[] {
-  const withSession = centres.filter((c) => c.session !== null);
-  if (withSession.length === 0) return [];
-  const json = JSON.stringify(withSession.map((c) => c.rid));
-  const pairs: ContextPair[] = [];
+  const rids = centres.filter((c) => c.session !== null).map((c) => c.rid);
+  if (rids.length === 0) return [];
   // Up to two neighbours before and after each centre in its session by (created_at, rid), nearest
-  // first, as comma-separated rids: one statement, two index seeks per centre.
-  const rows = read.all(
-    `SELECT x.rid,
-       (SELECT group_concat(rid, ',' ORDER BY t DESC, rid DESC) FROM (
-         SELECT m.rid, m.created_at AS t FROM memories m
-         WHERE m.session = x.session AND m.created_at <= x.created_at
-           AND (m.created_at < x.created_at OR m.rid < x.rid) AND ${where}
-         ORDER BY m.created_at DESC, m.rid DESC LIMIT 2)),
-       (SELECT group_concat(rid, ',' ORDER BY t, rid) FROM (
-         SELECT m.rid, m.created_at AS t FROM memories m
-         WHERE m.session = x.session AND m.created_at >= x.created_at
-           AND (m.created_at > x.created_at OR m.rid > x.rid) AND ${where}
-         ORDER BY m.created_at, m.rid LIMIT 2))
-     FROM memories x WHERE x.rid IN (SELECT value FROM json_each(?))`,
-    [...params, ...params, json],
-    (c) => [c.num(0), c.text(1), c.text(2)] as const,
-  );
-  for (const [rid, before, after] of rows) {
-    for (const list of [before, after]) {
+  // first, as comma-separated rids.
+  const read = (centreRids: readonly number[]) =>
+    store.read.all(
+      `SELECT x.rid,
+         (SELECT group_concat(rid, ',' ORDER BY t DESC, rid DESC) FROM (
+           SELECT m.rid, m.created_at AS t FROM memories m
+           WHERE m.session = x.session AND m.created_at <= x.created_at
+             AND (m.created_at < x.created_at OR m.rid < x.rid) AND ${where}
+           ORDER BY m.created_at DESC, m.rid DESC LIMIT 2)),
+         (SELECT group_concat(rid, ',' ORDER BY t, rid) FROM (
+           SELECT m.rid, m.created_at AS t FROM memories m
+           WHERE m.session = x.session AND m.created_at >= x.created_at
+             AND (m.created_at > x.created_at OR m.rid > x.rid) AND ${where}
+           ORDER BY m.created_at, m.rid LIMIT 2))
+       FROM memories x WHERE x.rid IN (SELECT value FROM json_each(?))`,
+      [...params, ...params, JSON.stringify(centreRids)],
+      (c) => [c.num(0), [c.text(1), c.text(2)] as const] as const,
+    );
+  const lists =
+    where === '1'
+      ? store.memo.neighbours.get(rids, read)
+      : new Map(read(rids).sort((a, b) => a[0] - b[0]));
+  const pairs: ContextPair[] = [];
+  for (const [rid, sides] of lists) {
+    for (const list of sides) {
       if (list === null) continue;
       list.split(',').forEach((n, i) => pairs.push({ a: String(rid), b: n, distance: i + 1 }));
     }
@@ -77,7 +82,7 @@ export interface ContextSpec extends ContextWeights {
  * (read only then, and added to `rows`).
  */
 export function applyContext(
-  read: Reader,
+  store: RecallReads,
   scored: readonly ScoredCandidate[],
   rows: Map<number, CandidateRow>,
   spec: ContextSpec,
@@ -95,7 +100,7 @@ export function applyContext(
   const centres = scored.slice(0, spec.head).map((c) => rows.get(Number(c.id))!);
   const pairs =
     spec.neighbor !== 0 || spec.near !== 0
-      ? sessionPairs(read, centres, filter.where, filter.params)
+      ? sessionPairs(store, centres, filter.where, filter.params)
       : [];
   const context = contextScores(items, pairs);
   const known = new Set(scored.map((c) => c.id));
@@ -132,7 +137,10 @@ export function applyContext(
     .slice(0, limit)
     .filter((e) => e.fresh)
     .map((e) => Number(e.id));
-  for (const [rid, row] of candidateRows(read, wanted)) rows.set(rid, row);
+  for (const [rid, row] of store.memo.rows.get(wanted, (missing) =>
+    candidateRows(store.read, missing),
+  ))
+    rows.set(rid, row);
   const kept: ScoredCandidate[] = [];
   out.forEach((e, i) => {
     if (e.fresh) {

@@ -13,6 +13,7 @@ import { newId } from './ids.ts';
 import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from './jsonl.ts';
 import { Reader } from './reader.ts';
 import { recall as runRecall } from './recall.ts';
+import { RecallMemo } from './rid-memo.ts';
 import { LoadingSimilarity } from './loading-similarity.ts';
 import { BULK_READ_PAGE_CACHE, DEFAULT_PAGE_CACHE_MB, migrate, pageCachePragma } from './schema.ts';
 import { loadSqlite, mapSqliteError, transaction } from './sqlite.ts';
@@ -189,6 +190,8 @@ export class Engine {
   readonly #pageCacheMb: number;
   readonly #cache: ArcCache<string, readonly RecallResult[]>;
   readonly #dedup: DedupIndex;
+  /** What recalls read per memory, kept until the store changes. */
+  readonly #memo = new RecallMemo();
   #generation = 0;
   #schemaVersion: number;
   #closed = false;
@@ -214,7 +217,10 @@ export class Engine {
     this.#pageCacheMb = options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB;
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
     this.#dedup = new DedupIndex(io.db, this.#read, (read) => this.#bulkRead(read));
-    this.#retrieved = new RetrievedEvents(io.db, () => (this.#dirty = true));
+    this.#retrieved = new RetrievedEvents(io.db, () => {
+      this.#dirty = true;
+      this.#memo.clear(); // access counts changed
+    });
     this.#schemaVersion = schemaVersion;
     this.#writes = new WritePath(io.db, {
       closed: () => this.#closed,
@@ -460,6 +466,7 @@ export class Engine {
 
   #bump(): void {
     this.#generation++;
+    this.#memo.clear();
     this.#dirty = true;
     this.#scheduleVectorParts();
   }
@@ -879,7 +886,12 @@ export class Engine {
         cached ??
         partial(
           await runRecall(
-            { read: this.#read, similarity: this.#similarity, now: this.#now() },
+            {
+              read: this.#read,
+              similarity: this.#similarity,
+              now: this.#now(),
+              memo: this.#memo,
+            },
             normalized,
             options,
           ),

@@ -16,7 +16,6 @@ import { applyContext } from './context-signal.ts';
 import { dateLeg } from './date-leg.ts';
 import { applySpeaker } from './speaker-signal.ts';
 import { buildFilter } from './filter.ts';
-import type { Reader } from './reader.ts';
 import {
   allowedRids,
   extraLeg,
@@ -29,20 +28,20 @@ import {
 } from './recall-legs.ts';
 import { planRecall, type RecallPlan } from './recall-options.ts';
 import type { SimilarityBackend } from './similarity.ts';
+import type { RecallReads } from './rid-memo.ts';
 import {
   candidateRows,
   memoryRows,
   readRidsByIds,
   sessionRows,
   toMemory,
+  type CandidateRow,
   type MemoryRow,
 } from './store.ts';
 import type { Explain, RecallOptions, RecallResult } from './types.ts';
 
 /** What the pipeline reads. */
-export interface RecallContext {
-  /** The store's reads, through kept prepared statements. */
-  read: Reader;
+export interface RecallContext extends RecallReads {
   similarity: SimilarityBackend;
   /** The time of the query, ms since the epoch. */
   now: number;
@@ -88,7 +87,9 @@ export async function recall(
   // Features of every candidate (filters were applied inside each leg); whole rows (text, tags,
   // metadata) are read below only for what MMR, a token budget or the answer needs.
   const candidateRids = [...new Set(lists.flatMap((l) => l.items.map((i) => Number(i.id))))];
-  const rows = candidateRows(ctx.read, candidateRids);
+  const rows: Map<number, CandidateRow> = ctx.memo.rows.get(candidateRids, (missing) =>
+    candidateRows(ctx.read, missing),
+  );
   const whole = new Map<number, MemoryRow>();
   /** Whole rows of these candidates, read once each. */
   const wholeRows = (rids: readonly number[]): Map<number, MemoryRow> => {
@@ -139,7 +140,7 @@ export async function recall(
 
   if (profile.context) {
     scored = applyContext(
-      ctx.read,
+      ctx,
       scored,
       rows,
       profile.context,
@@ -162,7 +163,7 @@ export async function recall(
       : plan.mmr || plan.tokenBudget !== undefined
         ? beforeRerank
         : plan.topK;
-    scored = applySpeaker(ctx.read, query, scored, rows, profile.speaker, limit);
+    scored = applySpeaker(ctx, query, scored, rows, profile.speaker, limit);
   }
 
   const sessionInfo = new Map<string, Explain['session']>();

@@ -16,6 +16,8 @@ export class RetrievedEvents {
   readonly #written: () => void;
   readonly #queue: { ids: string[]; at: number }[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** `performance.now()` of the last {@link RetrievedEvents.record}. */
+  #lastRecord = 0;
 
   constructor(db: Database, written: () => void) {
     this.#db = db;
@@ -29,8 +31,17 @@ export class RetrievedEvents {
   /** Queues the events of one recall's results at `at` (ms since the epoch). */
   record(ids: string[], at: number): void {
     this.#queue.push({ ids, at });
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.flush(), RETRIEVED_FLUSH_MS);
+    this.#lastRecord = performance.now();
+    // One timer at a time (not one per recall): when it fires early, it waits out the rest.
+    if (this.#timer === undefined) this.#arm(RETRIEVED_FLUSH_MS);
+  }
+
+  #arm(ms: number): void {
+    this.#timer = setTimeout(() => {
+      const quiet = performance.now() - this.#lastRecord;
+      if (quiet < RETRIEVED_FLUSH_MS) this.#arm(RETRIEVED_FLUSH_MS - quiet);
+      else this.flush();
+    }, ms);
     (this.#timer as { unref?: () => void }).unref?.(); // never keeps Node alive
   }
 

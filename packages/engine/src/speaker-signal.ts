@@ -8,7 +8,7 @@ import {
   sumContributions,
   type ScoredCandidate,
 } from '@anamnesis/ranking';
-import type { Reader } from './reader.ts';
+import type { RecallReads } from './rid-memo.ts';
 import type { CandidateRow } from './store.ts';
 
 /**
@@ -22,7 +22,7 @@ import type { CandidateRow } from './store.ts';
  * there). Returns the candidates re-sorted.
  */
 export function applySpeaker(
-  read: Reader,
+  store: RecallReads,
   query: string,
   scored: readonly ScoredCandidate[],
   rows: ReadonlyMap<number, CandidateRow>,
@@ -36,15 +36,16 @@ export function applySpeaker(
     .map((c) => Number(c.id));
   if (inSession.length === 0) return [...scored];
   const words = queryWords(query);
-  const prefixes = read.all(
-    'SELECT rid, substr(text, 1, ?) FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
-    [SPEAKER_PREFIX_CHARS + 1, JSON.stringify(inSession)],
-    (c) => [c.num(0), c.text(1) ?? ''] as const,
+  const speakers = store.memo.speakers.get(inSession, (missing) =>
+    store.read.all(
+      'SELECT rid, substr(text, 1, ?) FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
+      [SPEAKER_PREFIX_CHARS + 1, JSON.stringify(missing)],
+      (c) => [c.num(0), speakerOf(c.text(1) ?? '')] as const,
+    ),
   );
   const named = new Set<string>();
   const verdict = new Map<string, boolean>();
-  for (const [rid, prefix] of prefixes) {
-    const speaker = speakerOf(prefix);
+  for (const [rid, speaker] of speakers) {
     if (speaker === null) continue;
     let yes = verdict.get(speaker);
     if (yes === undefined) verdict.set(speaker, (yes = namesSpeaker(words, speaker)));
