@@ -8,8 +8,8 @@ import {
   type ContextWeights,
   type ScoredCandidate,
 } from '@anamnesis/ranking';
-import type { RecallReads } from './rid-memo.ts';
-import { candidateRows, type CandidateRow } from './store.ts';
+import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
+import type { CandidateRow } from './store.ts';
 
 /** A candidate whose session neighbours are looked up. */
 export interface ContextCentre {
@@ -137,10 +137,7 @@ export function applyContext(
     .slice(0, limit)
     .filter((e) => e.fresh)
     .map((e) => Number(e.id));
-  for (const [rid, row] of store.memo.rows.get(wanted, (missing) =>
-    candidateRows(store.read, missing),
-  ))
-    rows.set(rid, row);
+  for (const [rid, row] of keptCandidateRows(store, wanted)) rows.set(rid, row);
   const kept: ScoredCandidate[] = [];
   out.forEach((e, i) => {
     if (e.fresh) {

@@ -28,16 +28,8 @@ import {
 } from './recall-legs.ts';
 import { planRecall, type RecallPlan } from './recall-options.ts';
 import type { SimilarityBackend } from './similarity.ts';
-import type { RecallReads } from './rid-memo.ts';
-import {
-  candidateRows,
-  memoryRows,
-  readRidsByIds,
-  sessionRows,
-  toMemory,
-  type CandidateRow,
-  type MemoryRow,
-} from './store.ts';
+import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
+import { memoryRows, readRidsByIds, sessionRows, toMemory, type MemoryRow } from './store.ts';
 import type { Explain, RecallOptions, RecallResult } from './types.ts';
 
 /** What the pipeline reads. */
@@ -87,9 +79,7 @@ export async function recall(
   // Features of every candidate (filters were applied inside each leg); whole rows (text, tags,
   // metadata) are read below only for what MMR, a token budget or the answer needs.
   const candidateRids = [...new Set(lists.flatMap((l) => l.items.map((i) => Number(i.id))))];
-  const rows: Map<number, CandidateRow> = ctx.memo.rows.get(candidateRids, (missing) =>
-    candidateRows(ctx.read, missing),
-  );
+  const rows = keptCandidateRows(ctx, candidateRids);
   const whole = new Map<number, MemoryRow>();
   /** Whole rows of these candidates, read once each. */
   const wholeRows = (rids: readonly number[]): Map<number, MemoryRow> => {

@@ -1,5 +1,5 @@
 import type { Reader } from './reader.ts';
-import type { CandidateRow } from './store.ts';
+import { candidateRows, type CandidateRow } from './store.ts';
 
 /** Values kept at most by one memo; past it the memo starts again empty. */
 const DEFAULT_CAPACITY = 16_384;
@@ -79,4 +79,12 @@ export interface RecallReads {
   readonly read: Reader;
   /** What recall keeps between calls until the store changes. */
   readonly memo: RecallMemo;
+}
+
+/** {@link candidateRows} of these rids, the kept ones from `memo.rows` (ascending by rid). */
+export function keptCandidateRows(
+  { read, memo }: RecallReads,
+  rids: readonly number[],
+): Map<number, CandidateRow> {
+  return memo.rows.get(rids, (missing) => candidateRows(read, missing));
 }
