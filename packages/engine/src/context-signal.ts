@@ -8,6 +8,7 @@ import {
   type ContextWeights,
   type ScoredCandidate,
 } from '@anamnesis/ranking';
+import { EVERY_MEMORY } from './filter.ts';
 import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
 import type { CandidateRow } from './store.ts';
 
@@ -53,7 +54,7 @@ export function sessionPairs(
       (c) => [c.num(0), [c.text(1), c.text(2)] as const] as const,
     );
   const lists =
-    where === '1'
+    where === EVERY_MEMORY
       ? store.memo.neighbours.get(rids, read)
       : new Map(read(rids).sort((a, b) => a[0] - b[0]));
   const pairs: ContextPair[] = [];

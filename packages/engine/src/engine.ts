@@ -7,7 +7,7 @@ import { RetrievedEvents } from './retrieved-events.ts';
 import { cacheKey } from './cache-key.ts';
 import { DenseSimilarity } from './dense-similarity.ts';
 import type { Embedder, ProgressEvent, TransformersEmbedderOptions } from './embedder.ts';
-import { buildFilter } from './filter.ts';
+import { buildFilter, EVERY_MEMORY, isForgetAll, type ForgetAll } from './filter.ts';
 import { createModelEmbedder } from './model-embedder.ts';
 import { newId } from './ids.ts';
 import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from './jsonl.ts';
@@ -41,6 +41,7 @@ import type {
 } from './types.ts';
 import {
   validateId,
+  MAX_LINKS,
   validateLinks,
   validateRemember,
   validateUpdate,
@@ -741,20 +742,32 @@ export class Engine {
     });
   }
 
-  /** Deletes memories by id, ids, or filter; returns how many were deleted. Links and usage go with them. */
-  forget(target: string | string[] | MemoryFilter): Promise<number> {
+  /**
+   * Deletes memories by id, ids, or filter; returns how many were deleted. Links and usage go with
+   * them. A filter must select something: one that sets no condition (`{}`, `{ meta: {} }`, keys
+   * whose value is `undefined`) is `INVALID_INPUT`; `{ all: true }` deletes every memory.
+   */
+  forget(target: string | string[] | MemoryFilter | ForgetAll): Promise<number> {
     return this.#run(async () => {
-      const filter: MemoryFilter =
-        typeof target === 'string'
+      const all = isForgetAll(target);
+      const filter: MemoryFilter | undefined = all
+        ? undefined
+        : typeof target === 'string'
           ? { ids: [validateId(target)] }
           : Array.isArray(target)
             ? { ids: target.map(validateId) }
-            : target;
-      if (!filter || typeof filter !== 'object' || Object.keys(filter).length === 0) {
+            : (target as MemoryFilter);
+      if (!all && (!filter || typeof filter !== 'object')) {
         throw new AnamnesisError('INVALID_INPUT', 'forget needs an id, ids or a non-empty filter');
       }
       if (Array.isArray(target) && target.length === 0) return 0;
       const { where, params } = buildFilter(filter);
+      if (!all && where === EVERY_MEMORY) {
+        throw new AnamnesisError(
+          'INVALID_INPUT',
+          'forget: this filter sets no condition and would delete every memory; pass { all: true } to do that',
+        );
+      }
       return this.#writes.run({
         what: 'forgetting',
         tx: (db) => {
@@ -786,6 +799,16 @@ export class Engine {
           const rids = ridsByIds(db, [src, l!.to]);
           for (const id of [src, l!.to])
             if (!rids.has(id)) throw new AnamnesisError('NOT_FOUND', id, { details: { id } });
+          const [others] = db.selectArrays(
+            'SELECT count(*) FROM links WHERE src = ? AND NOT (dst = ? AND kind = ?)',
+            [rids.get(src)!, rids.get(l!.to)!, l!.kind],
+          );
+          if ((others![0] as number) >= MAX_LINKS) {
+            throw new AnamnesisError(
+              'INVALID_INPUT',
+              `memory ${src} has ${MAX_LINKS} links already, the most a memory may have`,
+            );
+          }
           db.exec({
             sql: 'INSERT OR REPLACE INTO links(src, dst, kind, weight) VALUES (?,?,?,?)',
             bind: [rids.get(src)!, rids.get(l!.to)!, l!.kind, l!.weight],
@@ -919,8 +942,14 @@ export class Engine {
   /** Imports JSON Lines atomically; returns how many memories were added. */
   import(jsonl: string, options: ImportOptions = {}): Promise<number> {
     return this.#run(async () => {
-      const plan = importPlan(this.#io.db, this.#similarity, jsonl, options, this.#now(), () =>
-        this.#dropSnapshots(),
+      const plan = importPlan(
+        this.#io.db,
+        this.#similarity,
+        jsonl,
+        options,
+        this.#now(),
+        this.#maxText,
+        () => this.#dropSnapshots(),
       );
       return this.#writes.run({
         ...plan,

@@ -51,7 +51,10 @@ export function assertMetaValue(value: unknown, key: string): asserts value is M
   );
 }
 
-/** Validates a metadata key as an identifier. */
+/** Identifiers that name parts of a JavaScript object rather than data: never metadata keys. */
+const RESERVED_META_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Validates a metadata key: an identifier, not one of `__proto__`, `constructor`, `prototype`. */
 export function assertMetaKey(key: string): void {
   if (!IDENTIFIER.test(key)) {
     throw new AnamnesisError(
@@ -59,16 +62,45 @@ export function assertMetaKey(key: string): void {
       `metadata key ${JSON.stringify(key)} is not an identifier`,
     );
   }
+  if (RESERVED_META_KEYS.has(key)) {
+    throw new AnamnesisError('INVALID_INPUT', `metadata key ${JSON.stringify(key)} is reserved`);
+  }
+}
+
+/** `forget`'s explicit target for every memory. */
+export interface ForgetAll {
+  all: true;
 }
 
 /**
- * Builds the SQL condition of a filter. Every value is bound; metadata keys are validated as
+ * True for `{ all: true }` and nothing else; `INVALID_INPUT` for an object with an `all` key that
+ * is not exactly that (`{ all: false }`, `{ all: true, kind: 'x' }`): such a target is ambiguous.
+ */
+export function isForgetAll(target: unknown): target is ForgetAll {
+  if (target === null || typeof target !== 'object' || !Object.hasOwn(target, 'all')) return false;
+  const keys = Object.keys(target);
+  if ((target as { all: unknown }).all !== true || keys.length !== 1) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      'forget({ all: true }) takes no other key, and `all` must be true',
+    );
+  }
+  return true;
+}
+
+/** The condition of a filter that selects every memory. */
+export const EVERY_MEMORY = '1';
+
+/**
+ * Builds the SQL condition of a filter. A key whose value is `undefined` and an empty `meta` add
+ * no condition: such a filter selects every memory ({@link EVERY_MEMORY}), which destructive
+ * callers must refuse. Every value is bound; metadata keys are validated as
  * identifiers and also bound (as JSON paths), so no caller text is ever spliced into SQL.
  */
 export function buildFilter(filter: MemoryFilter | undefined): SqlFilter {
   const parts: string[] = [];
   const params: (string | number | null)[] = [];
-  if (filter === undefined) return { where: '1', params };
+  if (filter === undefined) return { where: EVERY_MEMORY, params };
   if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
     throw new AnamnesisError('INVALID_INPUT', 'filter must be an object');
   }
@@ -124,5 +156,5 @@ export function buildFilter(filter: MemoryFilter | undefined): SqlFilter {
       }
     }
   }
-  return { where: parts.length ? parts.join(' AND ') : '1', params };
+  return { where: parts.length ? parts.join(' AND ') : EVERY_MEMORY, params };
 }

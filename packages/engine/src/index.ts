@@ -34,6 +34,8 @@ export {
 export { SCHEMA_VERSION } from './schema.ts';
 export { TFIDF_MODEL_ID, type TfidfSimilarityOptions } from './tfidf-similarity.ts';
 export { VectorIndex, unitVector, type VectorHit } from './vector-index.ts';
+export type { ForgetAll } from './filter.ts';
+export { MAX_LINKS, MAX_META_CHARS, MAX_META_KEYS } from './validate.ts';
 export type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 export type {
   Compression,

@@ -135,7 +135,8 @@ function parseLine(text: string, n: number): unknown {
 
 /**
  * The write plan of an import (one transaction): every line is validated at once, before the plan
- * is queued; stored vectors are used when the header's model and dimension match the backend,
+ * is queued (texts of at most `maxTextLength` characters, as `remember` takes); stored vectors
+ * are used when the header's model and dimension match the backend,
  * otherwise texts are embedded. Id conflicts are decided in the serialised section.
  */
 export function importPlan(
@@ -144,6 +145,7 @@ export function importPlan(
   jsonl: string,
   options: ImportOptions,
   now: number,
+  maxTextLength: number,
   beforeWrite: () => void = () => undefined,
 ): WritePlan<ImportResult> {
   if (typeof jsonl !== 'string')
@@ -165,7 +167,7 @@ export function importPlan(
   const reuseVectors = header?.model === backend.id && header.dims === backend.dims;
   const items = lines.map((l, i) => {
     try {
-      const m = validateRemember({ ...l, links: [] }, now, Number.MAX_SAFE_INTEGER);
+      const m = validateRemember({ ...l, links: [] }, now, maxTextLength);
       const updatedAt = l.updatedAt ?? m.createdAt;
       const accessCount = l.accessCount ?? 0;
       assertInRange(updatedAt, -MAX_TIME, MAX_TIME, 'updatedAt');

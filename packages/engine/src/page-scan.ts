@@ -142,6 +142,7 @@ export function scanTableLeaves(
   const rows: RawRow[] = [];
   let damaged = 0;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const overflow = new Set<number>();
   for (let page = 1; page <= pages; page++) {
     if (skip.has(page)) continue;
     const base = (page - 1) * pageSize;
@@ -172,20 +173,31 @@ export function scanTableLeaves(
         damaged++;
         continue;
       }
-      const payload = new Uint8Array(total);
-      payload.set(bytes.subarray(start, start + local));
-      let filled = local;
+      // The overflow chain is walked before anything is copied, and a page is one cell's only
+      // (as in SQLite): over all cells the walks visit each page once, so a crafted file cannot
+      // make the scan quadratic, and no buffer is allocated for a chain that falls short.
+      const chain: number[] = [];
+      let reach = local;
       let next = local < total ? view.getUint32(start + local) : 0;
-      const seen = new Set<number>();
-      while (filled < total && next >= 1 && next <= pages && !seen.has(next)) {
-        seen.add(next);
-        const o = (next - 1) * pageSize;
-        const n = Math.min(usable - 4, total - filled);
-        payload.set(bytes.subarray(o + 4, o + 4 + n), filled);
-        filled += n;
-        next = view.getUint32(o);
+      while (reach < total && next >= 1 && next <= pages && !overflow.has(next)) {
+        overflow.add(next);
+        chain.push(next);
+        reach += Math.min(usable - 4, total - reach);
+        next = view.getUint32((next - 1) * pageSize);
       }
-      const values = filled === total ? decodeRecord(payload) : undefined;
+      let values: RawRow['values'] | undefined;
+      if (reach === total) {
+        const payload = new Uint8Array(total);
+        payload.set(bytes.subarray(start, start + local));
+        let filled = local;
+        for (const page of chain) {
+          const o = (page - 1) * pageSize;
+          const n = Math.min(usable - 4, total - filled);
+          payload.set(bytes.subarray(o + 4, o + 4 + n), filled);
+          filled += n;
+        }
+        values = decodeRecord(payload);
+      }
       if (!values) {
         damaged++;
         continue;

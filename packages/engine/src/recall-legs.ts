@@ -1,5 +1,5 @@
 import { prepareFtsQuery, usageDecay, type RankedList } from '@anamnesis/ranking';
-import type { SqlFilter } from './filter.ts';
+import { EVERY_MEMORY, type SqlFilter } from './filter.ts';
 import type { Columns, Reader } from './reader.ts';
 import { readRidsByIds, type CandidateRow } from './store.ts';
 import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
@@ -26,7 +26,7 @@ export function ftsLeg(
   const item = (c: Columns) => ({ id: String(c.num(0)), score: -c.num(1) });
   // Without a filter the FTS table answers alone (no join with the rows: measurably faster).
   const items =
-    where === '1'
+    where === EVERY_MEMORY
       ? read.all(
           'SELECT rowid, bm25(memories_fts, 1.0, 0.5) AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s LIMIT ?',
           [match, limit],
@@ -43,7 +43,7 @@ export function ftsLeg(
 
 /** The rows a filter lets through, for the legs that do not filter in SQL; undefined: all. */
 export function allowedRids(read: Reader, { where, params }: SqlFilter): Set<number> | undefined {
-  if (where === '1') return undefined;
+  if (where === EVERY_MEMORY) return undefined;
   return new Set(read.all(`SELECT m.rid FROM memories m WHERE ${where}`, params, (c) => c.num(0)));
 }
 

@@ -29,27 +29,64 @@ export interface RecoverResult {
 
 const EVENTS = new Set(['retrieved', 'selected', 'used', 'discarded']);
 
-/** Reads `sql` (with `?1`, `?2` bounds) over [lo, hi], halving ranges that fail, down to one key. */
+/**
+ * The fewest bytes a memory row takes in a store file: its 64-character content hash alone. A file
+ * of `n` bytes holds at most `n / MIN_ROW_BYTES` memories, whatever its b-tree claims.
+ */
+const MIN_ROW_BYTES = 64;
+
+/** Keys that SQL could not read, and ranges given up on when the failure budget ran out. */
+interface RangeFailures {
+  keys: number[];
+  ranges: [number, number][];
+}
+
+/**
+ * Reads `sql` (with `?1`, `?2` bounds) over [lo, hi], halving ranges that fail, down to one key.
+ * A failing range for which `wanted(a, b)` is false is not split (no row there is worth a probe);
+ * after `budget` failed queries the remaining failing ranges are given up whole, so a file that
+ * claims keys up to 2^53 costs no more probes than its size allows.
+ */
 function readRanges(
   db: Database,
   sql: string,
   lo: number,
   hi: number,
   onRow: (row: unknown[]) => void,
-): number[] {
-  const failed: number[] = [];
+  budget: number,
+  wanted: (a: number, b: number) => boolean = () => true,
+): RangeFailures {
+  const failures: RangeFailures = { keys: [], ranges: [] };
+  let left = budget;
   const read = (a: number, b: number) => {
     try {
       for (const row of db.selectArrays(sql, [a, b])) onRow(row);
     } catch {
-      if (a === b) return void failed.push(a);
-      const mid = Math.floor((a + b) / 2);
+      if (!wanted(a, b)) return;
+      if (a === b) return void failures.keys.push(a);
+      if (--left < 0) return void failures.ranges.push([a, b]);
+      const mid = Math.floor(a / 2 + b / 2);
       read(a, mid);
       read(mid + 1, b);
     }
   };
   if (hi >= lo) read(lo, hi);
-  return failed;
+  return failures;
+}
+
+/** How many of the sorted `keys` lie in [a, b]. */
+function countIn(keys: readonly number[], a: number, b: number): number {
+  const first = (x: number) => {
+    let l = 0;
+    let h = keys.length;
+    while (l < h) {
+      const m = (l + h) >> 1;
+      if (keys[m]! < x) l = m + 1;
+      else h = m;
+    }
+    return l;
+  };
+  return first(b + 1) - first(a);
 }
 
 /** The first query of `queries` that answers, or undefined. */
@@ -168,9 +205,15 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
         ].map((sql) => () => new Set(d.selectArrays(sql).map((r) => r[0] as number))),
       );
       if (!expected) problems.push('no index of the memories table is readable');
+      // Probes are bounded by what the file can hold, and, where an index lists the rows, spent
+      // only on ranges holding a listed row.
+      const budget = 2 * Math.ceil(image.length / MIN_ROW_BYTES);
+      const listed = expected ? [...expected].sort((a, b) => a - b) : undefined;
+      const wanted = listed ? (a: number, b: number) => countIn(listed, a, b) > 0 : undefined;
       const max =
         firstAnswer([() => Number(d.selectValue('SELECT max(rid) FROM memories') ?? 0)]) ??
-        [...(expected ?? [])].reduce((a, b) => Math.max(a, b), 0);
+        listed?.at(-1) ??
+        0;
       const failed = readRanges(
         d,
         `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.rid BETWEEN ?1 AND ?2`,
@@ -181,18 +224,30 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
           if (row) rows.set(row.rid, row);
           else corruptRows++;
         },
+        budget,
+        wanted,
       );
-      lostBySql = failed.filter((rid) => !expected || expected.has(rid)).length;
-      if (lostBySql > 0) problems.push(`${lostBySql} memories sit on pages SQL cannot read`);
+      if (listed) {
+        lostBySql =
+          failed.keys.filter((rid) => expected!.has(rid)).length +
+          failed.ranges.reduce((n, [a, b]) => n + countIn(listed, a, b), 0);
+        if (lostBySql > 0) problems.push(`${lostBySql} memories sit on pages SQL cannot read`);
+      } else if (failed.keys.length + failed.ranges.length > 0) {
+        problems.push(
+          'some memories sit on pages SQL cannot read (how many is unknown without an index)',
+        );
+      }
       const linkFailed = readRanges(
         d,
         'SELECT src, dst, kind, weight FROM links WHERE src BETWEEN ?1 AND ?2',
         1,
         max,
         (r) => links.push(r as [number, number, string, number]),
+        budget,
+        wanted,
       );
-      if (linkFailed.length > 0)
-        problems.push(`links of ${linkFailed.length} memories sit on unreadable pages`);
+      if (linkFailed.keys.length + linkFailed.ranges.length > 0)
+        problems.push('some links sit on pages SQL cannot read');
       const maxUsage =
         firstAnswer([() => Number(d.selectValue('SELECT max(rowid) FROM usage') ?? 0)]) ?? 0;
       const usageFailed = readRanges(
@@ -201,9 +256,10 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
         1,
         maxUsage,
         (r) => usage.push(r as [number, string, number]),
+        budget,
       );
-      if (usageFailed.length > 0)
-        problems.push(`${usageFailed.length} usage events sit on unreadable pages`);
+      if (usageFailed.keys.length + usageFailed.ranges.length > 0)
+        problems.push('some usage events sit on unreadable pages');
     }
   } finally {
     db?.close();

@@ -12,6 +12,12 @@ export type NewMemory = Omit<Memory, 'id' | 'updatedAt' | 'accessCount'> & {
 
 const MAX_TAGS = 256;
 const MAX_LABEL = 512;
+/** Most metadata entries one memory may carry. */
+export const MAX_META_KEYS = 256;
+/** Most characters a memory's metadata may take as JSON (64 Ki). */
+export const MAX_META_CHARS = 64 * 1024;
+/** Most links one memory may have to others (counted per source memory). */
+export const MAX_LINKS = 1024;
 
 function label(value: unknown, what: string): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_LABEL) {
@@ -58,9 +64,23 @@ export function validateMeta(meta: unknown): Record<string, MetaValue> {
     throw new AnamnesisError('INVALID_INPUT', 'meta must be a plain object');
   }
   const entries = Object.entries(meta);
+  if (entries.length > MAX_META_KEYS) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      `meta has ${entries.length} keys; the limit is ${MAX_META_KEYS}`,
+    );
+  }
+  let chars = 2;
   for (const [key, value] of entries) {
     assertMetaKey(key);
     assertMetaValue(value, key);
+    chars += JSON.stringify(key).length + JSON.stringify(value).length + 2;
+    if (chars > MAX_META_CHARS) {
+      throw new AnamnesisError(
+        'INVALID_INPUT',
+        `meta takes more than ${MAX_META_CHARS} characters; store large values as text`,
+      );
+    }
   }
   // fromEntries defines own properties: a key such as `__proto__` is kept, not swallowed.
   return Object.fromEntries(entries);
@@ -69,6 +89,12 @@ export function validateMeta(meta: unknown): Record<string, MetaValue> {
 export function validateLinks(links: unknown): Required<LinkInput>[] {
   if (links === undefined) return [];
   if (!Array.isArray(links)) throw new AnamnesisError('INVALID_INPUT', 'links must be an array');
+  if (links.length > MAX_LINKS) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      `a memory may have at most ${MAX_LINKS} links (${links.length} given)`,
+    );
+  }
   return links.map((l: LinkInput) => {
     if (!l || typeof l !== 'object')
       throw new AnamnesisError('INVALID_INPUT', 'each link must be an object');

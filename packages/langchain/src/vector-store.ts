@@ -5,7 +5,13 @@
  * lexical, vector and other legs. So it needs no LangChain `Embeddings`, and raw vectors
  * (`addVectors`, `similaritySearchVectorWithScore`) are `UNSUPPORTED`.
  */
-import type { Memory, RecallOptions, RecallResult, RememberInput } from '@anamnesis/engine';
+import type {
+  Memory,
+  MemoryFilter,
+  RecallOptions,
+  RecallResult,
+  RememberInput,
+} from '@anamnesis/engine';
 import { AnamnesisError } from '@anamnesis/errors';
 import type { Callbacks } from '@langchain/core/callbacks/manager';
 import { Document, type DocumentInterface } from '@langchain/core/documents';
@@ -29,6 +35,12 @@ export interface AnamnesisVectorStoreConfig {
   memory: VectorStoreMemory;
   /** Recall options for every search: `profile`, `minSimilarity`, `recencyMode`, `noCache`. Default none. */
   recallOptions?: StoreRecallOptions;
+  /**
+   * The anamnesis kind of the memories this store holds. Searches, upserts and deletes see only
+   * memories of this kind, so a store never reads, replaces or deletes the app's other memories
+   * (notes, chat turns) held by the same engine. Default `'document'`.
+   */
+  kind?: string;
 }
 
 /** Options of {@link AnamnesisVectorStore.addDocuments}. */
@@ -42,8 +54,6 @@ export interface AddDocumentsOptions {
   session?: string;
   /** anamnesis tags of the remembered memories. Default none (or, on replace, unchanged). */
   tags?: string[];
-  /** anamnesis kind of the remembered memories. Default `'document'` (or, on replace, unchanged). */
-  kind?: string;
 }
 
 /** Options of {@link AnamnesisVectorStore.delete}. */
@@ -56,6 +66,18 @@ export interface DeleteOptions {
 
 /** `list` pages at most this many memories (the engine's limit). */
 const LIST_PAGE = 10_000;
+
+/** True for a filter whose every key is `undefined` or an empty `meta`: it selects everything. */
+function setsNoCondition(filter: MemoryFilter): boolean {
+  return Object.entries(filter).every(
+    ([key, value]) =>
+      value === undefined ||
+      (key === 'meta' &&
+        value !== null &&
+        typeof value === 'object' &&
+        Object.values(value).every((v) => v === undefined)),
+  );
+}
 
 function toDocument(memory: Memory): Document {
   return new Document({
@@ -79,6 +101,8 @@ export class AnamnesisVectorStore extends VectorStore {
 
   readonly memory: VectorStoreMemory;
   readonly recallOptions: StoreRecallOptions;
+  /** The kind of memory this store holds and acts on (see {@link AnamnesisVectorStoreConfig.kind}). */
+  readonly kind: string;
 
   _vectorstoreType(): string {
     return 'anamnesis';
@@ -97,6 +121,23 @@ export class AnamnesisVectorStore extends VectorStore {
     );
     this.memory = config.memory;
     this.recallOptions = config.recallOptions ?? {};
+    const kind = config.kind ?? 'document';
+    if (typeof kind !== 'string' || kind === '') {
+      throw new AnamnesisError('INVALID_INPUT', 'kind must be a non-empty string');
+    }
+    this.kind = kind;
+  }
+
+  /** `filter` restricted to this store's kind; `INVALID_INPUT` when it names only other kinds. */
+  #scoped(filter: MemoryFilter | undefined): MemoryFilter {
+    const asked = filter?.kind;
+    if (asked !== undefined && !(Array.isArray(asked) ? asked : [asked]).includes(this.kind)) {
+      throw new AnamnesisError(
+        'INVALID_INPUT',
+        `this store holds memories of kind ${JSON.stringify(this.kind)} only`,
+      );
+    }
+    return { ...filter, kind: this.kind };
   }
 
   /**
@@ -111,7 +152,14 @@ export class AnamnesisVectorStore extends VectorStore {
     if (!Array.isArray(documents)) {
       throw new AnamnesisError('INVALID_INPUT', 'addDocuments takes an array of documents');
     }
-    const { ids, session, tags, kind } = options ?? {};
+    const { ids, session, tags } = options ?? {};
+    const kind = (options as { kind?: unknown } | undefined)?.kind;
+    if (kind !== undefined && kind !== this.kind) {
+      throw new AnamnesisError(
+        'INVALID_INPUT',
+        `this store holds memories of kind ${JSON.stringify(this.kind)}: set the kind in its config`,
+      );
+    }
     if (ids !== undefined && (!Array.isArray(ids) || ids.length !== documents.length)) {
       throw new AnamnesisError(
         'INVALID_INPUT',
@@ -138,7 +186,7 @@ export class AnamnesisVectorStore extends VectorStore {
     const freshIds = await this.memory.rememberMany(
       fresh.map((input) => ({
         ...input,
-        kind: kind ?? 'document',
+        kind: this.kind,
         ...(session === undefined ? {} : { session }),
         ...(tags === undefined ? {} : { tags }),
         // Every document is a record of its own, as in LangChain (no merge of identical texts).
@@ -152,20 +200,30 @@ export class AnamnesisVectorStore extends VectorStore {
         meta: input.meta ?? {},
         ...(session === undefined ? {} : { session }),
         ...(tags === undefined ? {} : { tags }),
-        ...(kind === undefined ? {} : { kind }),
       });
     }
     const assigned = new Map(fresh.map((input, i) => [input, freshIds[i]!]));
     return inputs.map((input) => assigned.get(input) ?? input.id!);
   }
 
-  /** The ids among `ids` that are stored. */
+  /**
+   * The ids among `ids` that this store holds; `INVALID_INPUT` for an id held by a memory of
+   * another kind (a document never replaces a memory outside the store).
+   */
   async #existing(ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (let start = 0; start < ids.length; start += LIST_PAGE) {
       const page = ids.slice(start, start + LIST_PAGE);
       const memories = await this.memory.list({ filter: { ids: page }, limit: page.length });
-      for (const m of memories) found.add(m.id);
+      for (const m of memories) {
+        if (m.kind !== this.kind) {
+          throw new AnamnesisError(
+            'INVALID_INPUT',
+            `id ${JSON.stringify(m.id)} belongs to a memory of kind ${JSON.stringify(m.kind)}, outside this store`,
+          );
+        }
+        found.add(m.id);
+      }
     }
     return found;
   }
@@ -212,12 +270,11 @@ export class AnamnesisVectorStore extends VectorStore {
     filter?: VectorStoreFilter,
     _callbacks?: Callbacks,
   ): Promise<[DocumentInterface, number][]> {
-    const memoryFilter = toMemoryFilter(filter);
     const results = await this.#recall(query, {
       topK: k,
       // Relevance order, whatever the profile says: diversity is maxMarginalRelevanceSearch's.
       mmr: false,
-      ...(memoryFilter === undefined ? {} : { filter: memoryFilter }),
+      filter: this.#scoped(toMemoryFilter(filter)),
     });
     return results.map((r) => [toDocument(r), r.score]);
   }
@@ -241,34 +298,35 @@ export class AnamnesisVectorStore extends VectorStore {
     options: MaxMarginalRelevanceSearchOptions<VectorStoreFilter>,
     _callbacks?: Callbacks,
   ): Promise<DocumentInterface[]> {
-    const memoryFilter = toMemoryFilter(options?.filter);
     const results = await this.#recall(query, {
       topK: options?.k ?? 4,
       mmr: { lambda: options?.lambda ?? 0.5 },
-      ...(memoryFilter === undefined ? {} : { filter: memoryFilter }),
+      filter: this.#scoped(toMemoryFilter(options?.filter)),
     });
     return results.map(toDocument);
   }
 
   /**
-   * Deletes by `ids` (unknown ids are ignored, as LangChain expects) or by `filter`.
-   * `INVALID_INPUT` when given neither.
+   * Deletes documents of this store by `ids` (unknown ids, and ids of memories outside the store,
+   * are ignored, as LangChain expects) or by `filter`. `INVALID_INPUT` when given neither, or a
+   * filter that sets no condition (`{}`, `{ $memory: { meta: {} } }`): it would delete every
+   * document.
    */
   override async delete(options?: DeleteOptions): Promise<void> {
     const { ids, filter } = options ?? {};
+    if (ids === undefined && filter === undefined) {
+      throw new AnamnesisError('INVALID_INPUT', 'delete needs { ids } or { filter }');
+    }
     if (ids !== undefined) {
       if (!Array.isArray(ids)) throw new AnamnesisError('INVALID_INPUT', 'ids must be an array');
-      await this.memory.forget(ids);
+      if (ids.length > 0) await this.memory.forget(this.#scoped({ ids }));
     }
     if (filter !== undefined) {
       const memoryFilter = toMemoryFilter(filter);
-      if (memoryFilter === undefined || Object.keys(memoryFilter).length === 0) {
-        throw new AnamnesisError('INVALID_INPUT', 'delete needs a non-empty filter');
+      if (memoryFilter === undefined || setsNoCondition(memoryFilter)) {
+        throw new AnamnesisError('INVALID_INPUT', 'delete needs a filter that sets a condition');
       }
-      await this.memory.forget(memoryFilter);
-    }
-    if (ids === undefined && filter === undefined) {
-      throw new AnamnesisError('INVALID_INPUT', 'delete needs { ids } or { filter }');
+      await this.memory.forget(this.#scoped(memoryFilter));
     }
   }
 

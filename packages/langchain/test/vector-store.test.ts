@@ -249,7 +249,11 @@ describe('metadata', () => {
   });
 
   test('a memory written by the engine itself reads back with its meta as metadata', async () => {
-    const id = await engine.remember({ text: 'plain memory', meta: { source: 'engine' } });
+    const id = await engine.remember({
+      text: 'plain memory',
+      meta: { source: 'engine' },
+      kind: 'document',
+    });
     expect(await store.similaritySearch('plain memory', 1)).toEqual([
       new Document({ pageContent: 'plain memory', metadata: { source: 'engine' }, id }),
     ]);
@@ -364,6 +368,47 @@ describe('fromTexts / fromDocuments / asRetriever', () => {
       .invoke('kitten Luna');
     expect(docs.map((d) => d.pageContent)).toEqual(
       (await store.similaritySearch('kitten Luna', 2)).map((d) => d.pageContent),
+    );
+  });
+});
+
+describe('a store acts only on its own kind', () => {
+  test('search, upsert and delete never touch the engine’s other memories', async () => {
+    const note = await engine.remember({ text: 'kitten vaccinations note', kind: 'note' });
+    const ids = await store.addDocuments(PETS);
+    // search: the note shares words with the query but is not a document of the store
+    const found = await store.similaritySearch('kitten vaccinations', 10);
+    expect(found.map((d) => d.id)).not.toContain(note);
+    expect(found.length).toBeGreaterThan(0);
+    // an empty-looking filter deletes nothing, in any spelling
+    for (const filter of [{}, { $memory: { meta: {} } }, { $memory: {} }, { source: undefined }]) {
+      await rejectsWith(() => store.delete({ filter }), 'INVALID_INPUT');
+    }
+    expect((await engine.stats()).memories).toBe(PETS.length + 1);
+    // upsert by the note's id is refused, and the note is unchanged
+    await rejectsWith(
+      () => store.addDocuments([new Document({ pageContent: 'overwritten', id: note })]),
+      'INVALID_INPUT',
+    );
+    expect((await engine.get(note))!.text).toBe('kitten vaccinations note');
+    // delete by ids and by a real filter spare the note
+    await store.delete({ ids: [note, ids[0]!] });
+    expect(await engine.get(note)).not.toBeNull();
+    await store.delete({ filter: { $memory: { after: 0 } } });
+    expect((await engine.stats()).memories).toBe(1);
+    expect(await engine.get(note)).not.toBeNull();
+  });
+
+  test('a store with another kind holds its own documents apart', async () => {
+    const other = new AnamnesisVectorStore({ memory: engine, kind: 'faq' });
+    await store.addDocuments([new Document({ pageContent: 'refund policy for kittens' })]);
+    await other.addDocuments([new Document({ pageContent: 'refund policy answer' })]);
+    expect((await other.similaritySearch('refund policy', 5)).map((d) => d.pageContent)).toEqual([
+      'refund policy answer',
+    ]);
+    await rejectsWith(
+      () => other.similaritySearch('refund', 5, { $memory: { kind: 'document' } }),
+      'INVALID_INPUT',
     );
   });
 });
