@@ -17,6 +17,7 @@ const single = (name: string, leg: 'fts' | 'vector'): ScoringProfile => ({
   mmr: null,
   context: null,
   speaker: null,
+  priors: null,
 });
 
 /** Single-leg baselines run through the same engine: FTS5 BM25 alone and vector alone. */

@@ -76,6 +76,11 @@ function ablations(): Record<string, ScoringProfile> {
         without(`context:${part}`, { context: { ...d.context, [part]: 0 } });
   }
   if (d.speaker) without('speaker', { speaker: 0 });
+  if (d.priors) {
+    without('priors', { priors: null });
+    for (const part of ['recency', 'importance', 'usage'] as const)
+      if (d.priors[part] !== 0) without(`priors:${part}`, { priors: { ...d.priors, [part]: 0 } });
+  }
   return out;
 }
 const ablation = values.ablate

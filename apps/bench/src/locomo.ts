@@ -46,7 +46,7 @@ export function parseLocomoDate(text: string): number {
 
 /**
  * Loads every LoCoMo JSON file of a folder: each turn a memory (`dia_id` as id, `speaker: text` as
- * content, the session date plus one second per turn as `createdAt`, the session as `session`);
+ * content, the speaker as `meta.speaker`, the session date plus one second per turn as `createdAt`, the session as `session`);
  * each question of categories 1-4 with evidence a query.
  */
 export function loadLocomo(dir: string): Conversation[] {
@@ -69,6 +69,7 @@ export function loadLocomo(dir: string): Conversation[] {
           memories.push({
             id: turn.dia_id,
             text: `${turn.speaker}: ${turn.text}`,
+            meta: { speaker: turn.speaker },
             session: m[0],
             createdAt,
             kind: 'turn',

@@ -2,14 +2,13 @@ import { queryDateWindows, type RankedList } from '@anamnesis/ranking';
 import type { Reader } from './reader.ts';
 import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 
-/** At most this many memories of a named date are read and compared with the query. */
-const MAX_IN_WINDOW = 5000;
-
 /**
  * The `date` leg: when the query names a calendar day or month ("on 3 June, 2023", "in May 2023";
- * see `queryDateWindows`), the memories created then, ranked by cosine with the query. A query
- * that names no date gets an empty list, so the leg costs nothing and changes nothing; it never
- * reaches outside the recall filter (`where` over `m`).
+ * see `queryDateWindows`), the memories created then, the `limit` most similar to the query by
+ * cosine (a search of the vector index restricted to the period, however many memories it holds;
+ * a cosine of exactly 0, no meaning in common, is no candidate). A query that names no date gets
+ * an empty list, so the leg costs nothing and changes nothing; it never reaches outside the recall
+ * filter (`where` over `m`).
  */
 export function dateLeg(
   read: Reader,
@@ -25,15 +24,16 @@ export function dateLeg(
   const rids = new Set<number>();
   for (const w of windows) {
     const rows = read.all(
-      `SELECT m.rid FROM memories m WHERE m.created_at >= ? AND m.created_at < ? AND ${where} ORDER BY m.created_at LIMIT ?`,
-      [w.start, w.end, ...params, MAX_IN_WINDOW],
+      `SELECT m.rid FROM memories m WHERE m.created_at >= ? AND m.created_at < ? AND ${where}`,
+      [w.start, w.end, ...params],
       (c) => c.num(0),
     );
     for (const rid of rows) rids.add(rid);
   }
-  const items = [...similarity.similarities([...rids], queryVector)]
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, limit)
-    .map(([rid, score]) => ({ id: String(rid), score }));
+  if (rids.size === 0) return { leg: 'date', items: [] };
+  const items = similarity
+    .search(queryVector, limit, rids)
+    .filter((h) => h.score !== 0)
+    .map((h) => ({ id: String(h.rid), score: h.score }));
   return { leg: 'date', items };
 }

@@ -137,6 +137,8 @@ export type WriteMethod = keyof typeof WRITE_METHODS;
 export type UsageEvent = Extract<UsageEventKind, 'selected' | 'used' | 'discarded'>;
 
 const DEFAULT_MAX_TEXT = 4 * 1024 * 1024;
+/** The recall cache's time slot, ms: an answer is served from the cache within one minute's slot. */
+export const RECALL_CACHE_SLOT_MS = 60_000;
 /** Where the embedding model is (see {@link Engine.model}). */
 export type ModelState = 'loading' | 'ready' | 'failed';
 
@@ -756,7 +758,7 @@ export class Engine {
           ? { ids: [validateId(target)] }
           : Array.isArray(target)
             ? { ids: target.map(validateId) }
-            : (target as MemoryFilter);
+            : target;
       if (!all && (!filter || typeof filter !== 'object')) {
         throw new AnamnesisError('INVALID_INPUT', 'forget needs an id, ids or a non-empty filter');
       }
@@ -890,7 +892,10 @@ export class Engine {
     return this.#writes.once(operation, () => call.apply(this, args));
   }
 
-  /** Runs the recall pipeline (see the README); results are cached until the next write. */
+  /**
+   * Runs the recall pipeline (see the README); results are cached until the next write, and for at
+   * most {@link RECALL_CACHE_SLOT_MS} (scores depend on the memories' age).
+   */
   recall(query: string, options: RecallOptions = {}): Promise<RecallResult[]> {
     return this.#run(async () => {
       if (typeof query !== 'string')
@@ -901,9 +906,11 @@ export class Engine {
       if (normalized.length > this.#maxText)
         throw new AnamnesisError('INVALID_INPUT', 'query is too long');
       if (normalized === '') return [];
+      const now = this.#now();
+      // Scores depend on age (priors, recency profiles): a cached answer serves one time slot.
       const key = options.noCache
         ? undefined
-        : `${this.#generation}\u0000${normalized}\u0000${cacheKey(options)}`;
+        : `${this.#generation}\u0000${Math.floor(now / RECALL_CACHE_SLOT_MS)}\u0000${normalized}\u0000${cacheKey(options)}`;
       const cached = key === undefined ? undefined : this.#cache.get(key);
       const results =
         cached ??
@@ -912,7 +919,7 @@ export class Engine {
             {
               read: this.#read,
               similarity: this.#similarity,
-              now: this.#now(),
+              now,
               memo: this.#memo,
             },
             normalized,

@@ -25,7 +25,7 @@ export { createModelEmbedder } from './model-embedder.ts';
 export { createStaticEmbedder, isStaticModel, STATIC_MODEL_KIND } from './static-embedder.ts';
 export type { ExportOptions, ImportOptions } from './jsonl.ts';
 export { recoverStore, type RecoverResult } from './recover.ts';
-export { DEFAULT_PROFILE, ENGINE_PROFILES, resolveProfile } from './profiles.ts';
+export { DEFAULT_PRIORS, DEFAULT_PROFILE, ENGINE_PROFILES, resolveProfile } from './profiles.ts';
 export {
   recoverOpfsStore,
   type OpfsRecoverOptions,

@@ -1,22 +1,39 @@
 import { AnamnesisError } from '@anamnesis/errors';
-import { getProfile, PROFILES, type ScoringProfile } from '@anamnesis/ranking';
+import { getProfile, PROFILES, type Priors, type ScoringProfile } from '@anamnesis/ranking';
+
+/**
+ * The `default` profile's priors: a memory created now gains 20% of its fused score, one 90 days
+ * old 10%, one a year old about 1%; importance 1 gains 20% and 0 loses 20% (0.5, the default, is
+ * neutral); a memory marked used gains up to 20% (one fresh use: 10%; uses decay with a 7-day
+ * half-life). Enough for the newer, the more important or the more used of two comparable matches
+ * to come first, too little to lift a weak match over a much better one. On LoCoMo dev (questions
+ * about the distant past) recall@10 moves 0.7774 → 0.7748; the half-life is an app's to change:
+ * `{ ...DEFAULT_PROFILE, name: 'mine', priors: { ...DEFAULT_PRIORS, halfLifeDays: 7 } }`.
+ */
+export const DEFAULT_PRIORS: Priors = Object.freeze({
+  recency: 0.2,
+  halfLifeDays: 90,
+  importance: 0.2,
+  usage: 0.2,
+});
 
 /**
  * The `default` profile: weighted RRF with k = 5 over the lexical (weight 1), vector (0.7), graph
  * (0.3) and date (1: memories of a day or month the query names, by cosine; empty without one)
- * legs, no recency multiplier, no MMR, then conversation context: each memory is lifted
+ * legs, then the priors ({@link DEFAULT_PRIORS}: recency, importance and usage as a gentle
+ * multiplier), no MMR, then conversation context: each memory is lifted
  * by 0.3 of the margin of its better immediate session neighbour, 0.1 of the one two turns away and
  * 0.3 of its session's best (the first 10 candidates look up their neighbours; no sessions, no
- * effect), then speaker focus: a turn whose text opens with a speaker the query names ("Melanie:
- * …" for "What does Melanie …?") gains its own score once more (no sessions or no such speaker, no
- * effect). Chosen on LoCoMo dev data (`apps/bench/src/tune-default.ts`, `bench:locomo -- --cv`):
+ * effect), then speaker focus: a memory whose app-given speaker (`meta.speaker`) the query names
+ * (`{ speaker: 'Melanie' }` for "What does Melanie …?") gains its own score once more (no speaker
+ * given, no effect: a note titled "Meeting: …" is never taken for a speaker). Chosen on LoCoMo dev data (`apps/bench/src/tune-default.ts`, `bench:locomo -- --cv`):
  * a sharp k, a lexical leg weighted above the static model's vectors, and context win; k = 5 is
  * what each fold of the 3-fold cross-validation chose on the other two conversations.
  */
 export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   name: 'default',
   description:
-    'anamnesis: RRF k = 5, fts 1 / vector 0.7 / graph 0.3 / date 1, session context 0.3 / 0.1 / 0.3, speaker focus 1, tuned on LoCoMo dev data',
+    'anamnesis: RRF k = 5, fts 1 / vector 0.7 / graph 0.3 / date 1, priors (recency 0.2, half-life 90 days, importance 0.2, usage 0.2), session context 0.3 / 0.1 / 0.3, speaker focus 1',
   legs: ['fts', 'vector', 'graph', 'date'],
   fusion: {
     kind: 'rrf',
@@ -33,6 +50,7 @@ export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   pool: { perLegFactor: 3, minPerLeg: 60 },
   context: { head: 10, neighbor: 0.3, near: 0.1, session: 0.3 },
   speaker: 1,
+  priors: DEFAULT_PRIORS,
 } satisfies ScoringProfile);
 
 /** Every profile recall accepts: the seeds' and `default`. */
@@ -91,6 +109,16 @@ export function resolveProfile(profile: string | ScoringProfile): ScoringProfile
       c.head > 1000)
   )
     throw bad('context needs weights ≥ 0 and an integer head in [0, 1000]');
+  const pr = profile.priors;
+  if (
+    pr !== undefined &&
+    pr !== null &&
+    (typeof pr !== 'object' ||
+      ![pr.recency, pr.importance, pr.usage].every((w) => finite(w) && w >= 0 && w <= 1) ||
+      !finite(pr.halfLifeDays) ||
+      pr.halfLifeDays <= 0)
+  )
+    throw bad('priors need weights in [0, 1] and a half-life in days > 0');
   const sp = profile.speaker;
   if (sp !== undefined && sp !== null && (!finite(sp) || sp < 0))
     throw bad('speaker must be a finite weight ≥ 0');

@@ -1,5 +1,6 @@
 import { prepareFtsQuery, usageDecay, type RankedList } from '@anamnesis/ranking';
 import { EVERY_MEMORY, type SqlFilter } from './filter.ts';
+import { lexicalWords } from './lexical.ts';
 import type { Columns, Reader } from './reader.ts';
 import { readRidsByIds, type CandidateRow } from './store.ts';
 import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
@@ -21,7 +22,7 @@ export function ftsLeg(
   { where, params }: SqlFilter,
   limit: number,
 ): RankedList {
-  const match = prepareFtsQuery(query);
+  const match = prepareFtsQuery(query, { words: lexicalWords });
   if (match === '') return { leg: 'fts', items: [] };
   const item = (c: Columns) => ({ id: String(c.num(0)), score: -c.num(1) });
   // Without a filter the FTS table answers alone (no join with the rows: measurably faster).
@@ -54,10 +55,13 @@ export function vectorLeg(
   limit: number,
   allowed: ReadonlySet<number> | undefined,
 ): RankedList {
+  // A cosine of exactly 0 says nothing (the query or the memory has no vector: no word the model
+  // knows, as in a script it was not trained on), so such a memory is no candidate of this leg.
   return {
     leg: 'vector',
     items: similarity
       .search(query, limit, allowed)
+      .filter((h) => h.score !== 0)
       .map((h) => ({ id: String(h.rid), score: h.score })),
   };
 }
@@ -135,8 +139,12 @@ export function recencyLeg(rows: readonly CandidateRow[], now: number): RankedLi
   };
 }
 
-/** Candidates by their decayed `selected` / `used` events (half-life 7 days). */
-export function usageLeg(read: Reader, rows: readonly CandidateRow[], now: number): RankedList {
+/** Each candidate's decayed `selected` / `used` events (seed 002, half-life 7 days); absent: none. */
+export function usageScores(
+  read: Reader,
+  rows: readonly CandidateRow[],
+  now: number,
+): Map<number, number> {
   const events = read.all(
     "SELECT rid, at FROM usage WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?))",
     [JSON.stringify(rows.map((r) => r.rid))],
@@ -148,8 +156,13 @@ export function usageLeg(read: Reader, rows: readonly CandidateRow[], now: numbe
     list.push(Math.max(0, (now - at) / DAY));
     ages.set(rid, list);
   }
-  const items = [...ages]
-    .map(([rid, a]) => ({ rid, score: usageDecay(a, 7) }))
+  return new Map([...ages].map(([rid, a]) => [rid, usageDecay(a, 7)]));
+}
+
+/** Candidates by their decayed `selected` / `used` events (half-life 7 days). */
+export function usageLeg(read: Reader, rows: readonly CandidateRow[], now: number): RankedList {
+  const items = [...usageScores(read, rows, now)]
+    .map(([rid, score]) => ({ rid, score }))
     .sort((a, b) => b.score - a.score || a.rid - b.rid)
     .map((x) => ({ id: String(x.rid), score: x.score }));
   return { leg: 'usage', items };

@@ -1,4 +1,5 @@
 import {
+  applyPriors,
   budgetCut,
   compress,
   countTokens,
@@ -8,6 +9,7 @@ import {
   sessionFirst,
   valueDensity,
   type CandidateFeatures,
+  type PriorFeatures,
   type RankedList,
   type ScoredCandidate,
   type ScoringProfile,
@@ -24,6 +26,7 @@ import {
   importanceLeg,
   recencyLeg,
   usageLeg,
+  usageScores,
   vectorLeg,
 } from './recall-legs.ts';
 import { planRecall, type RecallPlan } from './recall-options.ts';
@@ -117,6 +120,17 @@ export async function recall(
         }
       : profile;
   let scored = fuse(fusionProfile, fused, features);
+  if (profile.priors) {
+    const usage = profile.priors.usage !== 0 ? usageScores(ctx.read, present, ctx.now) : undefined;
+    const priorFeatures = new Map<string, PriorFeatures>();
+    for (const [id, f] of features)
+      priorFeatures.set(id, {
+        ageHours: f.ageHours,
+        importance: f.importance,
+        usage: usage?.get(Number(id)) ?? 0,
+      });
+    scored = applyPriors(scored, priorFeatures, profile.priors);
+  }
 
   // Post-fusion: similarity floor, dedup by content (keep the best).
   const seenHash = new Set<string>();
@@ -153,7 +167,7 @@ export async function recall(
       : plan.mmr || plan.tokenBudget !== undefined
         ? beforeRerank
         : plan.topK;
-    scored = applySpeaker(ctx, query, scored, rows, profile.speaker, limit);
+    scored = applySpeaker(ctx, query, scored, profile.speaker, limit);
   }
 
   const sessionInfo = new Map<string, Explain['session']>();

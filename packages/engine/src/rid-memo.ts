@@ -60,7 +60,7 @@ export class RidMemo<T> {
 export class RecallMemo {
   /** Candidate rows (`candidateRows`). */
   readonly rows = new RidMemo<Readonly<CandidateRow>>();
-  /** The speaker a memory's text opens with (`speakerOf`), or null. */
+  /** A memory's app-given speaker (`meta.speaker`, normalised), or null. */
   readonly speakers = new RidMemo<string | null>();
   /** Session neighbours of a memory, unfiltered: rids before (nearest first) and after. */
   readonly neighbours = new RidMemo<readonly [string | null, string | null]>();

@@ -1,4 +1,5 @@
 import { AnamnesisError } from '@anamnesis/errors';
+import { LEXICAL_SQL_FUNCTION, lexicalText } from './lexical.ts';
 import { transaction, type Database } from './sqlite.ts';
 
 /**
@@ -93,6 +94,29 @@ const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX IF NOT EXISTS memories_updated ON memories(updated_at);
   `,
+  // Words in every script: the index holds `anamnesis_lexical(text)` (LEXICAL_SQL_FUNCTION, lexical.ts: words cut by
+  // Intl.Segmenter where a script has no spaces, Cyrillic stemmed), so it keeps no copy of the text
+  // (contentless) and deletes by rowid alone: what it holds never has to be computed again.
+  `
+  DROP TRIGGER memories_ai;
+  DROP TRIGGER memories_ad;
+  DROP TRIGGER memories_au;
+  DROP TABLE memories_fts;
+  CREATE VIRTUAL TABLE memories_fts USING fts5(
+    text, tags, content='', contentless_delete=1, tokenize='porter unicode61'
+  );
+  CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts(rowid, text, tags) VALUES (new.rid, anamnesis_lexical(new.text), new.tags);
+  END;
+  CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.rid;
+  END;
+  CREATE TRIGGER memories_au AFTER UPDATE OF text, tags ON memories BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.rid;
+    INSERT INTO memories_fts(rowid, text, tags) VALUES (new.rid, anamnesis_lexical(new.text), new.tags);
+  END;
+  INSERT INTO memories_fts(rowid, text, tags) SELECT rid, anamnesis_lexical(text), tags FROM memories;
+  `,
 ];
 
 /** The schema version this code writes. */
@@ -125,6 +149,15 @@ export function migrate(
 ): number {
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA temp_store = MEMORY');
+  // The FTS triggers call it: registered on every connection that writes memories.
+  db.createFunction(
+    LEXICAL_SQL_FUNCTION,
+    (_ctx, text) => lexicalText(typeof text === 'string' ? text : ''),
+    {
+      deterministic: true,
+      innocuous: true,
+    },
+  );
   if (backend === 'opfs') {
     // opfs-sahpool has no shared memory, so no WAL: a truncated rollback journal keeps writes
     // atomic when the worker is killed; a 64 MB page cache by default, as in seed 002.

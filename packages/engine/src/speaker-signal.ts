@@ -2,45 +2,41 @@ import {
   bestLegRank,
   compareFused,
   namesSpeaker,
+  normalizeSpeaker,
   queryWords,
-  speakerOf,
-  SPEAKER_PREFIX_CHARS,
+  SPEAKER_META_KEY,
   sumContributions,
   type ScoredCandidate,
 } from '@anamnesis/ranking';
 import type { RecallReads } from './rid-memo.ts';
-import type { CandidateRow } from './store.ts';
 
 /**
- * Speaker focus (a profile's `speaker` weight; see `speakerOf`): each candidate of a session whose
- * text opens with a speaker the query names gains `weight ·` its own score, explained as the
- * component `speaker` (value: the score before, so the contributions still add up to the score).
- * Candidates without a session are untouched, and so is everything when no candidate has one or
- * the query names no speaker: then nothing is read. Reads only the first characters of the
- * candidates of a session that a lift could bring into the first `limit` (`scored` comes best
- * first, and a lift only raises scores, so a candidate below `s_limit / (1 + weight)` cannot get
- * there). Returns the candidates re-sorted.
+ * Speaker focus (a profile's `speaker` weight; see `SPEAKER_META_KEY`): each candidate whose
+ * app-given speaker (`meta.speaker`) the query names gains `weight ·` its own score, explained as
+ * the component `speaker` (value: the score before, so the contributions still add up to the
+ * score). Candidates without a speaker are untouched, and so is everything when the query names
+ * none. Reads the speaker only of candidates that a lift could bring into the first `limit`
+ * (`scored` comes best first, and a lift only raises scores, so a candidate below
+ * `s_limit / (1 + weight)` cannot get there). Returns the candidates re-sorted.
  */
 export function applySpeaker(
   store: RecallReads,
   query: string,
   scored: readonly ScoredCandidate[],
-  rows: ReadonlyMap<number, CandidateRow>,
   weight: number,
   limit: number,
 ): ScoredCandidate[] {
   if (weight === 0) return [...scored];
-  const floor = scored.length > limit ? scored[limit - 1]!.score / (1 + weight) : -Infinity;
-  const inSession = scored
-    .filter((c) => c.score > 0 && c.score >= floor && rows.get(Number(c.id))?.session != null)
-    .map((c) => Number(c.id));
-  if (inSession.length === 0) return [...scored];
   const words = queryWords(query);
-  const speakers = store.memo.speakers.get(inSession, (missing) =>
+  if (words.size === 0) return [...scored];
+  const floor = scored.length > limit ? scored[limit - 1]!.score / (1 + weight) : -Infinity;
+  const lifted = scored.filter((c) => c.score > 0 && c.score >= floor).map((c) => Number(c.id));
+  if (lifted.length === 0) return [...scored];
+  const speakers = store.memo.speakers.get(lifted, (missing) =>
     store.read.all(
-      'SELECT rid, substr(text, 1, ?) FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
-      [SPEAKER_PREFIX_CHARS + 1, JSON.stringify(missing)],
-      (c) => [c.num(0), speakerOf(c.text(1) ?? '')] as const,
+      'SELECT rid, json_extract(meta, ?) FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
+      [`$.${SPEAKER_META_KEY}`, JSON.stringify(missing)],
+      (c) => [c.num(0), normalizeSpeaker(c.text(1))] as const,
     ),
   );
   const named = new Set<string>();

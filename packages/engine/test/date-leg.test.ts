@@ -58,3 +58,36 @@ describe('date leg in the default profile', () => {
     expect(rs.map((r) => r.id).sort()).toEqual(['early', 'late']);
   });
 });
+
+describe('a busy period', () => {
+  it('the date leg takes the period’s memories by relevance, not the oldest ones', async () => {
+    const may = Date.UTC(2023, 4, 1);
+    const e = await createEngine({
+      storage: 'memory',
+      embedder: await defaultEmbedder(),
+      now: () => may + 60 * DAY,
+    });
+    try {
+      // 6,000 routine entries early in May, then the one the question is about, on 30 May
+      await e.rememberMany(
+        Array.from({ length: 6000 }, (_, i) => ({
+          text: `Daily log ${i}: checked the mail and tidied the desk`,
+          createdAt: may + i * 60_000,
+        })),
+      );
+      await e.remember({
+        id: 'boat',
+        text: 'The sailboat hull was repaired and repainted at the harbour',
+        createdAt: may + 29 * DAY,
+      });
+      const rs = await e.recall('what happened to the sailboat in May 2023?', {
+        explain: true,
+        noCache: true,
+      });
+      const boat = rs.find((r) => r.id === 'boat');
+      expect(boat?.explain!.legs.map((l) => l.leg)).toContain('date');
+    } finally {
+      await e.close();
+    }
+  }, 60_000);
+});

@@ -34,7 +34,9 @@ export interface SessionTurns {
 
 /**
  * Two in-memory engines on the default model holding the same turns (ids `prefix + index`): one
- * with their sessions, one with no session at all, for signals that must do nothing without one.
+ * with their sessions and each turn's speaker (`meta.speaker`, the name before the turn's first
+ * colon, as a chat app would set it), one with neither, for signals that must do nothing without
+ * them.
  */
 export async function conversationEngines(
   clock: number,
@@ -49,6 +51,9 @@ export async function conversationEngines(
         id: `${prefix}${i}`,
         text,
         session: keep ? session : null,
+        ...(keep && text.includes(': ')
+          ? { meta: { speaker: text.slice(0, text.indexOf(': ')) } }
+          : {}),
         createdAt: at + i * 1000,
       })),
     );

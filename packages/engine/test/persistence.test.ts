@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, type Embedder } from '../src/index.ts';
 import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
 
+/** A fixed clock: the default profile's recency prior makes scores depend on the time. */
+const CLOCK = Date.UTC(2026, 0, 1);
+
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -17,14 +20,24 @@ async function renamed(id: string): Promise<Embedder> {
 describe('file-backed store (Node)', () => {
   it('keeps memories, links, usage and vectors between runs', async () => {
     const path = join(dir, 'notes.db');
-    const a = await createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+    const a = await createEngine({
+      storage: 'file',
+      path,
+      embedder: await defaultEmbedder(),
+      now: () => CLOCK,
+    });
     await a.rememberMany(NOTES);
     await a.link('cat', 'dog');
     await a.markUsed('cat', 'used');
     const before = await a.recall('kitten', { explain: true });
     await a.close();
 
-    const b = await createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+    const b = await createEngine({
+      storage: 'file',
+      path,
+      embedder: await defaultEmbedder(),
+      now: () => CLOCK,
+    });
     const s = await b.stats();
     expect(s).toMatchObject({ backend: 'file', memories: NOTES.length, links: 1 });
     expect(s.usageEvents).toBeGreaterThanOrEqual(1);
@@ -36,14 +49,29 @@ describe('file-backed store (Node)', () => {
 
   it('dedups across reopen, after a clean close and after a crash (no close)', async () => {
     const path = join(dir, 'dedup.db');
-    const a = await createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+    const a = await createEngine({
+      storage: 'file',
+      path,
+      embedder: await defaultEmbedder(),
+      now: () => CLOCK,
+    });
     const x = await a.remember({ text: 'remember the milk' });
     await a.close(); // saves the Bloom snapshot
-    const b = await createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+    const b = await createEngine({
+      storage: 'file',
+      path,
+      embedder: await defaultEmbedder(),
+      now: () => CLOCK,
+    });
     expect(await b.remember({ text: 'remember the milk' })).toBe(x);
     const y = await b.remember({ text: 'and the eggs' }); // drops the snapshot in its transaction
     // b is never closed: a crash. The next open must not trust a stale filter.
-    const c = await createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+    const c = await createEngine({
+      storage: 'file',
+      path,
+      embedder: await defaultEmbedder(),
+      now: () => CLOCK,
+    });
     expect(await c.remember({ text: 'and the eggs' })).toBe(y);
     expect(await c.remember({ text: 'remember the milk' })).toBe(x);
     expect((await c.stats()).memories).toBe(2);
@@ -77,7 +105,7 @@ describe('file-backed store (Node)', () => {
     const path = join(dir, 'corrupt.db');
     writeFileSync(path, Buffer.from('SQLite format 3\u0000' + 'garbage'.repeat(200)));
     await rejectsWith(
-      createEngine({ storage: 'file', path, embedder: await defaultEmbedder() }),
+      createEngine({ storage: 'file', path, embedder: await defaultEmbedder(), now: () => CLOCK }),
       'STORE_CORRUPT',
     );
   });
@@ -88,7 +116,7 @@ describe('file-backed store (Node)', () => {
     await a.rememberMany(NOTES);
     await a.close();
     const err = await rejectsWith(
-      createEngine({ storage: 'file', path, embedder: await defaultEmbedder() }),
+      createEngine({ storage: 'file', path, embedder: await defaultEmbedder(), now: () => CLOCK }),
       'MODEL_MISMATCH',
     );
     expect(err.message).toContain('other/model');

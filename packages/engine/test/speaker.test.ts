@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScoringProfile } from '@anamnesis/ranking';
-import { DEFAULT_PROFILE, resolveProfile, type Engine } from '../src/index.ts';
-import { conversationEngines, rejectsWith } from './helpers.ts';
+import { createEngine, DEFAULT_PROFILE, resolveProfile, type Engine } from '../src/index.ts';
+import { conversationEngines, defaultEmbedder, rejectsWith } from './helpers.ts';
 
 const clock = Date.UTC(2026, 5, 1);
 const S1 = [
@@ -81,7 +81,7 @@ describe('speaker focus in the default profile', () => {
     }
   });
 
-  it('does nothing in a store without sessions', async () => {
+  it('does nothing in a store without speakers (the same texts, no meta.speaker)', async () => {
     for (const q of ['What did Ana paint?', 'Does Ben like pottery?', 'kayaking']) {
       const a = await without.recall(q, { explain: true, topK: 7, noCache: true });
       const b = await without.recall(q, {
@@ -121,5 +121,37 @@ describe('speaker focus in the default profile', () => {
       withSessions.recall('Ana', { profile: { ...DEFAULT_PROFILE, name: 'bad', speaker: NaN } }),
       'INVALID_INPUT',
     );
+  });
+});
+
+describe('speaker focus reads the app-given speaker only', () => {
+  it('a note or page whose title has a colon is never lifted (issue 27)', async () => {
+    const e = await createEngine({ storage: 'memory', embedder: await defaultEmbedder() });
+    try {
+      await e.rememberMany([
+        { id: 'parking', text: 'Meeting: parking lot\n\nWe talked about the parking lot lines.' },
+        {
+          id: 'freeze',
+          text: 'Hiring freeze\n\nThe meeting decided on a hiring freeze until March.',
+        },
+        { id: 'todo', text: 'TODO: call the plumber', session: 'notes' },
+        {
+          id: 'tax',
+          text: 'Tax receipts\n\nKeep the tax receipts todo list in the blue folder.',
+          session: 'notes',
+        },
+      ]);
+      for (const [q, first] of [
+        ['meeting hiring freeze', 'freeze'],
+        ['todo tax receipts', 'tax'],
+      ] as const) {
+        const rs = await e.recall(q, { explain: true, noCache: true });
+        expect(rs[0]!.id, q).toBe(first);
+        for (const r of rs)
+          expect(r.explain!.contributions.some((c) => c.component === 'speaker')).toBe(false);
+      }
+    } finally {
+      await e.close();
+    }
   });
 });

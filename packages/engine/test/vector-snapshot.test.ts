@@ -12,6 +12,9 @@ import { SCHEMA_VERSION } from '../src/schema.ts';
 import { partRows } from '../src/vector-snapshot.ts';
 import { defaultEmbedder } from './helpers.ts';
 
+/** A fixed clock: the default profile's recency prior makes scores depend on the time. */
+const CLOCK = Date.UTC(2026, 0, 1);
+
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-parts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -44,7 +47,13 @@ const parts = (path: string) =>
   );
 
 async function open(path: string): Promise<Engine> {
-  return createEngine({ storage: 'file', path, embedder: await defaultEmbedder() });
+  // a fixed clock: the default profile's recency prior makes scores depend on the time
+  return createEngine({
+    storage: 'file',
+    path,
+    embedder: await defaultEmbedder(),
+    now: () => CLOCK,
+  });
 }
 
 /** Top ids and scores of a few queries: what must not change when the vectors come from parts. */

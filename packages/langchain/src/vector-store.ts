@@ -70,7 +70,7 @@ const LIST_PAGE = 10_000;
 /** True for a filter whose every key is `undefined` or an empty `meta`: it selects everything. */
 function setsNoCondition(filter: MemoryFilter): boolean {
   return Object.entries(filter).every(
-    ([key, value]) =>
+    ([key, value]: [string, unknown]) =>
       value === undefined ||
       (key === 'meta' &&
         value !== null &&

@@ -4,7 +4,8 @@ import { expect } from 'vitest';
 
 /** A fresh in-memory engine on the zero-model TF-IDF backend (fast, no model to load). */
 export function tfidfEngine(): Promise<Engine> {
-  return createEngine({ storage: 'memory', embedder: 'tfidf' });
+  // a fixed clock: the default profile's recency prior makes scores depend on the time
+  return createEngine({ storage: 'memory', embedder: 'tfidf', now: () => Date.UTC(2026, 0, 1) });
 }
 
 /** Asserts that `run` rejects (or throws) an AnamnesisError of `code`. */

@@ -11,6 +11,12 @@ export interface FtsQueryOptions {
   maxTerms?: number;
   /** How terms are joined. Default `'OR'` (seed 002: AND is too strict for recall). */
   operator?: 'OR' | 'AND';
+  /**
+   * Splits the text into words, as the index was given them. Default {@link ftsTokens} (what
+   * FTS5's `unicode61` does); each word is split by `ftsTokens` again, so no special character
+   * survives whatever this returns.
+   */
+  words?: (text: string) => string[];
 }
 
 /**
@@ -49,7 +55,8 @@ export function prepareFtsQuery(text: string, options: FtsQueryOptions = {}): st
     throw new AnamnesisError('INVALID_INPUT', "operator must be 'OR' or 'AND'");
   }
   const terms = new Set<string>();
-  for (const token of ftsTokens(text)) {
+  const words = options.words ? options.words(text).flatMap(ftsTokens) : ftsTokens(text);
+  for (const token of words) {
     const term = token.toLowerCase();
     if (Array.from(term).length < minLength || stopwords.has(term)) continue;
     terms.add(term);

@@ -24,7 +24,8 @@ export {
   type ContextWeights,
 } from './context.ts';
 export { queryDateWindows, type TimeWindow } from './query-dates.ts';
-export { namesSpeaker, queryWords, speakerOf, SPEAKER_PREFIX_CHARS } from './speaker.ts';
+export { applyPriors, priorContributions, type PriorFeatures, type Priors } from './priors.ts';
+export { namesSpeaker, normalizeSpeaker, queryWords, SPEAKER_META_KEY } from './speaker.ts';
 export { ftsTokens, prepareFtsQuery, type FtsQueryOptions } from './fts-query.ts';
 export {
   QUALIFYING_USAGE_EVENTS,

@@ -1,4 +1,5 @@
 import type { ContextWeights } from './context.ts';
+import type { Priors } from './priors.ts';
 import { AnamnesisError } from '@anamnesis/errors';
 import { candidatePool, MEMSENSE_MEMORY_SCORE_WEIGHT, MEMSENSE_RRF_K } from './memsense.ts';
 import { MNEMEXA_MIN_SIMILARITY, MNEMEXA_WEIGHTS, type RecencyMode } from './mnemexa.ts';
@@ -72,11 +73,16 @@ export interface ScoringProfile {
    */
   readonly context?: (ContextWeights & { head: number }) | null;
   /**
-   * Speaker focus after context (see `speakerOf`): a memory of a session whose text opens with a
-   * speaker the query names gains this share of its own score. Absent, `null` or 0: none (every
-   * seed profile).
+   * Speaker focus after context (see `SPEAKER_META_KEY`): a memory whose app-given speaker
+   * (`meta.speaker`) the query names gains this share of its own score. Absent, `null` or 0: none
+   * (every seed profile).
    */
   readonly speaker?: number | null;
+  /**
+   * Recency, importance and usage as a gentle multiplier on each fused score, before dedup,
+   * context and speaker focus (see {@link Priors}). Absent or `null`: none (every seed profile).
+   */
+  readonly priors?: Priors | null;
 }
 
 const DEFAULT_POOL = { perLegFactor: 3, minPerLeg: 60 } as const;

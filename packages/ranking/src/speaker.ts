@@ -2,26 +2,21 @@ import { ftsTokens } from './fts-query.ts';
 import { STOPWORDS } from './stopwords.ts';
 
 /**
- * Speaker focus. A conversation stored turn by turn names its speaker at the start of each turn
- * ("Melanie: I just signed up for a pottery class"), and a question about a person ("What
- * activities does Melanie partake in?") is answered by what that person said, often in words the
- * question does not share. The speaker is read from the text, so nothing needs to be declared;
- * memories outside a session, or that open with no `Name:`, have none.
+ * Speaker focus. A conversation stored turn by turn knows who said each turn, and a question about
+ * a person ("What activities does Melanie partake in?") is answered by what that person said,
+ * often in words the question does not share. The speaker is given by the app (a chat app, the
+ * LoCoMo loader) as the memory's `meta.speaker`; it is never parsed from the text, so a note
+ * titled "Meeting: parking lot" has none.
  */
 
-/** The longest speaker prefix read, in characters (the name and its colon). */
-export const SPEAKER_PREFIX_CHARS = 40;
+/** The metadata key that names who said a memory. */
+export const SPEAKER_META_KEY = 'speaker';
 
-/**
- * The speaker of a turn: its text's opening `Name:` (one to three words, then a colon and a space),
- * lower-cased, or `null`. `'Melanie: hi'` → `'melanie'`; `'Dr. Ada Lovelace: hi'` →
- * `'dr. ada lovelace'`; `'Note to self - buy milk'`, `'10:30 call'` and `'https://x'` → `null`.
- */
-export function speakerOf(text: string): string | null {
-  const m = /^\s*(\p{L}[\p{L}\p{M}\p{N}'’.-]*(?: \p{L}[\p{L}\p{M}\p{N}'’.-]*){0,2}):\s/u.exec(
-    text.slice(0, SPEAKER_PREFIX_CHARS + 1),
-  );
-  return m ? m[1]!.toLowerCase() : null;
+/** A speaker as {@link namesSpeaker} compares it: trimmed, lower-cased; `null` for none or blank. */
+export function normalizeSpeaker(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const s = value.trim().toLowerCase();
+  return s === '' ? null : s;
 }
 
 /**

@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { namesSpeaker, queryWords, speakerOf } from '../src/speaker.ts';
+import { namesSpeaker, normalizeSpeaker, queryWords } from '../src/speaker.ts';
 
-describe('speakerOf', () => {
-  it('reads the opening Name: of a turn, lower-cased', () => {
-    expect(speakerOf('Melanie: I just signed up for a pottery class')).toBe('melanie');
-    expect(speakerOf('  Dr. Ada Lovelace: the engine works')).toBe('dr. ada lovelace');
-    expect(speakerOf('José: hola')).toBe('josé');
-  });
-
-  it('finds none in texts that do not open with a speaker', () => {
-    for (const text of [
-      'Note to self - buy milk',
-      '10:30 call with the bank',
-      'https://example.com is down',
-      'Buy milk, eggs and bread: the usual',
-      'A very long sentence with many words: not a name',
-      ':empty name',
-      'Name:no space after the colon',
-      '',
-    ])
-      expect(speakerOf(text), text).toBeNull();
+describe('normalizeSpeaker', () => {
+  it('takes the app-given speaker, trimmed and lower-cased; none for blank or not a string', () => {
+    expect(normalizeSpeaker('  Melanie ')).toBe('melanie');
+    expect(normalizeSpeaker('Dr. Ada Lovelace')).toBe('dr. ada lovelace');
+    for (const value of ['', '   ', null, undefined, 3, true])
+      expect(normalizeSpeaker(value)).toBeNull();
   });
 });
 
