@@ -334,6 +334,70 @@ test('two tabs on one store: one owner, writes from either are visible to both; 
   expect(ok(await b.call('m', 'verify', []))).toEqual([]);
 });
 
+test("a script on the origin posting calls on the store's channel: close, prototype names and malformed calls are refused; the owner keeps working", async ({
+  page,
+  context,
+}) => {
+  const a = await openClientPage(page);
+  expect(ok(await a.open('m', { name: 'hostile-channel' })).role).toBe('owner');
+  ok(await a.call('m', 'rememberMany', [NOTES]));
+  // Another page of the origin, with no client: it talks on the channel directly.
+  const rogue = await context.newPage();
+  await rogue.goto('/');
+  const answers = await rogue.evaluate(async () => {
+    const channel = new BroadcastChannel('anamnesis:hostile-channel');
+    const inbox: Record<string, unknown>[] = [];
+    channel.onmessage = (e: MessageEvent) => inbox.push(e.data as Record<string, unknown>);
+    const wait = async (found: () => boolean, ms: number) => {
+      for (const end = Date.now() + ms; !found() && Date.now() < end;)
+        await new Promise((r) => setTimeout(r, 20));
+    };
+    channel.postMessage({ v: 2, t: 'hello', from: 'rogue' });
+    await wait(() => inbox.some((m) => m.t === 'owner'), 5000);
+    const owner = inbox.find((m) => m.t === 'owner')?.from;
+    const calls: [unknown, unknown][] = [
+      ['close', []],
+      ['constructor', []],
+      ['__proto__', []],
+      ['once', ['op', 'forget', [{ tags: ['pets'] }]]],
+      ['dropEverything', []],
+      ['forget', 'cat'],
+      ['get', ['cat']],
+    ];
+    const out: unknown[] = [];
+    for (const [i, [method, args]] of calls.entries()) {
+      channel.postMessage({
+        v: 2,
+        t: 'call',
+        from: 'rogue',
+        to: owner,
+        id: i + 1,
+        method,
+        args,
+        progress: false,
+      });
+      await wait(() => inbox.some((m) => m.t === 'result' && m.id === i + 1), 5000);
+      const r = inbox.find((m) => m.t === 'result' && m.id === i + 1);
+      out.push(r ? { ok: r.ok, code: (r.error as { code?: string } | undefined)?.code } : 'none');
+    }
+    channel.close();
+    return out;
+  });
+  expect(answers).toEqual([
+    { ok: false, code: 'UNSUPPORTED' },
+    { ok: false, code: 'UNSUPPORTED' },
+    { ok: false, code: 'UNSUPPORTED' },
+    { ok: false, code: 'UNSUPPORTED' },
+    { ok: false, code: 'UNSUPPORTED' },
+    { ok: false, code: 'INVALID_INPUT' },
+    { ok: true, code: undefined },
+  ]);
+  // The owner is open and has every memory.
+  expect((ok(await a.call('m', 'recall', ['kitten'])) as { id: string }[])[0]!.id).toBe('cat');
+  expect(ok(await a.call('m', 'stats', []))).toMatchObject({ memories: 3 });
+  expect(ok(await a.call('m', 'verify', []))).toEqual([]);
+});
+
 test('three tabs remember the same text at once: one memory, one id; the same id at once: one succeeds', async ({
   page,
   context,

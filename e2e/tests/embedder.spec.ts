@@ -151,6 +151,18 @@ test('a local model root on another origin is refused before anything is fetched
   expect(error?.message).toContain('remoteHost');
 });
 
+test('without wasmPaths an ONNX load is INVALID_INPUT, and ONNX Runtime is never fetched from a CDN', async ({
+  page,
+}) => {
+  const h = await openHarness(page);
+  for (const device of ['wasm', 'auto'] as const) {
+    const error = await h.loadError({ device, runtime: 'none' });
+    expect(error?.code).toBe('INVALID_INPUT');
+    expect(error?.message).toContain('wasmPaths');
+  }
+  // (fixtures.ts fails the test on any request to another origin, such as cdn.jsdelivr.net)
+});
+
 test('the app serves a missing model or runtime file as 404, not as index.html', async ({
   request,
 }) => {

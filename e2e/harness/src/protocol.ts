@@ -10,9 +10,10 @@ export interface LoadOptions {
   model?: string;
   /**
    * ONNX Runtime build: `'asyncify'` (default; wasm and WebGPU; `wasmPaths` is the `/ort/` folder)
-   * or `'plain'` (wasm only, smaller and faster to start; `wasmPaths` names its two files).
+   * or `'plain'` (wasm only, smaller and faster to start; `wasmPaths` names its two files), or
+   * `'none'` (no `wasmPaths` at all).
    */
-  runtime?: 'asyncify' | 'plain';
+  runtime?: 'asyncify' | 'plain' | 'none';
   /**
    * Test only: make ONNX Runtime's own `requestAdapter()` calls return null while ours still sees
    * an adapter, so that WebGPU session creation fails after the adapter check.

@@ -53,7 +53,7 @@ async function load(options: LoadOptions): Promise<LoadResult> {
     model: options.model ?? MODEL_ID,
     localModelPath: options.modelRoot ?? '/models/',
     device: options.device,
-    wasmPaths: WASM_PATHS[options.runtime ?? 'asyncify'],
+    ...(options.runtime === 'none' ? {} : { wasmPaths: WASM_PATHS[options.runtime ?? 'asyncify'] }),
   });
   const end = performance.now();
   return {

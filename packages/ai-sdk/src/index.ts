@@ -1,17 +1,24 @@
 /**
  * `@anamnesis/ai-sdk`: anamnesis for the AI SDK. {@link memoryTools} gives a model `remember` and
- * `recall` tools; {@link memoryInstructions} turns recalled memories into a system-prompt block
- * with numbered sources.
+ * `recall` tools; {@link memoryMessages} and {@link memoryBlock} turn recalled memories into a
+ * block with numbered sources, each memory quoted as data, for a user message.
  */
 export {
+  DATA_NOTICE,
   DEFAULT_HEADING,
+  memoryBlock,
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept for existing callers
   memoryInstructions,
+  memoryMessages,
   type MemoryInstructionsOptions,
   type MemoryLike,
+  type MemoryMessage,
 } from './instructions.ts';
 export type { ToolsMemory } from './memory.ts';
 export {
+  DEFAULT_MAX_TEXT_CHARS,
   DEFAULT_TOKEN_BUDGET,
+  MODEL_TAG_PREFIX,
   memoryTools,
   type MemoryToolSet,
   type MemoryToolsOptions,

@@ -8,7 +8,7 @@ import { generateText, stepCountIs } from 'ai-v6';
 import { MockLanguageModelV3 } from 'ai-v6/test';
 import { expect, test } from 'vitest';
 
-import { memoryInstructions, memoryTools, type RecallToolOutput } from '../src/index.ts';
+import { memoryMessages, memoryTools, type RecallToolOutput } from '../src/index.ts';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 
@@ -24,7 +24,7 @@ const turn = (content: GenerateResult['content'], unified: 'stop' | 'tool-calls'
   warnings: [],
 });
 
-test('ai 6: generateText runs remember and recall; the system block reaches the model', async () => {
+test('ai 6: generateText runs remember and recall; the memory message reaches the model', async () => {
   const engine = await createEngine({ storage: 'memory', embedder: 'tfidf' });
   await engine.remember({ text: 'The user is allergic to peanuts' });
   const model = new MockLanguageModelV3({
@@ -57,11 +57,13 @@ test('ai 6: generateText runs remember and recall; the system block reaches the 
   const question = 'a snack without peanuts';
   const result = await generateText({
     model,
-    system: memoryInstructions(await engine.recall(question)),
+    messages: [
+      ...memoryMessages(await engine.recall(question)),
+      { role: 'user', content: question },
+    ],
     // Typed against the workspace's `ai` (7) here; an app on ai 6 gets ai 6's types.
     tools: memoryTools(engine) as unknown as Parameters<typeof generateText>[0]['tools'],
     stopWhen: stepCountIs(5),
-    prompt: question,
   });
   expect(result.text).toBe('done');
   expect((await engine.stats()).memories).toBe(2);
@@ -70,8 +72,9 @@ test('ai 6: generateText runs remember and recall; the system block reaches the 
     'The user is allergic to peanuts',
     'The user likes apples',
   ]);
-  const [system] = model.doGenerateCalls[0]!.prompt;
-  expect(system).toMatchObject({ role: 'system' });
-  expect((system as { content: string }).content).toContain(') The user is allergic to peanuts');
+  const [memories, asked] = model.doGenerateCalls[0]!.prompt;
+  expect(memories).toMatchObject({ role: 'user' });
+  expect(JSON.stringify(memories)).toContain(') \\"The user is allergic to peanuts\\"');
+  expect(JSON.stringify(asked)).toContain(question);
   await engine.close();
 });

@@ -4,13 +4,13 @@ import { generateText } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, test } from 'vitest';
 
-import { DEFAULT_HEADING, memoryInstructions } from '../src/index.ts';
+import { DATA_NOTICE, DEFAULT_HEADING, memoryBlock, memoryInstructions } from '../src/index.ts';
 
 const DAY_MS = Date.UTC(2024, 4, 1, 12);
 
-describe('memoryInstructions', () => {
-  test('numbers the memories in order, with ids and dates', () => {
-    const block = memoryInstructions([
+describe('memoryBlock', () => {
+  test('numbers the memories in order, with ids and dates, each text a JSON string', () => {
+    const block = memoryBlock([
       { id: 'm1', text: 'I adopted a kitten named Luna', createdAt: DAY_MS },
       { id: 'm2', text: 'Line one\nline two', createdAt: '2024-06-02T08:00:00.000Z' },
       { id: 'm3', text: 'No date' },
@@ -18,21 +18,22 @@ describe('memoryInstructions', () => {
     expect(block).toBe(
       [
         DEFAULT_HEADING,
-        '[1] (id m1, 2024-05-01) I adopted a kitten named Luna',
-        '[2] (id m2, 2024-06-02) Line one\n    line two',
-        '[3] (id m3) No date',
+        DATA_NOTICE,
+        '[1] (id m1, 2024-05-01) "I adopted a kitten named Luna"',
+        '[2] (id m2, 2024-06-02) "Line one\\nline two"',
+        '[3] (id m3) "No date"',
       ].join('\n'),
     );
   });
 
   test('nothing to say is the empty string; heading and dates are options', () => {
-    expect(memoryInstructions([])).toBe('');
+    expect(memoryBlock([])).toBe('');
     expect(
-      memoryInstructions([{ id: 'a', text: 'x', createdAt: DAY_MS }], {
+      memoryBlock([{ id: 'a', text: 'x', createdAt: DAY_MS }], {
         heading: 'Sources:',
         dates: false,
       }),
-    ).toBe('Sources:\n[1] (id a) x');
+    ).toBe(`Sources:\n${DATA_NOTICE}\n[1] (id a) "x"`);
   });
 
   test('a token budget keeps the longest prefix that fits, so [n] is still results[n-1]', () => {
@@ -41,22 +42,24 @@ describe('memoryInstructions', () => {
       { id: 'b', text: 'y'.repeat(40) }, // 10
       { id: 'c', text: 'z'.repeat(8) }, // 2
     ];
-    expect(memoryInstructions(results, { tokenBudget: 15 }).split('\n')).toHaveLength(2);
-    expect(memoryInstructions(results, { tokenBudget: 22 }).split('\n')).toHaveLength(4);
-    expect(memoryInstructions(results, { tokenBudget: 5 })).toBe('');
+    expect(memoryBlock(results, { tokenBudget: 15 }).split('\n')).toHaveLength(3);
+    expect(memoryBlock(results, { tokenBudget: 22 }).split('\n')).toHaveLength(5);
+    expect(memoryBlock(results, { tokenBudget: 5 })).toBe('');
   });
 
   test('bad input is INVALID_INPUT', () => {
     for (const run of [
-      () => memoryInstructions('x' as never),
-      () => memoryInstructions([{ id: 1, text: 'x' }] as never),
-      () => memoryInstructions([], { tokenBudget: -1 }),
+      () => memoryBlock('x' as never),
+      () => memoryBlock([{ id: 1, text: 'x' }] as never),
+      () => memoryBlock([], { tokenBudget: -1 }),
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old name keeps working
+      () => memoryInstructions([], { heading: 1 as never }),
     ]) {
       expect(run).toThrow(AnamnesisError);
     }
   });
 
-  test('recall results as the AI SDK instructions: the model receives them as its system message', async () => {
+  test('the deprecated memoryInstructions still works as the AI SDK instructions (now fenced)', async () => {
     const engine = await createEngine({ storage: 'memory', embedder: 'tfidf' });
     await engine.rememberMany([
       { text: 'The user is allergic to peanuts' },
@@ -76,6 +79,7 @@ describe('memoryInstructions', () => {
     });
     await generateText({
       model,
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old name keeps working
       instructions: memoryInstructions(hits),
       prompt: 'Suggest a snack.',
     });
@@ -84,7 +88,8 @@ describe('memoryInstructions', () => {
       role: 'system',
       content: expect.stringContaining(`[1] (id ${hits[0]!.id}, `),
     });
-    expect((system as { content: string }).content).toContain('allergic to peanuts');
+    expect((system as { content: string }).content).toContain('"The user is allergic to peanuts"');
+    expect((system as { content: string }).content).toContain(DATA_NOTICE);
     await engine.close();
   });
 });

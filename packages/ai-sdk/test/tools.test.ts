@@ -69,7 +69,7 @@ describe('memoryTools through generateText', () => {
     const [stored] = await engine.list();
     expect(stored).toMatchObject({
       text: 'The user adopted a kitten named Luna',
-      tags: ['pets'],
+      tags: ['model:pets'], // the model's tags are prefixed (see hostile.test.ts)
       session: 'user-1',
     });
     expect(result.steps[0]!.toolResults).toMatchObject([
@@ -83,7 +83,7 @@ describe('memoryTools through generateText', () => {
         text: 'The user adopted a kitten named Luna',
         score: expect.any(Number),
         createdAt: new Date(stored!.createdAt).toISOString(),
-        tags: ['pets'],
+        tags: ['model:pets'],
       },
     ]);
     const lastPrompt = JSON.stringify(model.doGenerateCalls[2]!.prompt);

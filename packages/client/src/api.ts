@@ -39,6 +39,32 @@ export const ENGINE_METHODS = {
 /** The name of a forwarded engine method. */
 export type EngineMethod = keyof typeof ENGINE_METHODS;
 
+/** Most arguments each forwarded method takes (as the engine declares it). */
+export const ENGINE_ARITY = {
+  remember: 1,
+  rememberMany: 2,
+  get: 1,
+  list: 1,
+  update: 2,
+  forget: 1,
+  link: 3,
+  unlink: 3,
+  markUsed: 2,
+  recall: 2,
+  export: 1,
+  import: 2,
+  stats: 0,
+  verify: 0,
+} as const satisfies Record<EngineMethod, number>;
+
+/**
+ * Whether `name` is a forwarded engine method: an own key of {@link ENGINE_METHODS}, so never
+ * `close`, `once`, a prototype member (`constructor`, `__proto__`, `toString`) or a non-string.
+ */
+export function isEngineMethod(name: unknown): name is EngineMethod {
+  return typeof name === 'string' && Object.hasOwn(ENGINE_METHODS, name);
+}
+
 /** The engine's forwarded methods, exactly as the engine declares them. */
 export type EngineApi = Pick<Engine, EngineMethod>;
 
@@ -58,6 +84,10 @@ const _everyMethodForwarded: [Unforwarded] extends [never] ? true : Unforwarded 
 
 /** Arguments of a forwarded method. */
 export type MethodArgs<K extends EngineMethod> = Parameters<EngineApi[K]>;
+/** Compile-time guard: {@link ENGINE_ARITY} is each method's parameter count, as declared. */
+type Arity = { [K in EngineMethod]: Required<MethodArgs<K>>['length'] };
+const _arityAsDeclared: Arity = ENGINE_ARITY;
+
 /** Result of a forwarded method (resolved). */
 export type MethodResult<K extends EngineMethod> = Awaited<ReturnType<EngineApi[K]>>;
 

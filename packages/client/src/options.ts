@@ -16,7 +16,9 @@ export interface AssetUrls {
   models?: string;
   /**
    * Folder of ONNX Runtime's wasm files (`ort-wasm-simd-threaded[.asyncify].{mjs,wasm}`) of the
-   * exact onnxruntime-web version that `@huggingface/transformers` depends on. Default `'/ort/'`.
+   * exact onnxruntime-web version that `@huggingface/transformers` depends on (what
+   * `@anamnesis/client/vite` serves). ONNX Runtime's code is loaded from here only, never from a
+   * CDN: the engine refuses an ONNX model without it (`INVALID_INPUT`). Default `'/ort/'`.
    */
   ort?: string;
   /**

@@ -29,7 +29,28 @@ import type {
   WorkerApi,
   WorkerOpenOptions,
 } from './api.ts';
-import { ENGINE_METHODS, PROGRESS_ARG } from './api.ts';
+import { ENGINE_ARITY, ENGINE_METHODS, isEngineMethod, PROGRESS_ARG } from './api.ts';
+
+/**
+ * The engine methods a worker runs, each written out: a call never reaches the engine by an
+ * arbitrary property name.
+ */
+const ENGINE_CALLS: { [K in EngineMethod]: (engine: Engine, args: MethodArgs<K>) => unknown } = {
+  remember: (e, a) => e.remember(...a),
+  rememberMany: (e, a) => e.rememberMany(...a),
+  get: (e, a) => e.get(...a),
+  list: (e, a) => e.list(...a),
+  update: (e, a) => e.update(...a),
+  forget: (e, a) => e.forget(...a),
+  link: (e, a) => e.link(...a),
+  unlink: (e, a) => e.unlink(...a),
+  markUsed: (e, a) => e.markUsed(...a),
+  recall: (e, a) => e.recall(...a),
+  export: (e, a) => e.export(...a),
+  import: (e, a) => e.import(...a),
+  stats: (e) => e.stats(),
+  verify: (e) => e.verify(),
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -321,8 +342,28 @@ export function createWorkerApi(): WorkerApi {
       onProgress?: (event: ProgressEvent) => void,
       operation?: string,
     ) {
+      // Only the engine's forwarded methods, by an own key of the allowlist: never `close`,
+      // `once` or a prototype member, whatever name reaches the worker.
+      if (!isEngineMethod(method)) {
+        throw new AnamnesisError(
+          'UNSUPPORTED',
+          `${typeof method === 'string' ? JSON.stringify(String(method).slice(0, 64)) : typeof method} is not a method the worker runs`,
+        );
+      }
+      if (!Array.isArray(args) || args.length > ENGINE_ARITY[method]) {
+        throw new AnamnesisError(
+          'INVALID_INPUT',
+          `${method}: args must be an array of its arguments`,
+        );
+      }
+      if (operation !== undefined && (typeof operation !== 'string' || operation.length === 0)) {
+        throw new AnamnesisError(
+          'INVALID_INPUT',
+          `${method}: operation must be a non-empty string`,
+        );
+      }
       const target = ready();
-      const list = [...(Array.isArray(args) ? args : [])] as unknown[];
+      const list = [...args] as unknown[];
       const at = PROGRESS_ARG[method];
       const progress = forwarder(onProgress);
       if (progress && at !== undefined) {
@@ -331,11 +372,13 @@ export function createWorkerApi(): WorkerApi {
       }
       const quotaBefore = quota.errors;
       try {
-        const fn = target[method] as (...a: unknown[]) => Promise<unknown>;
         let result =
           operation !== undefined && ENGINE_METHODS[method] === 'write'
             ? await target.once(operation, method as WriteMethod, list as never)
-            : await fn.apply(target, list);
+            : await (ENGINE_CALLS[method] as (e: Engine, a: unknown[]) => Promise<unknown>)(
+                target,
+                list,
+              );
         await progress?.delivered();
         if (method === 'stats') result = { ...(result as object), ...(await storageFigures()) };
         return result as never;

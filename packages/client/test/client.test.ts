@@ -389,3 +389,118 @@ describe('tabs', () => {
     expect(ma.role).toBe('owner');
   });
 });
+
+/**
+ * Stray or hostile messages on a store's BroadcastChannel (issue #28). Any script of the origin
+ * can post there (it could open the store itself, too: the origin is the trust boundary), so this
+ * is about robustness: the owner runs only what a follower legitimately forwards, with arguments
+ * of the expected shape, and keeps working.
+ */
+describe('hostile tab messages', () => {
+  /** A script on the origin that talks on the store's channel: finds the owner, sends calls. */
+  async function rogue(name: string) {
+    const channel = new BroadcastChannel(`anamnesis:${name}`);
+    const received: Record<string, unknown>[] = [];
+    channel.addEventListener('message', (e: MessageEvent) => {
+      received.push(e.data as Record<string, unknown>);
+    });
+    channel.postMessage({ v: 2, t: 'hello', from: 'rogue' });
+    await until(() => received.some((m) => m.t === 'owner'));
+    const owner = received.find((m) => m.t === 'owner')!.from as string;
+    let id = 100;
+    return {
+      owner,
+      received,
+      post: (message: Record<string, unknown>) => channel.postMessage({ v: 2, ...message }),
+      /** Sends a call to the owner and waits briefly for its answer (undefined: none came). */
+      async call(method: unknown, args: unknown, extra: Record<string, unknown> = {}) {
+        const callId = ++id;
+        channel.postMessage({
+          v: 2,
+          t: 'call',
+          from: 'rogue',
+          to: owner,
+          id: callId,
+          method,
+          args,
+          progress: false,
+          ...extra,
+        });
+        const end = Date.now() + 400;
+        while (Date.now() < end) {
+          const answer = received.find((m) => m.t === 'result' && m.id === callId);
+          if (answer) return answer;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        return undefined;
+      },
+      close: () => channel.close(),
+    };
+  }
+
+  it('refuses close, prototype names, unknown methods and malformed arguments; the owner keeps working', async () => {
+    const registry = new LockRegistry();
+    const [a, b] = [newTab(registry), newTab(registry)];
+    const owner = await open(a, { name: 'hostile' });
+    const follower = await open(b, { name: 'hostile' });
+    await owner.rememberMany(NOTES);
+    const r = await rogue('hostile');
+    try {
+      const refused = [
+        ['close', []],
+        ['once', ['op', 'remember', [{ text: 'x' }]]],
+        ['constructor', []],
+        ['__proto__', []],
+        ['toString', []],
+        ['hasOwnProperty', ['recall']],
+        ['dropEverything', []],
+        [{ name: 'close' }, []],
+        [['close'], []],
+        ['recall', 'kitten'], // args not an array
+        ['forget', [{ tags: ['pets'] }, 1, 2, 3, 4]], // more arguments than forget takes
+      ] as const;
+      for (const [method, args] of refused) {
+        const answer = await r.call(method, args);
+        // Well addressed, so answered: with an error, never run.
+        expect(answer, JSON.stringify(method)).toMatchObject({ ok: false, to: 'rogue' });
+        expect((answer!.error as { code: string }).code).toMatch(/^(UNSUPPORTED|INVALID_INPUT)$/);
+      }
+      // Calls with an id or sender of the wrong type are dropped; a bad flag is refused.
+      expect(await r.call('stats', [], { id: 'one' })).toBeUndefined();
+      expect(await r.call('stats', [], { from: 7 })).toBeUndefined();
+      expect(await r.call('stats', [], { progress: 'yes' })).toMatchObject({ ok: false });
+      expect(
+        await r.call('remember', [{ text: 'planted' }], { op: { not: 'a string' } }),
+      ).toMatchObject({ ok: false });
+      r.post({ t: 'owner', from: 'rogue', info: 'not an info' });
+      r.post({ t: 'result', from: r.owner, to: 'x', id: 1, ok: false, error: 42 });
+      r.post({ t: 'nonsense', from: 'rogue' });
+      // The owner is open and unchanged; the follower still reaches it.
+      expect((await owner.recall('kitten'))[0]!.id).toBe('cat');
+      expect((await owner.stats()).memories).toBe(3);
+      expect((await follower.stats()).memories).toBe(3);
+      expect(await follower.get('cat')).toMatchObject({ id: 'cat' });
+      expect(follower.info.role).toBe('follower');
+      // What a follower legitimately forwards still works from the channel.
+      expect(await r.call('get', ['cat'])).toMatchObject({ ok: true, value: { id: 'cat' } });
+    } finally {
+      r.close();
+    }
+  });
+
+  it("the worker runs only the engine's forwarded methods, never close or a prototype member", async () => {
+    const registry = new LockRegistry();
+    const tab = newTab(registry);
+    const memory = await open(tab, { name: 'worker-allowlist' });
+    await memory.remember(NOTES[0]!);
+    const api = tab.workers[0]!.api;
+    for (const method of ['close', 'once', 'constructor', '__proto__', 'toString', 'nope']) {
+      const e = await rejection(api.call(method as never, [] as never));
+      expect(e.code, method).toBe('UNSUPPORTED');
+    }
+    await rejectsWith(api.call('recall', 'kitten' as never), 'INVALID_INPUT');
+    await rejectsWith(api.call('get', ['cat', 1, 2, 3] as never), 'INVALID_INPUT');
+    await rejectsWith(api.call('get', ['cat'], undefined, 42 as never), 'INVALID_INPUT');
+    expect((await memory.recall('kitten'))[0]!.id).toBe('cat');
+  });
+});

@@ -126,8 +126,11 @@ export interface TransformersEmbedderOptions {
    * `ort-wasm-simd-threaded.asyncify.{mjs,wasm}` (wasm and WebGPU, 27 MB), or the two file URLs
    * `{ mjs, wasm }`: of that build, or of the plain build `ort-wasm-simd-threaded.{mjs,wasm}`
    * (wasm only, 14 MB, about half the start-up time; with it `'auto'` never tries WebGPU and
-   * `'webgpu'` throws `UNSUPPORTED`). Default: none, and then transformers.js would use a CDN:
-   * set it.
+   * `'webgpu'` throws `UNSUPPORTED`). Required outside Node: without it the load is
+   * `INVALID_INPUT` before anything is fetched (transformers.js's own default is ONNX Runtime's
+   * code on the jsDelivr CDN, with no integrity check, which is never used). `@anamnesis/client`
+   * sets it from `assets.ort`, which its Vite plugin (`@anamnesis/client/vite`) serves. Node
+   * (onnxruntime-node) does not use it. Default: none.
    */
   wasmPaths?: string | { mjs: string; wasm: string };
   /**
@@ -171,6 +174,28 @@ let defaultCacheDir: string | null | undefined;
 
 function isNode(): boolean {
   return typeof process !== 'undefined' && !!process.versions?.node;
+}
+
+/**
+ * Outside Node: `wasmPaths` must be given, as a folder URL or `{ mjs, wasm }` file URLs (see
+ * {@link TransformersEmbedderOptions.wasmPaths}); anything else is `INVALID_INPUT`.
+ */
+function checkWasmPaths(wasmPaths: unknown): void {
+  const valid =
+    (typeof wasmPaths === 'string' && wasmPaths.length > 0) ||
+    (wasmPaths !== null &&
+      typeof wasmPaths === 'object' &&
+      typeof (wasmPaths as { mjs?: unknown }).mjs === 'string' &&
+      typeof (wasmPaths as { wasm?: unknown }).wasm === 'string');
+  if (valid) return;
+  throw new AnamnesisError(
+    'INVALID_INPUT',
+    (wasmPaths === undefined ? 'wasmPaths is required outside Node' : 'wasmPaths is not valid') +
+      ": set it to the URL of a folder your app serves ONNX Runtime Web's files from (e.g. " +
+      "'/ort/', as the Vite plugin of @anamnesis/client/vite does) or to { mjs, wasm } file URLs; " +
+      'without it ONNX Runtime would be loaded from a CDN, which anamnesis never does',
+    { details: { option: 'wasmPaths' } },
+  );
 }
 
 function messageOf(e: unknown): string {
@@ -369,6 +394,10 @@ export async function createTransformersEmbedder(
   ) {
     throw new AnamnesisError('INVALID_INPUT', 'threads must be a positive integer');
   }
+  // Outside Node, ONNX Runtime Web's code and wasm come from `wasmPaths`, and only from there:
+  // transformers.js's browser build otherwise points them at jsDelivr (see `wasmPaths`).
+  const browser = !isNode();
+  if (browser) checkWasmPaths(options.wasmPaths);
   let tf: TransformersModule;
   try {
     // `#transformers` (package.json `imports`): `@huggingface/transformers` in Node (an optional
@@ -395,6 +424,12 @@ export async function createTransformersEmbedder(
   env.cacheDir = options.cacheDir ?? defaultCacheDir;
   const onnxWasm = env.backends?.onnx?.wasm as
     { wasmPaths?: string | { mjs: string; wasm: string }; numThreads?: number } | undefined;
+  if (browser && !onnxWasm) {
+    throw new AnamnesisError(
+      'UNSUPPORTED',
+      'transformers.js has no ONNX Runtime Web backend here, so wasmPaths cannot be set',
+    );
+  }
   if (options.wasmPaths !== undefined && onnxWasm) {
     onnxWasm.wasmPaths =
       typeof options.wasmPaths === 'string' ? options.wasmPaths : { ...options.wasmPaths };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { createTransformersEmbedder } from '../src/embedder.ts';
 import { rejectsWith } from './helpers.ts';
@@ -74,5 +74,35 @@ describe('createTransformersEmbedder (Node)', () => {
       'MODEL_LOAD_FAILED',
     );
     expect(error.details).toMatchObject({ file: 'tokenizer_config.json', reason: 'missing' });
+  });
+});
+
+describe('createTransformersEmbedder outside Node: no ONNX Runtime code from a CDN', () => {
+  /**
+   * Starts a load as a browser worker would: `process` is absent while the call runs its
+   * synchronous part (the option checks), and is put back before anything else runs.
+   */
+  function inBrowserRealm(run: () => Promise<unknown>): Promise<unknown> {
+    vi.stubGlobal('process', undefined);
+    try {
+      return run();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  }
+
+  it('refuses an ONNX load without wasmPaths (transformers.js would fetch ONNX Runtime from jsDelivr)', async () => {
+    for (const device of ['wasm', 'webgpu', 'auto'] as const) {
+      const error = await rejectsWith(
+        inBrowserRealm(() =>
+          createTransformersEmbedder({ model: MODEL_ID, localModelPath: '/models/', device }),
+        ),
+        'INVALID_INPUT',
+      );
+      expect(error.message).toContain('wasmPaths');
+      expect(error.message).toContain('@anamnesis/client/vite');
+      expect(error.details).toMatchObject({ option: 'wasmPaths' });
+    }
+    expect(typeof process.versions.node).toBe('string'); // Node is back
   });
 });

@@ -32,7 +32,7 @@ import type { MemoryInfo } from '../memory.ts';
 import type { Role, Settings } from '../options.ts';
 import { fromWireError, toWireError } from '../wire.ts';
 import { splitProgress, WorkerHost } from '../worker-host.ts';
-import { PROTOCOL_VERSION, type TabBody, type TabMessage } from './protocol.ts';
+import { parseTabMessage, PROTOCOL_VERSION, type TabBody, type TabMessage } from './protocol.ts';
 
 /** A follower's call waiting for the owner's answer. */
 interface Forwarded {
@@ -110,9 +110,7 @@ export class TabCoordinator {
     this.name = settings.name;
     const shared = open.storage !== 'memory' && env.locks && env.createChannel;
     this.#channel = shared ? env.createChannel!(`anamnesis:${this.name}`) : undefined;
-    this.#channel?.addEventListener('message', (event) =>
-      this.#onMessage(event.data as TabMessage),
-    );
+    this.#channel?.addEventListener('message', (event) => this.#onMessage(event.data));
   }
 
   get role(): Role {
@@ -243,8 +241,10 @@ export class TabCoordinator {
     }
   }
 
-  #onMessage(m: TabMessage): void {
-    if (!m || typeof m !== 'object' || m.v !== PROTOCOL_VERSION) return;
+  /** Every message is checked against the protocol first (`parseTabMessage`); others are ignored. */
+  #onMessage(data: unknown): void {
+    const m = parseTabMessage(data);
+    if (!m) return;
     switch (m.t) {
       case 'hello':
         this.#announce();
@@ -262,6 +262,19 @@ export class TabCoordinator {
         return;
       case 'call':
         if (m.to === this.tabId) this.#serve(m);
+        return;
+      case 'refused':
+        // A call no follower sends (a method off the allowlist, malformed arguments): answered
+        // with an error, never run.
+        if (m.to !== this.tabId || !this.#host) return;
+        this.#post({
+          t: 'result',
+          from: this.tabId,
+          to: m.from,
+          id: m.id,
+          ok: false,
+          error: toWireError(new AnamnesisError(m.code, m.reason)),
+        });
         return;
       case 'progress': {
         if (m.to !== this.tabId) return;
