@@ -33,8 +33,16 @@ export interface Report {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-/** JSON or script text safe inside a `<script>` element. */
-const scriptSafe = (s: string) => s.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+/** Script text safe inside a `<script>` element (no `</script`, no `<!--`, which would start a
+ * comment that swallows the element's end). */
+const scriptSafe = (s: string) => s.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\x21--');
+
+/**
+ * A value as JSON safe inside a `<script type="application/json">` element: every `<` written as
+ * `\u003c` (a `<` can only stand inside a JSON string, where the escape means the same), so no
+ * `</script>` or `<!--` can appear; `JSON.parse` of the element's text gives the value back.
+ */
+export const jsonScriptSafe = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /** Chart.js's UMD build, without its source-map comment (nothing to look up when opened). */
 function chartJs(): string {
@@ -85,7 +93,7 @@ ${report.intro.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 ${charts}
 ${tables}
 <script>${scriptSafe(chartJs())}</script>
-<script id="report-data" type="application/json">${scriptSafe(JSON.stringify(report.charts.map((c) => c.config)))}</script>
+<script id="report-data" type="application/json">${jsonScriptSafe(report.charts.map((c) => c.config))}</script>
 <script>
 const configs = JSON.parse(document.getElementById('report-data').textContent);
 const plain = (v) => (Math.abs(v) >= 1000 ? v.toLocaleString('en') : String(+v.toPrecision(3)));
