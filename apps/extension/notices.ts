@@ -1,6 +1,6 @@
 /**
- * `THIRD-PARTY-NOTICES.txt` of the extension build (`dist/`, and so the release zip): every npm
- * package whose code or files the build ships, with its version, licence and licence text. Found
+ * `THIRD-PARTY-NOTICES.txt` of an app's build (the extension's `dist/`, and so its release zip; the
+ * notes app's `dist/`): every npm package whose code or files the build ships, with its version, licence and licence text. Found
  * from the build itself: the modules of every chunk (workers included), the packages an esbuild
  * bundle among them carries (its `node_modules/.pnpm/NAME@VERSION` path comments, as in
  * transformers.js's browser build), ONNX Runtime's files under `ort/`, and the data the default
@@ -8,7 +8,7 @@
  * build.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { Plugin } from 'vite';
@@ -100,15 +100,15 @@ function notice(name: string, version: string, via: string): Notice {
   throw new Error(`third-party notices: no licence text for ${name} ${version}`);
 }
 
-/** The notices file: the app's own licence, a list, then each package's text. */
-export function renderNotices(notices: Notice[]): string {
+/** The notices file of `product`: the app's own licence, a list, then each package's text. */
+export function renderNotices(product: string, notices: Notice[]): string {
   const rule = '='.repeat(80);
   const sorted = [...notices].sort((a, b) => a.name.localeCompare(b.name));
   return [
-    'THIRD-PARTY NOTICES for the anamnesis browser extension',
+    `THIRD-PARTY NOTICES for ${product}`,
     '',
     'This build ships code and files of the packages below. Each is listed with its version, its',
-    'licence, why it is here, and its licence text. The extension itself is MIT (LICENSE of the',
+    'licence, why it is here, and its licence text. The app itself is MIT (LICENSE of the',
     'anamnesis repository).',
     '',
     ...sorted.map((n) => `  ${n.name} ${n.version} (${n.license}): ${n.via}`),
@@ -118,13 +118,18 @@ export function renderNotices(notices: Notice[]): string {
 }
 
 /**
- * The plugin: add it to the build's plugins and to `worker.plugins` (the same instance: it
- * collects the modules of both), before the plugin that zips `dist/`.
+ * The plugins: `collect` goes into `worker.plugins` (it records the modules of worker bundles),
+ * `write` into the build's plugins, before any plugin that reads the output folder when the build
+ * closes (the extension's zip, the notes app's service worker): it records the main bundle's
+ * modules too and writes the file when the bundle is written.
  */
-export function thirdPartyNotices(options: { outDir: string; ortDir: string }): Plugin {
+export function thirdPartyNotices(options: { product: string; ortDir: string }): {
+  collect: Plugin;
+  write: Plugin;
+} {
   const dirs = new Map<string, string>();
-  return {
-    name: 'anamnesis-extension-third-party-notices',
+  const collect: Plugin = {
+    name: 'anamnesis-third-party-notices-collect',
     apply: 'build',
     renderChunk(_code, chunk) {
       for (const id of chunk.moduleIds) {
@@ -133,8 +138,16 @@ export function thirdPartyNotices(options: { outDir: string; ortDir: string }): 
       }
       return null;
     },
+  };
+  let outDir = '';
+  const write: Plugin = {
+    name: 'anamnesis-third-party-notices',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    renderChunk: collect.renderChunk,
     writeBundle() {
-      if (!existsSync(join(options.outDir, 'manifest.json'))) return; // a worker's bundle
       const notices = new Map<string, Notice>();
       const add = (n: Notice) => {
         const key = `${n.name}@${n.version}`;
@@ -152,12 +165,12 @@ export function thirdPartyNotices(options: { outDir: string; ortDir: string }): 
           }
         }
       }
-      if (existsSync(join(options.outDir, 'ort'))) {
+      if (existsSync(join(outDir, 'ort'))) {
         let dir = options.ortDir;
         while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
         add(packageNotice(dir, 'its files under ort/'));
       }
-      const manifest = join(options.outDir, 'models', 'manifest.json');
+      const manifest = join(outDir, 'models', 'manifest.json');
       if (existsSync(manifest)) {
         const { source } = JSON.parse(readFileSync(manifest, 'utf8')) as {
           source?: { package: string; version: string };
@@ -173,9 +186,10 @@ export function thirdPartyNotices(options: { outDir: string; ortDir: string }): 
         }
       }
       writeFileSync(
-        join(options.outDir, 'THIRD-PARTY-NOTICES.txt'),
-        renderNotices([...notices.values()]),
+        join(outDir, 'THIRD-PARTY-NOTICES.txt'),
+        renderNotices(options.product, [...notices.values()]),
       );
     },
   };
+  return { collect, write };
 }

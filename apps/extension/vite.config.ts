@@ -54,7 +54,7 @@ function testPermissions(): Plugin {
 }
 
 /** THIRD-PARTY-NOTICES.txt in `dist/` (and the zip), from the modules of the build and its workers. */
-const notices = thirdPartyNotices({ outDir, ortDir: ORT_DIST });
+const notices = thirdPartyNotices({ product: 'the anamnesis browser extension', ortDir: ORT_DIST });
 
 export default defineConfig({
   root,
@@ -62,8 +62,8 @@ export default defineConfig({
   base: './',
   // The default model under /models/ and ONNX Runtime's wasm-only build under /ort/ (the default
   // model runs on wasm; the 27 MB WebGPU build is left out), all packaged: no remote code.
-  plugins: [anamnesis({ ortBuilds: ['plain'] }), testPermissions(), notices, zipDist()],
-  worker: { format: 'es', plugins: () => [notices] },
+  plugins: [anamnesis({ ortBuilds: ['plain'] }), testPermissions(), notices.write, zipDist()],
+  worker: { format: 'es', plugins: () => [notices.collect] },
   build: {
     target: 'es2022',
     outDir,

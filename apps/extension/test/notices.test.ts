@@ -19,10 +19,11 @@ describe('third-party notices', () => {
   });
 
   it('lists each package with version, licence and why, then each licence text', () => {
-    const text = renderNotices([
+    const text = renderNotices('a test app', [
       { name: 'zeta', version: '1.0.0', license: 'MIT', via: 'bundled', text: 'MIT text' },
       { name: '@a/b', version: '2.0.0', license: 'Apache-2.0', via: 'files', text: 'Apache text' },
     ]);
+    expect(text.startsWith('THIRD-PARTY NOTICES for a test app\n')).toBe(true);
     expect(text).toContain('  @a/b 2.0.0 (Apache-2.0): files\n  zeta 1.0.0 (MIT): bundled\n');
     expect(text.indexOf('@a/b 2.0.0: LICENSE')).toBeLessThan(text.indexOf('zeta 1.0.0: LICENSE'));
     expect(text).toMatch(/zeta 1\.0\.0: LICENSE\n=+\n\nMIT text\n/);
