@@ -44,6 +44,12 @@ const scriptSafe = (s: string) => s.replace(/<\/(script)/gi, '<\\/$1').replace(/
  */
 export const jsonScriptSafe = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
+/** Chart.js's licence (LICENSE.md of its package), shipped in the report with its code. */
+function chartJsLicence(): string {
+  const require = createRequire(import.meta.url);
+  return readFileSync(join(dirname(require.resolve('chart.js')), '..', 'LICENSE.md'), 'utf8');
+}
+
 /** Chart.js's UMD build, without its source-map comment (nothing to look up when opened). */
 function chartJs(): string {
   const require = createRequire(import.meta.url);
@@ -85,6 +91,7 @@ h1 { font-size: 22px; } h2 { font-size: 16px; margin-top: 28px; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 th { background: #f3f3f3; }
+.notices { margin-top: 28px; color: #555; } .notices pre { white-space: pre-wrap; }
 </style>
 </head>
 <body>
@@ -92,6 +99,7 @@ th { background: #f3f3f3; }
 ${report.intro.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 ${charts}
 ${tables}
+<details class="notices"><summary>Third-party notices</summary><p>This page carries Chart.js (its UMD build, inlined); its licence:</p><pre>${escapeHtml(chartJsLicence())}</pre></details>
 <script>${scriptSafe(chartJs())}</script>
 <script id="report-data" type="application/json">${jsonScriptSafe(report.charts.map((c) => c.config))}</script>
 <script>

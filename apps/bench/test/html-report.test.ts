@@ -54,6 +54,10 @@ describe('the HTML report', () => {
     expect(data![1]).not.toContain('<');
     expect(html).toContain('speed &lt;test&gt;');
     expect(html).toContain('<td>1000</td>');
+    // Chart.js is MIT: its licence travels with its code
+    expect(html).toMatch(
+      /<details class="notices">[\s\S]*The MIT License \(MIT\)\s+Copyright \(c\) [\d-]+ Chart\.js Contributors[\s\S]*shall be included in all copies[\s\S]*<\/details>/,
+    );
   });
 
   it('loads nothing from anywhere: no src or href, no source map, a CSP that forbids fetches', () => {
