@@ -11,7 +11,7 @@ import type {
   RememberMessage,
   RememberReply,
 } from './messages.ts';
-import { checkSameMoment, MAX_TEXT_CHARS, type ClickSnapshot } from './chunk.ts';
+import { checkSameMoment, MAX_TEXT_CHARS, MAX_TITLE_CHARS, type ClickSnapshot } from './chunk.ts';
 
 const MENU_PAGE = 'remember-page';
 const MENU_SELECTION = 'remember-selection';
@@ -55,11 +55,12 @@ chrome.commands.onCommand.addListener((command, tab) => {
  * a fair share of the text, else the body. Left out: `display: none`, `visibility: hidden`,
  * `opacity: 0`, `aria-hidden="true"`, text clipped to nothing (the visually-hidden pattern) or
  * lying outside the page's scrollable area, scripts, styles and templates. At most `maxText`
- * characters are read (`textCut` says when there was more). `loadedUrl` is the document's
- * navigation entry, which the history API does not change and page scripts cannot reach.
+ * characters of text and `maxTitle` of the title are read (`textCut` says when there was more
+ * text). `loadedUrl` is the document's navigation entry, which the history API does not change
+ * and page scripts cannot reach.
  */
-function extractPage(source: 'page' | 'selection', maxText: number): PageCapture {
-  const title = document.title;
+function extractPage(source: 'page' | 'selection', maxText: number, maxTitle: number): PageCapture {
+  const title = document.title.slice(0, maxTitle);
   const url = location.href;
   const entry = performance.getEntriesByType('navigation')[0];
   const loadedUrl = entry?.name || undefined;
@@ -273,7 +274,9 @@ export async function rememberTab(
   const [injection] = await chrome.scripting.executeScript({
     target: { tabId },
     func: extractPage,
-    args: [source, MAX_TEXT_CHARS],
+    // the title is cut to MAX_TITLE_CHARS when stored; a longer prefix is read so that the cut is
+    // made (and reported) on the whitespace-collapsed title
+    args: [source, MAX_TEXT_CHARS, 4 * MAX_TITLE_CHARS],
   });
   const capture = injection?.result;
   if (!capture) throw new Error('could not read the page');
