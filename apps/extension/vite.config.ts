@@ -2,9 +2,11 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { anamnesis } from '@anamnesis/client/vite';
+import { anamnesis, ORT_DIST } from '@anamnesis/client/vite';
 import { zipSync, type Zippable } from 'fflate';
 import { defineConfig, type Plugin } from 'vite';
+
+import { thirdPartyNotices } from './notices.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const outDir = join(root, 'dist');
@@ -51,14 +53,17 @@ function testPermissions(): Plugin {
   };
 }
 
+/** THIRD-PARTY-NOTICES.txt in `dist/` (and the zip), from the modules of the build and its workers. */
+const notices = thirdPartyNotices({ product: 'the anamnesis browser extension', ortDir: ORT_DIST });
+
 export default defineConfig({
   root,
   // Relative URLs: pages load their scripts from the extension's own origin.
   base: './',
   // The default model under /models/ and ONNX Runtime's wasm-only build under /ort/ (the default
   // model runs on wasm; the 27 MB WebGPU build is left out), all packaged: no remote code.
-  plugins: [anamnesis({ ortBuilds: ['plain'] }), testPermissions(), zipDist()],
-  worker: { format: 'es' },
+  plugins: [anamnesis({ ortBuilds: ['plain'] }), testPermissions(), notices.write, zipDist()],
+  worker: { format: 'es', plugins: () => [notices.collect] },
   build: {
     target: 'es2022',
     outDir,

@@ -1,16 +1,19 @@
 import { fileURLToPath } from 'node:url';
-import { anamnesis } from '@anamnesis/client/vite';
+import { anamnesis, ORT_DIST } from '@anamnesis/client/vite';
 import { defineConfig } from 'vite';
+import { thirdPartyNotices } from '../extension/notices.ts';
 import { serviceWorker } from './pwa.ts';
 
 const port = Number(process.env.PORT ?? 5173);
+/** THIRD-PARTY-NOTICES.txt in `dist/` (precached like every file), from the modules of the build. */
+const notices = thirdPartyNotices({ product: 'the anamnesis notes app', ortDir: ORT_DIST });
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // Serves and emits the default model and ONNX Runtime's wasm files, from the app's own origin.
-  plugins: [anamnesis(), serviceWorker()],
+  plugins: [anamnesis(), notices.write, serviceWorker()],
   appType: 'spa',
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [notices.collect] },
   build: {
     target: 'es2022',
     outDir: 'dist',

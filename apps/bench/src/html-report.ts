@@ -33,8 +33,22 @@ export interface Report {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-/** JSON or script text safe inside a `<script>` element. */
-const scriptSafe = (s: string) => s.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+/** Script text safe inside a `<script>` element (no `</script`, no `<!--`, which would start a
+ * comment that swallows the element's end). */
+const scriptSafe = (s: string) => s.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\x21--');
+
+/**
+ * A value as JSON safe inside a `<script type="application/json">` element: every `<` written as
+ * `\u003c` (a `<` can only stand inside a JSON string, where the escape means the same), so no
+ * `</script>` or `<!--` can appear; `JSON.parse` of the element's text gives the value back.
+ */
+export const jsonScriptSafe = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** Chart.js's licence (LICENSE.md of its package), shipped in the report with its code. */
+function chartJsLicence(): string {
+  const require = createRequire(import.meta.url);
+  return readFileSync(join(dirname(require.resolve('chart.js')), '..', 'LICENSE.md'), 'utf8');
+}
 
 /** Chart.js's UMD build, without its source-map comment (nothing to look up when opened). */
 function chartJs(): string {
@@ -77,6 +91,7 @@ h1 { font-size: 22px; } h2 { font-size: 16px; margin-top: 28px; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 th { background: #f3f3f3; }
+.notices { margin-top: 28px; color: #555; } .notices pre { white-space: pre-wrap; }
 </style>
 </head>
 <body>
@@ -84,8 +99,9 @@ th { background: #f3f3f3; }
 ${report.intro.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 ${charts}
 ${tables}
+<details class="notices"><summary>Third-party notices</summary><p>This page carries Chart.js (its UMD build, inlined); its licence:</p><pre>${escapeHtml(chartJsLicence())}</pre></details>
 <script>${scriptSafe(chartJs())}</script>
-<script id="report-data" type="application/json">${scriptSafe(JSON.stringify(report.charts.map((c) => c.config)))}</script>
+<script id="report-data" type="application/json">${jsonScriptSafe(report.charts.map((c) => c.config))}</script>
 <script>
 const configs = JSON.parse(document.getElementById('report-data').textContent);
 const plain = (v) => (Math.abs(v) >= 1000 ? v.toLocaleString('en') : String(+v.toPrecision(3)));

@@ -12,7 +12,12 @@ describe('the HTML report', () => {
         note: 'p50',
         config: {
           type: 'line',
-          data: { datasets: [{ label: 'p50 </script>', data: [{ x: 1000, y: 0.5 }] }] },
+          data: {
+            datasets: [
+              { label: 'p50 </script>', data: [{ x: 1000, y: 0.5 }] },
+              { label: 'p95 <!-- <script> </SCRIPT >', data: [{ x: 1000, y: 0.9 }] },
+            ],
+          },
           options: { scales: { x: { type: 'logarithmic' } } },
         },
       },
@@ -36,9 +41,23 @@ describe('the HTML report', () => {
     const data = /<script id="report-data" type="application\/json">([\s\S]*?)<\/script>/.exec(
       html,
     );
-    expect(JSON.parse(data![1]!)[0].data.datasets[0].data).toEqual([{ x: 1000, y: 0.5 }]);
+    // the data block is JSON, read back exactly, whatever the labels hold
+    const configs = JSON.parse(data![1]!) as {
+      data: { datasets: { label: string; data: unknown }[] };
+    }[];
+    expect(configs[0]!.data.datasets[0]!.data).toEqual([{ x: 1000, y: 0.5 }]);
+    expect(configs[0]!.data.datasets.map((d) => d.label)).toEqual([
+      'p50 </script>',
+      'p95 <!-- <script> </SCRIPT >',
+    ]);
+    // no `<` in it at all: nothing in it can open a comment or end the element
+    expect(data![1]).not.toContain('<');
     expect(html).toContain('speed &lt;test&gt;');
     expect(html).toContain('<td>1000</td>');
+    // Chart.js is MIT: its licence travels with its code
+    expect(html).toMatch(
+      /<details class="notices">[\s\S]*The MIT License \(MIT\)\s+Copyright \(c\) [\d-]+ Chart\.js Contributors[\s\S]*shall be included in all copies[\s\S]*<\/details>/,
+    );
   });
 
   it('loads nothing from anywhere: no src or href, no source map, a CSP that forbids fetches', () => {

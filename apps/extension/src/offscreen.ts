@@ -5,7 +5,7 @@
  * forward their calls to it (`openPageStore`). Its message listener is registered before anything
  * else runs, and it answers the service worker's ping, so no message reaches it unheard.
  */
-import { captureToMemories } from './chunk.ts';
+import { planCapture } from './chunk.ts';
 import { openOwnerStore } from './memory.ts';
 import type { PingMessage, RememberMessage, RememberReply } from './messages.ts';
 
@@ -27,10 +27,11 @@ chrome.runtime.onMessage.addListener(
 );
 
 async function remember({ capture, time }: RememberMessage): Promise<RememberReply> {
-  // A page remembered again replaces its earlier text (selections of it stay).
-  if (capture.source === 'page') {
-    await memory.forget({ kind: 'page', session: capture.url, meta: { source: 'page' } });
-  }
-  const ids = await memory.rememberMany(captureToMemories(capture, time));
-  return { ok: true, ids };
+  // Cut to the limits of one click; a page remembered again replaces its earlier text (selections
+  // of it stay).
+  const plan = planCapture(capture, time);
+  if (plan.memories.length === 0) return { ok: false, error: 'nothing to remember' };
+  if (plan.replace) await memory.forget(plan.replace);
+  const ids = await memory.rememberMany(plan.memories);
+  return { ok: true, ids, cuts: plan.cuts };
 }

@@ -14,6 +14,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { bundledPackages, noticeProblems } from './vendor-notices.mjs';
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(root, 'package.json'));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -45,11 +47,22 @@ const external = [...new Set(imports.filter((s) => !s.startsWith('.')))];
 if (external.join() !== 'onnxruntime-web/webgpu')
   fail(`unexpected imports in transformers.web.js: ${external.join(', ')}`);
 
+// Every package in the copy (transformers.js and what it bundles) needs its licence text in
+// THIRD-PARTY-NOTICES.txt (shipped with the package), at the version bundled.
+const notices = readFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), 'utf8');
+const problems = noticeProblems(notices, [
+  { name: '@huggingface/transformers', version: tfPkg.version },
+  ...bundledPackages(code),
+]);
+if (problems.length > 0) fail(problems.join('; '));
+
 const out = join(root, 'dist', 'vendor');
 mkdirSync(out, { recursive: true });
 const header =
-  `// @huggingface/transformers ${tfPkg.version} (Apache-2.0, see LICENSE-transformers.txt): its\n` +
+  `// @huggingface/transformers ${tfPkg.version} (Apache-2.0), bundling @huggingface/tokenizers\n` +
+  `// (Apache-2.0) and @huggingface/jinja (MIT): licence texts in THIRD-PARTY-NOTICES.txt. Its\n` +
   `// dist/transformers.web.js, with Tensor imported from onnxruntime-web/webgpu instead of\n` +
   `// onnxruntime-common. Copied by @anamnesis/engine's scripts/vendor-transformers.mjs.\n`;
 writeFileSync(join(out, 'transformers.web.js'), header + code);
 copyFileSync(join(tfRoot, 'LICENSE'), join(out, 'LICENSE-transformers.txt'));
+copyFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), join(out, 'THIRD-PARTY-NOTICES.txt'));

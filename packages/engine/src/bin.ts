@@ -4,11 +4,21 @@
  * arguments. Built to `dist/bin.js`, plain JavaScript: no compiler at run time.
  */
 import { main } from './cli.ts';
+import { terminalSafe } from './terminal.ts';
 
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (e) {
   const error = e as { code?: string; message?: string };
-  console.error(error?.code ? `${error.code}: ${error.message}` : e);
+  // a message can quote stored or input text: printed without terminal control characters
+  console.error(
+    terminalSafe(
+      error?.code
+        ? `${error.code}: ${error.message}`
+        : e instanceof Error
+          ? (e.stack ?? String(e))
+          : String(e),
+    ),
+  );
   process.exitCode = 1;
 }

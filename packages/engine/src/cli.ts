@@ -8,12 +8,13 @@
  *   anamnesis import [--db FILE] FILE         an export (JSON Lines), atomically
  *   anamnesis recover FILE [--out FILE]       salvage a damaged store as JSON Lines
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AnamnesisError } from '@anamnesis/errors';
 import { createEngine } from './engine.ts';
 import { recoverStore } from './recover.ts';
+import { jsonTerminalSafe, terminalSafe } from './terminal.ts';
 import type { RememberInput } from './types.ts';
 
 const USAGE = `usage:
@@ -23,8 +24,27 @@ const USAGE = `usage:
   anamnesis export [--db FILE] [--vectors]
   anamnesis import [--db FILE] FILE                   an export (JSON Lines), atomically
   anamnesis recover FILE [--out FILE]                 salvage a damaged store as JSON Lines
-The store defaults to ./anamnesis.db. recover never writes to FILE; without --out the JSON Lines
-go to stdout. Import them into a fresh store with: anamnesis import --db NEW.db OUT.jsonl`;
+The store defaults to ./anamnesis.db. recover never writes to FILE (an --out that is FILE, by any
+path or link, is refused); without --out the JSON Lines go to stdout. Stored text is printed
+without terminal control characters; export keeps it exact (as JSON escapes). Import them into a fresh store with: anamnesis import --db NEW.db OUT.jsonl`;
+
+/** The path as the file system resolves it (links followed); a missing file's folder resolved. */
+async function resolvedPath(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    const absolute = resolve(path);
+    const folder = await realpath(dirname(absolute)).catch(() => dirname(absolute));
+    return join(folder, basename(absolute));
+  }
+}
+
+/** True when `a` and `b` name one file: one resolved path, or one device and inode (hard links). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [sa, sb] = await Promise.all([stat(a).catch(() => null), stat(b).catch(() => null)]);
+  if (sa && sb && sa.ino !== 0 && sa.dev === sb.dev && sa.ino === sb.ino) return true;
+  return (await resolvedPath(a)) === (await resolvedPath(b));
+}
 
 /** Runs the CLI with `argv` (without node and script); returns the exit code. */
 export async function main(
@@ -53,17 +73,23 @@ export async function main(
       out(USAGE);
       return 2;
     }
+    if (values.out !== undefined && (await sameFile(file, values.out))) {
+      throw new AnamnesisError(
+        'INVALID_INPUT',
+        `--out ${values.out} is the store being recovered (${file}): recover never writes to the damaged store; name another file`,
+      );
+    }
     const result = await recoverStore(file);
     const summary = [
       `recovered ${result.recovered} memories, ${result.unreadable} unreadable`,
-      ...result.problems.map((p) => `  ${p}`),
+      ...result.problems.map((p) => `  ${terminalSafe(p, 'visible')}`),
     ];
     if (values.out) {
       await writeFile(values.out, result.jsonl);
       for (const line of summary) out(line);
       out(`wrote ${values.out}`);
     } else {
-      out(result.jsonl.trimEnd());
+      out(jsonTerminalSafe(result.jsonl.trimEnd()));
       for (const line of summary) console.error(line);
     }
     return result.recovered > 0 || result.unreadable === 0 ? 0 : 1;
@@ -101,7 +127,7 @@ export async function main(
       });
       results.forEach((r, i) => {
         out(
-          `${i + 1}. [${r.score.toFixed(4)} | cos ${r.similarity.toFixed(3)}] ${r.id}  ${r.text.replace(/\s+/g, ' ').slice(0, 100)}`,
+          `${i + 1}. [${r.score.toFixed(4)} | cos ${r.similarity.toFixed(3)}] ${terminalSafe(r.id, 'visible')}  ${terminalSafe(r.text).replace(/\s+/g, ' ').slice(0, 100)}`,
         );
         for (const l of r.explain!.legs)
           out(`     leg ${l.leg.padEnd(10)} rank ${l.rank}  raw ${l.score.toFixed(4)}`);
@@ -114,9 +140,9 @@ export async function main(
       for (const file of positionals) added += await engine.import(await readFile(file, 'utf8'));
       out(`imported ${added} memories into ${values.db}`);
     } else if (command === 'stats') {
-      out(JSON.stringify(await engine.stats(), null, 2));
+      out(jsonTerminalSafe(JSON.stringify(await engine.stats(), null, 2)));
     } else {
-      out((await engine.export({ vectors: values.vectors })).trimEnd());
+      out(jsonTerminalSafe((await engine.export({ vectors: values.vectors })).trimEnd()));
     }
     return 0;
   } finally {

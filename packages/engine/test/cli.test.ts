@@ -1,8 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.ts';
+import { createEngine } from '../src/index.ts';
+import { defaultEmbedder } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,5 +55,87 @@ describe('anamnesis CLI', () => {
     const r = await run('dance');
     expect(r.code).toBe(2);
     expect(r.out).toContain('usage:');
+  });
+
+  it('recover refuses an --out that is the store itself: by another path, a symlink or a hard link', async () => {
+    const store = join(dir, 'damaged.db');
+    const engine = await createEngine({
+      storage: 'file',
+      path: store,
+      embedder: await defaultEmbedder(),
+    });
+    await engine.rememberMany([{ text: 'first memory' }, { text: 'second memory' }]);
+    await engine.close();
+    const bytes = readFileSync(store);
+    symlinkSync(store, join(dir, 'link.db'));
+    linkSync(store, join(dir, 'hard.db'));
+    for (const out of [
+      store,
+      join(dir, '.', '..', 'anamnesis-cli-x', '..', dir.split('/').pop()!, 'damaged.db'),
+      join(dir, 'link.db'),
+      join(dir, 'hard.db'),
+    ]) {
+      await expect(run('recover', store, '--out', out), out).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('never writes to'),
+      });
+      expect(readFileSync(store).equals(bytes), out).toBe(true);
+    }
+    // the store named through a symlink, --out the real file
+    await expect(run('recover', join(dir, 'link.db'), '--out', store)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    expect(readFileSync(store).equals(bytes)).toBe(true);
+    // the command itself exits non-zero and says why
+    const bin = join(import.meta.dirname, '../src/bin.ts');
+    const failed = await promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      bin,
+      'recover',
+      store,
+      '--out',
+      join(dir, 'link.db'),
+    ]).then(
+      () => null,
+      (e: unknown) => e as { code: number; stderr: string },
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toMatch(/^INVALID_INPUT: .*never writes to/);
+    expect(readFileSync(store).equals(bytes)).toBe(true);
+    // another file is written as before
+    const salvage = join(dir, 'salvage.jsonl');
+    const ok = await run('recover', store, '--out', salvage);
+    expect(ok.code).toBe(0);
+    expect(readFileSync(salvage, 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
+  it('prints stored text without terminal control sequences; export stays lossless', async () => {
+    const db = join(dir, 'escapes.db');
+    const hostile =
+      'zqescape title\x1b]0;owned window\x07 clear\x1b[2J\x1b[H link \x1b]8;;https://evil.example/\x1b\\' +
+      'https://bank.example\x1b]8;;\x1b\\ c1\x9b2J bell\x07';
+    const input = join(dir, 'escapes.jsonl');
+    writeFileSync(input, `${JSON.stringify({ id: 'id\x1b[31m\x9d0;x\x07', text: hostile })}\n`);
+    expect((await run('ingest', '--db', db, input)).code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- the characters under test
+    const active = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
+    const recall = await run('recall', '--db', db, 'zqescape');
+    expect(recall.out).toContain('zqescape');
+    expect(recall.out).toContain('https://bank.example');
+    expect(recall.out).not.toMatch(active);
+    expect(recall.out).not.toContain('evil.example');
+    expect(recall.out).not.toContain('owned window');
+    const exported = await run('export', '--db', db);
+    expect(exported.out).not.toMatch(active);
+    const lines = exported.out
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id?: string; text?: string });
+    expect(lines.find((l) => l.text !== undefined)).toMatchObject({
+      id: 'id\x1b[31m\x9d0;x\x07',
+      text: hostile,
+    });
+    const stats = await run('stats', '--db', db);
+    expect(stats.out).not.toMatch(active);
   });
 });
