@@ -35,5 +35,5 @@ export function dateLeg(
     .search(queryVector, limit, rids)
     .filter((h) => h.score !== 0)
     .map((h) => ({ id: String(h.rid), score: h.score }));
-  return { leg: 'date', items };
+  return { leg: 'date', items, tiesShareRank: true };
 }

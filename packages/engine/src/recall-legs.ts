@@ -1,6 +1,7 @@
 import { prepareFtsQuery, usageDecay, type RankedList } from '@anamnesis/ranking';
 import { EVERY_MEMORY, type SqlFilter } from './filter.ts';
 import { lexicalWords } from './lexical.ts';
+import { TFIDF_MODEL_ID } from './tfidf-similarity.ts';
 import type { Columns, Reader } from './reader.ts';
 import { readRidsByIds, type CandidateRow } from './store.ts';
 import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
@@ -39,7 +40,7 @@ export function ftsLeg(
           [match, ...params, limit],
           item,
         );
-  return { leg: 'fts', items };
+  return { leg: 'fts', items, tiesShareRank: true };
 }
 
 /** The rows a filter lets through, for the legs that do not filter in SQL; undefined: all. */
@@ -57,12 +58,15 @@ export function vectorLeg(
 ): RankedList {
   // A cosine of exactly 0 says nothing (the query or the memory has no vector: no word the model
   // knows, as in a script it was not trained on), so such a memory is no candidate of this leg.
+  // A model's equal cosines mean texts it sees as the same: they share a rank. TF-IDF cosines tie
+  // by construction (one shared rare word), so there each keeps its position.
   return {
     leg: 'vector',
     items: similarity
       .search(query, limit, allowed)
       .filter((h) => h.score !== 0)
       .map((h) => ({ id: String(h.rid), score: h.score })),
+    tiesShareRank: similarity.id !== TFIDF_MODEL_ID,
   };
 }
 

@@ -48,6 +48,14 @@ describe('time, importance and usage in the default profile', () => {
     expect((await ids('who is my dentist'))[0]).toBe('porto');
   });
 
+  it('of two notes the model and the index see as equal, the one written a minute later is first', async () => {
+    await store([
+      { id: 'first', text: 'Wifi password\n\npinecone42', createdAt: NOW - 60_000 },
+      { id: 'second', text: 'Wifi password\n\nbluebird7', createdAt: NOW },
+    ]);
+    expect((await ids('wifi password'))[0]).toBe('second');
+  });
+
   it('the important one of two equal texts comes first', async () => {
     await store([
       { id: 'low', text: 'Pick up the parcel at the post office', importance: 0.1, session: 'a' },

@@ -12,6 +12,12 @@ export interface RankedList {
   leg: string;
   /** Items best first. An id listed twice keeps its first (best) position. */
   items: readonly RankedItem[];
+  /**
+   * Items of equal score share the rank of the first of them ("1, 2, 2, 4"), so that of two equal
+   * matches neither is favoured by the order the leg happened to list them in. Default false:
+   * every item has its own position (for legs whose equal scores do not mean equal matches).
+   */
+  tiesShareRank?: boolean;
 }
 
 /** How one leg contributed to one fused item. */
@@ -41,12 +47,16 @@ export interface IndexedList {
   ranks: Map<string, { rank: number; score: number }>;
 }
 
-/** Validates a ranked list and indexes it by id (1-based ranks, first occurrence wins). */
+/**
+ * Validates a ranked list and indexes it by id (1-based ranks, first occurrence wins; with
+ * `tiesShareRank`, an item scored as the one before it takes that one's rank).
+ */
 export function indexList(list: RankedList): IndexedList {
   if (!list || typeof list.leg !== 'string' || list.leg.length === 0)
     throw new AnamnesisError('INVALID_INPUT', 'a ranked list needs a non-empty leg name and items');
   assertArray(list.items, `items of leg ${list.leg}`);
   const ranks = new Map<string, { rank: number; score: number }>();
+  let previous: { rank: number; score: number } | undefined;
   for (const item of list.items) {
     if (!item || typeof item.id !== 'string') {
       throw new AnamnesisError('INVALID_INPUT', `leg ${list.leg}: every item needs a string id`);
@@ -57,7 +67,10 @@ export function indexList(list: RankedList): IndexedList {
         `leg ${list.leg}: score of ${item.id} is not finite`,
       );
     }
-    if (!ranks.has(item.id)) ranks.set(item.id, { rank: ranks.size + 1, score: item.score });
+    if (ranks.has(item.id)) continue;
+    const rank =
+      list.tiesShareRank && previous?.score === item.score ? previous.rank : ranks.size + 1;
+    ranks.set(item.id, (previous = { rank, score: item.score }));
   }
   return { leg: list.leg, length: ranks.size, ranks };
 }

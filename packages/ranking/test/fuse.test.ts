@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fuse, type CandidateFeatures } from '../src/fuse.ts';
 import { PROFILES, getProfile, poolSize } from '../src/profiles.ts';
-import { bestLegRank, type RankedList } from '../src/ranked-list.ts';
+import { bestLegRank, indexList, type RankedList } from '../src/ranked-list.ts';
 import { expectCode } from './helpers.ts';
 
 const feat = (f: Partial<CandidateFeatures> = {}): CandidateFeatures => ({
@@ -161,5 +161,35 @@ describe('bestLegRank', () => {
         expect(bestLegRank(ranks.map((rank) => ({ rank })))).toBe(Math.min(...ranks));
       }),
     );
+  });
+});
+
+describe('tiesShareRank', () => {
+  const items = [
+    { id: 'a', score: 3 },
+    { id: 'b', score: 2 },
+    { id: 'c', score: 2 },
+    { id: 'b', score: 1 },
+    { id: 'd', score: 1 },
+  ];
+  const ranks = (list: RankedList) =>
+    [...indexList(list).ranks].map(([id, r]) => [id, r.rank] as const);
+
+  it('equal scores share the first one’s rank ("1, 2, 2, 4"); duplicates are still dropped', () => {
+    expect(ranks({ leg: 'fts', items, tiesShareRank: true })).toEqual([
+      ['a', 1],
+      ['b', 2],
+      ['c', 2],
+      ['d', 4],
+    ]);
+  });
+
+  it('without it every item keeps its position', () => {
+    expect(ranks({ leg: 'fts', items })).toEqual([
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+      ['d', 4],
+    ]);
   });
 });
