@@ -1,0 +1,205 @@
+/**
+ * `pnpm bench:quality -- [--locomo DIR] [--corpora DIR] [--k 10] [--ablate] [--json] [--html FILE]`:
+ * retrieval quality of the `default` profile on every corpus our users' data looks like, each on
+ * its own line and per split: chat (LoCoMo, `--locomo`), notes, web pages and other languages
+ * (`apps/bench/corpora`, see `quality-corpora.ts`). Baselines on the same store and embeddings:
+ * BM25 alone (the FTS leg), Orama hybrid (its default fulltext + vector search on the same
+ * vectors) and the zero-model TF-IDF backend with the default profile. `--ablate`: `default` with
+ * each signal removed, per corpus (the vector leg's share among them).
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  createTransformersEmbedder,
+  DEFAULT_PROFILE,
+  defaultEmbedderOptions,
+} from '@anamnesis/engine';
+import type { ScoringProfile } from '@anamnesis/ranking';
+import { BASELINES } from './baselines.ts';
+import { writeReport } from './html-report.ts';
+import { loadLocomo, runLocomo, type Conversation, type Report } from './locomo.ts';
+import { runOrama } from './orama.ts';
+import { loadCorpora, type Split } from './quality-corpora.ts';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: {
+    locomo: { type: 'string' },
+    corpora: { type: 'string' },
+    k: { type: 'string', default: '10' },
+    ablate: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    html: { type: 'string' },
+  },
+});
+const k = Number(values.k);
+// pnpm runs this in apps/bench; relative paths are relative to where the command was typed.
+const cwd = process.env.INIT_CWD ?? process.cwd();
+const corporaDir = values.corpora
+  ? resolve(cwd, values.corpora)
+  : fileURLToPath(new URL('../corpora', import.meta.url));
+
+/** One line of the table: a corpus and a split. */
+interface Line {
+  corpus: string;
+  split: Split;
+  conv: Conversation[];
+}
+const lines: Line[] = [];
+if (values.locomo)
+  lines.push({
+    corpus: 'chat (LoCoMo)',
+    split: 'dev',
+    conv: loadLocomo(resolve(cwd, values.locomo)),
+  });
+for (const c of loadCorpora(corporaDir))
+  for (const split of ['dev', 'held-out'] as const)
+    if (c.splits[split]) lines.push({ corpus: c.name, split, conv: [c.splits[split]] });
+if (lines.length === 0) {
+  console.error('bench:quality: no corpus (pass --locomo DIR or --corpora DIR)');
+  process.exit(2);
+}
+
+/** `default` with one signal removed, per signal. */
+function ablations(): Record<string, ScoringProfile> {
+  const d = DEFAULT_PROFILE;
+  const out: Record<string, ScoringProfile> = {};
+  const without = (name: string, p: Partial<ScoringProfile>) => {
+    out[`− ${name}`] = { ...d, name: `default − ${name}`, ...p };
+  };
+  for (const leg of d.legs) without(`${leg} leg`, { legs: d.legs.filter((l) => l !== leg) });
+  if (d.context) without('context', { context: null });
+  if (d.speaker) without('speaker', { speaker: 0 });
+  if (d.priors) without('priors', { priors: null });
+  return out;
+}
+
+const embedder = await createTransformersEmbedder(await defaultEmbedderOptions());
+const t0 = performance.now();
+const results: { line: Line; reports: Record<string, Report> }[] = [];
+for (const line of lines) {
+  const reports: Record<string, Report> = {
+    ...(await runLocomo(
+      line.conv,
+      { default: 'default', bm25: BASELINES.bm25!, ...(values.ablate ? ablations() : {}) },
+      { embedder, k },
+    )),
+    'orama-hybrid': (await runOrama(line.conv, embedder, k))['orama-hybrid'],
+    ...(await runLocomo(line.conv, { 'tfidf-default': 'default' }, { embedder: 'tfidf', k })),
+  };
+  results.push({ line, reports });
+}
+const seconds = (performance.now() - t0) / 1000;
+
+const fmt = (x: number) => x.toFixed(3);
+const shown = ['default', 'bm25', 'orama-hybrid', 'tfidf-default'];
+console.log(
+  `bench:quality: ${lines.length} corpus lines, k = ${k}, model ${embedder.id}, ${seconds.toFixed(1)} s`,
+);
+console.log(
+  `${'corpus'.padEnd(16)} ${'split'.padEnd(9)} ${'q'.padStart(4)}  ${shown.map((n) => `${n} R@${k} / MRR / nDCG`.padEnd(26)).join(' ')}`,
+);
+for (const { line, reports } of results) {
+  const cells = shown.map((n) => {
+    const r = reports[n]!;
+    return `${fmt(r.recall)} / ${fmt(r.mrr)} / ${fmt(r.ndcg10)}`.padEnd(26);
+  });
+  const gain = reports.default!.recall - reports.bm25!.recall;
+  console.log(
+    `${line.corpus.padEnd(16)} ${line.split.padEnd(9)} ${String(reports.default!.questions).padStart(4)}  ${cells.join(' ')} ${gain >= 0 ? '+' : ''}${fmt(gain)} vs bm25`,
+  );
+}
+const ablated = Object.keys(results[0]!.reports).filter((n) => n.startsWith('− '));
+if (ablated.length > 0) {
+  console.log(`\nablation: recall@${k} of default, and of default with one signal removed`);
+  console.log(
+    `${'corpus'.padEnd(16)} ${'split'.padEnd(9)} ${'default'.padEnd(8)} ${ablated.map((n) => n.padEnd(13)).join(' ')}`,
+  );
+  for (const { line, reports } of results)
+    console.log(
+      `${line.corpus.padEnd(16)} ${line.split.padEnd(9)} ${fmt(reports.default!.recall).padEnd(8)} ${ablated.map((n) => fmt(reports[n]!.recall).padEnd(13)).join(' ')}`,
+    );
+}
+
+const label = (l: Line) => `${l.corpus} ${l.split}`;
+if (values.html) {
+  writeReport(values.html, {
+    title: 'anamnesis bench:quality',
+    intro: [
+      `${lines.length} corpus lines, k = ${k}, model ${embedder.id}; ${new Date().toISOString()}.`,
+      'Each corpus in its own store; baselines run in the same process on the same embeddings. Held-out questions were never looked at while tuning.',
+    ],
+    charts: [
+      {
+        title: `Recall@${k} per corpus and split`,
+        note: 'One group per corpus line, one bar per ranker.',
+        config: {
+          type: 'bar',
+          data: {
+            labels: results.map((r) => label(r.line)),
+            datasets: shown.map((n, i) => ({
+              label: n,
+              data: results.map((r) => r.reports[n]!.recall),
+              backgroundColor: ['#1f77b4', '#9a9a9a', '#ff7f0e', '#2ca02c'][i],
+            })),
+          },
+          options: { scales: { y: { min: 0, max: 1 } } },
+        },
+      },
+    ],
+    tables: [
+      {
+        title: 'Numbers (recall@k / MRR / nDCG@10)',
+        rows: [
+          ['corpus', 'split', 'questions', ...shown],
+          ...results.map(({ line, reports }) => [
+            line.corpus,
+            line.split,
+            reports.default!.questions,
+            ...shown.map((n) => {
+              const r = reports[n]!;
+              return `${fmt(r.recall)} / ${fmt(r.mrr)} / ${fmt(r.ndcg10)}`;
+            }),
+          ]),
+        ],
+      },
+      ...(ablated.length > 0
+        ? [
+            {
+              title: `Ablation: recall@${k} with one signal removed`,
+              rows: [
+                ['corpus', 'split', 'default', ...ablated],
+                ...results.map(({ line, reports }) => [
+                  line.corpus,
+                  line.split,
+                  fmt(reports.default!.recall),
+                  ...ablated.map((n) => fmt(reports[n]!.recall)),
+                ]),
+              ],
+            },
+          ]
+        : []),
+    ],
+  });
+  console.log(`wrote ${values.html}`);
+}
+
+if (values.json) {
+  const metrics = (r: Report) => ({
+    questions: r.questions,
+    [`recall@${k}`]: r.recall,
+    mrr: r.mrr,
+    'ndcg@10': r.ndcg10,
+  });
+  console.log(
+    JSON.stringify({
+      k,
+      lines: results.map(({ line, reports }) => ({
+        corpus: line.corpus,
+        split: line.split,
+        rankers: Object.fromEntries(Object.entries(reports).map(([n, r]) => [n, metrics(r)])),
+      })),
+    }),
+  );
+}
