@@ -9,6 +9,8 @@ import { AnamnesisError, ERROR_CODES } from '@anamnesis/errors';
 import {
   createEngine,
   ENGINE_PROFILES,
+  MAX_META_CHARS,
+  MAX_META_KEYS,
   type Engine,
   type EngineOptions,
   type Memory,
@@ -71,6 +73,31 @@ function filter(g: Gen, ids: readonly string[]): unknown {
   return g.chance(0.1) ? g.any() : f;
 }
 
+/** A filter that looks like a condition but sets none: `forget` must refuse it. */
+function emptyLooking(g: Gen): Record<string, unknown> {
+  const f: Record<string, unknown> = {};
+  for (const key of ['tags', 'kind', 'session', 'ids', 'meta', 'after', 'before'])
+    if (g.chance(0.4)) f[key] = key === 'meta' && g.chance(0.5) ? {} : undefined;
+  return g.chance(0.2) ? structuredClone(f) : f;
+}
+
+/** Metadata at or past the limits: too many keys, too many characters, reserved names. */
+function oversizedMeta(g: Gen): Record<string, unknown> {
+  switch (g.int(3)) {
+    case 0:
+      return Object.fromEntries(
+        Array.from({ length: MAX_META_KEYS + g.int(3) - 1 }, (_, i) => [`k${i}`, i]),
+      );
+    case 1:
+      return { big: 'x'.repeat(MAX_META_CHARS - 12 + g.int(24)) };
+    default:
+      return JSON.parse(`{"${g.pick(['__proto__', 'constructor', 'prototype'])}": 1}`) as Record<
+        string,
+        unknown
+      >;
+  }
+}
+
 function customProfile(g: Gen): unknown {
   const base = ENGINE_PROFILES[g.pick(PROFILES)]!;
   const p: Record<string, unknown> = structuredClone({ ...base });
@@ -127,7 +154,9 @@ function rememberInput(g: Gen, ids: readonly string[], index: number): unknown {
   if (g.chance(0.4)) m.tags = g.maybe(() => [g.pick(TAGS), g.string()]);
   if (g.chance(0.3))
     m.meta = g.maybe(() =>
-      Object.fromEntries([[g.key(), g.pick([1, 'v', false, null, g.text(3)])]]),
+      g.chance(0.1)
+        ? oversizedMeta(g)
+        : Object.fromEntries([[g.key(), g.pick([1, 'v', false, null, g.text(3)])]]),
     );
   if (g.chance(0.3)) m.importance = g.maybe(() => g.float());
   if (g.chance(0.2)) m.memoryScore = g.maybe(() => g.float());
@@ -405,8 +434,26 @@ describe(`engine fuzz (seed ${FUZZ_SEED})`, () => {
                 () => someId(),
                 () => [someId(), someId()],
                 () => (g.chance(0.3) ? filter(g, ids) : g.any()),
+                () => emptyLooking(g),
               ])();
               result = await outcome(() => engine.forget(target as never), fail);
+              if (
+                result.ok &&
+                target !== null &&
+                typeof target === 'object' &&
+                !Array.isArray(target) &&
+                Object.values(target).every(
+                  (v) =>
+                    v === undefined ||
+                    (v !== null &&
+                      typeof v === 'object' &&
+                      !Array.isArray(v) &&
+                      Object.keys(v).length === 0),
+                )
+              )
+                fail(
+                  `forget took a filter that sets no condition: ${String(result.value)} deleted`,
+                );
               break;
             case 'link':
               target = someId();
