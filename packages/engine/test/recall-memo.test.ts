@@ -75,6 +75,19 @@ describe('recall after a change reads the rows as they are now (kept values are 
     expect(valueOf(after, 'importance')).toBe(0.9);
   });
 
+  it('an updated importance, with no retrieval count pending to flush first', async () => {
+    await open();
+    await engine.rememberMany(NOTES);
+    const q = 'kitten on the sofa';
+    // reads the candidates' rows (kept by the memo) but answers nothing, so records no retrieval:
+    // only the write's own clearing can drop the kept row
+    expect(await engine.recall(q, { noCache: true, minSimilarity: 0.9999 })).toEqual([]);
+    await engine.update('cat', { importance: 0.9 });
+    const opts = { explain: true, noCache: true, profile: 'mnemosyne' } as const;
+    const after = (await engine.recall(q, opts)).find((r) => r.id === 'cat');
+    expect(valueOf(after, 'importance')).toBe(0.9);
+  });
+
   it('access counts written behind recalls', async () => {
     await open();
     await engine.rememberMany(NOTES);
