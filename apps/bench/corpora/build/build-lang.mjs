@@ -33,16 +33,23 @@ for (const lang of Object.keys(LANGS)) {
   const questions = QUESTIONS[lang].map((q) => {
     const ids = [];
     for (const [cmd, anchor] of q.evidence) {
-      const hits = byCmd[cmd].filter((m) => (typeof anchor === 'string' ? m.text.includes(anchor) : anchor.test(m.text)));
-      if (hits.length === 0) throw new Error(`${lang}: no passage of ${cmd} matches ${anchor} (${q.text})`);
+      const hits = byCmd[cmd].filter((m) =>
+        typeof anchor === 'string' ? m.text.includes(anchor) : anchor.test(m.text),
+      );
+      if (hits.length === 0)
+        throw new Error(`${lang}: no passage of ${cmd} matches ${anchor} (${q.text})`);
       for (const h of hits) {
         if (!ids.includes(h.id)) ids.push(h.id);
         // An option's line (flags only) that ends a passage is described at the start of the next:
         // both answer.
         const lastLine = h.text.slice(h.text.lastIndexOf('\n') + 1);
-        const inLast = typeof anchor === 'string' ? lastLine.includes(anchor) : new RegExp(anchor.source, anchor.flags).test(lastLine);
+        const inLast =
+          typeof anchor === 'string'
+            ? lastLine.includes(anchor)
+            : new RegExp(anchor.source, anchor.flags).test(lastLine);
         const next = byCmd[cmd][byCmd[cmd].indexOf(h) + 1];
-        const optionOnly = /^-/.test(lastLine) && lastLine.length < 50 && !/\s\S+\s\S+\s/.test(lastLine);
+        const optionOnly =
+          /^-/.test(lastLine) && lastLine.length < 50 && !/\s\S+\s\S+\s/.test(lastLine);
         if (inLast && optionOnly && next && !ids.includes(next.id)) {
           ids.push(next.id);
           console.log(`  ${lang}: ${h.id} ends with "${lastLine}"; ${next.id} added`);
@@ -52,5 +59,10 @@ for (const lang of Object.keys(LANGS)) {
     return { text: q.text, evidence: ids, type: q.type };
   });
   mkdirSync(new URL(`../lang-${lang}/`, import.meta.url), { recursive: true });
-  writeCorpus(`lang-${lang}`, `${NAMES[lang]} man pages from Debian bookworm, cut into 800-character passages`, memories, questions);
+  writeCorpus(
+    `lang-${lang}`,
+    `${NAMES[lang]} man pages from Debian bookworm, cut into 800-character passages`,
+    memories,
+    questions,
+  );
 }

@@ -8,7 +8,21 @@ const source = JSON.parse(readFileSync(new URL('./notes-source.json', import.met
 
 // These notes get a "Name: description" title (a colon in the title, as people title notes), to
 // check that the engine does not read the part before the colon as a chat speaker.
-const COLON = new Set(['tmux', 'jq', 'ripgrep', 'ncdu', 'htop', 'bat', 'pass', 'units', 'sox', 'fzf', 'lame', 'tree', 'mtr-tiny']);
+const COLON = new Set([
+  'tmux',
+  'jq',
+  'ripgrep',
+  'ncdu',
+  'htop',
+  'bat',
+  'pass',
+  'units',
+  'sox',
+  'fzf',
+  'lame',
+  'tree',
+  'mtr-tiny',
+]);
 const NAME = { 'mtr-tiny': 'mtr', ripgrep: 'ripgrep', jq: 'jq' };
 
 const memories = source.map((p, i) => {
@@ -30,12 +44,17 @@ const q = (text, evidence, type = K) => ({ text, evidence: evidence.map((e) => `
 
 // Written by hand after reading every note; the asker does not remember the notes' exact words.
 const questions = [
-  q('which program lets me run several shells inside one terminal window and reattach to them later?', ['tmux']),
+  q(
+    'which program lets me run several shells inside one terminal window and reattach to them later?',
+    ['tmux'],
+  ),
   q('that tool for slicing and reshaping the JSON an API sends back, from the shell', ['jq']),
   q('tools for backing up my files', ['borgbackup', 'restic', 'rsync'], T),
   q('password managers I wrote down', ['keepassxc', 'pass'], T),
   q('how can I see interactively which folders take up the most room on my drive?', ['ncdu']),
-  q('the tool that shows packet loss and latency at every hop on the way to a server', ['mtr-tiny']),
+  q('the tool that shows packet loss and latency at every hop on the way to a server', [
+    'mtr-tiny',
+  ]),
   q('how do I test the throughput between two of my machines?', ['iperf3']),
   q('something to capture and look at the packets going through my network card', ['tcpdump']),
   q('find out which machines on the LAN are online and which services they expose', ['nmap']),
@@ -50,11 +69,19 @@ const questions = [
   q('what should I use to design a logo or icons as SVG?', ['inkscape']),
   q('record a podcast and cut the audio on several tracks', ['audacity']),
   q('change a video from one container or codec to another', ['ffmpeg', 'vlc']),
-  q('media player that also handles DVDs and can stream to other computers on the network', ['vlc']),
-  q('download a whole site for offline reading, and keep going when the connection drops', ['wget']),
+  q('media player that also handles DVDs and can stream to other computers on the network', [
+    'vlc',
+  ]),
+  q('download a whole site for offline reading, and keep going when the connection drops', [
+    'wget',
+  ]),
   q('send an HTTP POST with cookies and a login from the terminal', ['curl']),
-  q('search for a word across all the code in a repo quickly, skipping what git ignores', ['ripgrep']),
-  q('locate files by name without remembering the awkward flags of the classic command', ['fd-find']),
+  q('search for a word across all the code in a repo quickly, skipping what git ignores', [
+    'ripgrep',
+  ]),
+  q('locate files by name without remembering the awkward flags of the classic command', [
+    'fd-find',
+  ]),
   q('pick an item from my shell history by typing a few letters of it', ['fzf']),
   q('print the folder hierarchy nested like an outline', ['tree']),
   q('see what is running and kill a process without looking up its number', ['htop']),
@@ -66,7 +93,9 @@ const questions = [
   q('what do I put in front of my app as a reverse proxy?', ['nginx']),
   q('organise my ebooks and push them to my Kindle', ['calibre']),
   q('a lightweight PDF reader driven by the keyboard like vim', ['zathura']),
-  q('which word processor opens .docx files, the Microsoft Office substitute?', ['libreoffice-writer']),
+  q('which word processor opens .docx files, the Microsoft Office substitute?', [
+    'libreoffice-writer',
+  ]),
   q('email programs', ['thunderbird', 'mutt'], T),
   q('make the computer read text out loud', ['espeak-ng']),
   q('add effects to a sound file and change its format on the command line', ['sox']),
@@ -92,4 +121,9 @@ const questions = [
   q('audio conversion and editing programs', ['audacity', 'sox', 'ffmpeg', 'lame', 'flac'], T),
 ];
 
-writeCorpus('notes', 'Short titled notes: Debian package descriptions (bookworm), stored as the notes app stores a note', memories, questions);
+writeCorpus(
+  'notes',
+  'Short titled notes: Debian package descriptions (bookworm), stored as the notes app stores a note',
+  memories,
+  questions,
+);

@@ -4,12 +4,19 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const list = readFileSync(process.argv[2] ?? '/work/wt/notes.jsonl', 'utf8')
-  .split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
 const out = [];
 for (const { pkg } of list) {
-  const show = execFileSync('apt-cache', ['-o', 'Acquire::Languages=en', 'show', '--no-all-versions', pkg], { encoding: 'utf8' });
+  const show = execFileSync(
+    'apt-cache',
+    ['-o', 'Acquire::Languages=en', 'show', '--no-all-versions', pkg],
+    { encoding: 'utf8' },
+  );
   const lines = show.split('\n');
-  const field = (name) => (lines.find((l) => l.startsWith(`${name}: `)) ?? '').slice(name.length + 2);
+  const field = (name) =>
+    (lines.find((l) => l.startsWith(`${name}: `)) ?? '').slice(name.length + 2);
   // The long description is in the Translation-en index (Description-en); needs
   // `apt-get update -o Acquire::Languages=en` where the image turned languages off.
   let at = lines.findIndex((l) => l.startsWith('Description-en: '));
@@ -20,7 +27,14 @@ for (const { pkg } of list) {
     if (!l.startsWith(' ')) break;
     body.push(l.trim() === '.' ? '' : l.slice(1));
   }
-  out.push({ pkg, version: field('Version'), section: field('Section'), size: Number(field('Size')), title, body: body.join('\n').trim() });
+  out.push({
+    pkg,
+    version: field('Version'),
+    section: field('Section'),
+    size: Number(field('Size')),
+    title,
+    body: body.join('\n').trim(),
+  });
 }
 writeFileSync(new URL('./notes-source.json', import.meta.url), JSON.stringify(out, null, 1) + '\n');
 console.log(out.length, 'packages;', out.filter((p) => !p.body).length, 'without body');

@@ -13,7 +13,10 @@ const A = {
   tailF: ['tail', /^-f, --follow/m],
   tailRot: ['tail', /--follow=(name|NAME|nombre)|^(With |Mit |Con la opción )?--follow \(-f\)/m],
   // (the option's line and its description can fall in two passages: both are evidence)
-  tailN: ['tail', /^-n, --(lines|líneas|Zeilen)|^Die letzten K Zeilen|^muestra las últimas NUM líneas/m],
+  tailN: [
+    'tail',
+    /^-n, --(lines|líneas|Zeilen)|^Die letzten K Zeilen|^muestra las últimas NUM líneas/m,
+  ],
   cpR: ['cp', /^-R, -r, --recursive/m],
   cpN: ['cp', /^-n, --no-clobber/m],
   cpU: ['cp', /^-u, --update/m],
@@ -32,7 +35,8 @@ const A = {
 
 const core = (texts) => {
   const keys = Object.keys(A);
-  if (texts.length !== keys.length) throw new Error(`expected ${keys.length} questions, got ${texts.length}`);
+  if (texts.length !== keys.length)
+    throw new Error(`expected ${keys.length} questions, got ${texts.length}`);
   return texts.map(([text, type], i) => ({ text, type, evidence: [A[keys[i]]] }));
 };
 
@@ -87,8 +91,14 @@ export const QUESTIONS = {
   ]),
   de: core([
     ['Wie zeige ich den freien Plattenplatz in lesbaren Einheiten wie GB an?', 'how-to'],
-    ['Wie sehe ich beim freien Speicherplatz auch, welches Dateisystem jede Partition hat?', 'how-to'],
-    ['Welcher Befehl sagt mir, wie viel Platz ein Ordner insgesamt belegt, nur als eine Zahl?', 'known-item'],
+    [
+      'Wie sehe ich beim freien Speicherplatz auch, welches Dateisystem jede Partition hat?',
+      'how-to',
+    ],
+    [
+      'Welcher Befehl sagt mir, wie viel Platz ein Ordner insgesamt belegt, nur als eine Zahl?',
+      'known-item',
+    ],
     ['Wie begrenze ich die Ausgabe der Ordnergrößen auf eine Ebene Unterverzeichnisse?', 'how-to'],
     ['Wie lasse ich beim Berechnen des Platzverbrauchs bestimmte Dateien wie *.o weg?', 'how-to'],
     ['Wie beobachte ich eine Logdatei live, während neue Zeilen dazukommen?', 'how-to'],
@@ -98,9 +108,15 @@ export const QUESTIONS = {
     ['Wie verhindere ich beim Kopieren, dass vorhandene Dateien überschrieben werden?', 'how-to'],
     ['Wie kopiere ich nur Dateien, die neuer sind als die am Ziel?', 'how-to'],
     ['Wie behalte ich beim Kopieren Zeitstempel und Eigentümer der Originale?', 'how-to'],
-    ['Wie lege ich verschachtelte Verzeichnisse in einem Rutsch an, auch wenn die Elternordner fehlen?', 'how-to'],
+    [
+      'Wie lege ich verschachtelte Verzeichnisse in einem Rutsch an, auch wenn die Elternordner fehlen?',
+      'how-to',
+    ],
     ['Wie ändere ich die Rechte für alle Dateien in einem Verzeichnisbaum auf einmal?', 'how-to'],
-    ['Was bedeutet das besondere Bit auf /tmp, das das Löschen fremder Dateien verhindert?', 'known-item'],
+    [
+      'Was bedeutet das besondere Bit auf /tmp, das das Löschen fremder Dateien verhindert?',
+      'known-item',
+    ],
     ['Wie wandle ich einen Unix-Zeitstempel in ein lesbares Datum um?', 'how-to'],
     ['Wie gebe ich Datum und Uhrzeit im ISO-8601-Format aus?', 'how-to'],
     ['Wie finde ich heraus, wie spät es gerade an der US-Westküste ist?', 'how-to'],
@@ -111,10 +127,16 @@ export const QUESTIONS = {
   ]),
   es: core([
     ['¿Cómo veo el espacio libre del disco en unidades legibles como GB?', 'how-to'],
-    ['¿Cómo muestro también el tipo de sistema de archivos de cada partición al ver el espacio libre?', 'how-to'],
+    [
+      '¿Cómo muestro también el tipo de sistema de archivos de cada partición al ver el espacio libre?',
+      'how-to',
+    ],
     ['¿Qué orden me dice cuánto ocupa una carpeta en total, solo un número?', 'known-item'],
     ['¿Cómo limito el informe de tamaños de carpetas a un solo nivel de subdirectorios?', 'how-to'],
-    ['¿Cómo dejo fuera ciertos archivos, como los .o, al calcular lo que ocupa un directorio?', 'how-to'],
+    [
+      '¿Cómo dejo fuera ciertos archivos, como los .o, al calcular lo que ocupa un directorio?',
+      'how-to',
+    ],
     ['¿Cómo sigo un archivo de registro en tiempo real mientras se le añaden líneas?', 'how-to'],
     ['¿Cómo hago que tail siga al registro aunque lo roten y le cambien el nombre?', 'how-to'],
     ['¿Cómo muestro solo las últimas 50 líneas de un archivo?', 'how-to'],
@@ -144,28 +166,156 @@ QUESTIONS.zh[QUESTIONS.zh.length - 1] = {
 };
 
 QUESTIONS.ru = [
-  ['как посмотреть, от каких библиотек зависит программа?', 'known-item', [['ldd', '$ ldd /bin/ls']]],
-  ['можно ли безопасно проверять зависимости у непроверенного чужого бинарника?', 'how-to', [['ldd', 'никогда не запускайте ldd']]],
-  ['как узнать прямые зависимости исполняемого файла, не запуская его?', 'how-to', [['ldd', 'objdump -p'], ['ldd', 'непосредственные зависимости']]],
-  ['как найти библиотеки, которые слинкованы, но на самом деле не используются?', 'how-to', [['ldd', /^-u, --unused/m]]],
-  ['как перекодировать текстовый файл из ISO-8859-15 в UTF-8?', 'how-to', [['iconv', /^-f начальная_кодировка/m], ['iconv', '$ iconv -f ISO-8859-15']]],
-  ['как при перекодировке заменить отсутствующие символы похожими латинскими, например ß на ss?', 'how-to', [['iconv', 'строка //TRANSLIT'], ['iconv', 'ASCII//TRANSLIT']]],
-  ['как получить список всех кодировок, которые знает конвертер?', 'how-to', [['iconv', /^-l, --list/m]]],
-  ['как не прерывать перекодировку на символах, которые нельзя преобразовать, а просто выбрасывать их?', 'how-to', [['iconv', 'строка //IGNORE'], ['iconv', /^-c Отбрасывать/m]]],
-  ['как сохранить результат перекодировки сразу в файл?', 'how-to', [['iconv', /^-o файл_результата/m]]],
-  ['как вывести файл с номерами строк?', 'how-to', [['cat', /^-n, --number/m], ['cat', /^-b, --number-nonblank/m]]],
-  ['как увидеть в файле символы табуляции и где заканчиваются строки?', 'how-to', [['cat', /^-T, --show-tabs/m], ['cat', /^-E, --show-ends/m]]],
-  ['как при выводе файла схлопнуть несколько пустых строк подряд в одну?', 'how-to', [['cat', /^-s, --squeeze-blank/m]]],
-  ['как показать в списке файлов скрытые файлы, начинающиеся с точки?', 'how-to', [['ls', /^-a, --all/m], ['ls', /^-A, --almost-all/m]]],
-  ['как отсортировать файлы в каталоге по размеру, самые большие сверху?', 'how-to', [['ls', /^-S сортировать по размеру/m]]],
-  ['как показать размеры файлов в понятном виде, в килобайтах и мегабайтах?', 'how-to', [['ls', /^-h, --human-readable/m]]],
+  [
+    'как посмотреть, от каких библиотек зависит программа?',
+    'known-item',
+    [['ldd', '$ ldd /bin/ls']],
+  ],
+  [
+    'можно ли безопасно проверять зависимости у непроверенного чужого бинарника?',
+    'how-to',
+    [['ldd', 'никогда не запускайте ldd']],
+  ],
+  [
+    'как узнать прямые зависимости исполняемого файла, не запуская его?',
+    'how-to',
+    [
+      ['ldd', 'objdump -p'],
+      ['ldd', 'непосредственные зависимости'],
+    ],
+  ],
+  [
+    'как найти библиотеки, которые слинкованы, но на самом деле не используются?',
+    'how-to',
+    [['ldd', /^-u, --unused/m]],
+  ],
+  [
+    'как перекодировать текстовый файл из ISO-8859-15 в UTF-8?',
+    'how-to',
+    [
+      ['iconv', /^-f начальная_кодировка/m],
+      ['iconv', '$ iconv -f ISO-8859-15'],
+    ],
+  ],
+  [
+    'как при перекодировке заменить отсутствующие символы похожими латинскими, например ß на ss?',
+    'how-to',
+    [
+      ['iconv', 'строка //TRANSLIT'],
+      ['iconv', 'ASCII//TRANSLIT'],
+    ],
+  ],
+  [
+    'как получить список всех кодировок, которые знает конвертер?',
+    'how-to',
+    [['iconv', /^-l, --list/m]],
+  ],
+  [
+    'как не прерывать перекодировку на символах, которые нельзя преобразовать, а просто выбрасывать их?',
+    'how-to',
+    [
+      ['iconv', 'строка //IGNORE'],
+      ['iconv', /^-c Отбрасывать/m],
+    ],
+  ],
+  [
+    'как сохранить результат перекодировки сразу в файл?',
+    'how-to',
+    [['iconv', /^-o файл_результата/m]],
+  ],
+  [
+    'как вывести файл с номерами строк?',
+    'how-to',
+    [
+      ['cat', /^-n, --number/m],
+      ['cat', /^-b, --number-nonblank/m],
+    ],
+  ],
+  [
+    'как увидеть в файле символы табуляции и где заканчиваются строки?',
+    'how-to',
+    [
+      ['cat', /^-T, --show-tabs/m],
+      ['cat', /^-E, --show-ends/m],
+    ],
+  ],
+  [
+    'как при выводе файла схлопнуть несколько пустых строк подряд в одну?',
+    'how-to',
+    [['cat', /^-s, --squeeze-blank/m]],
+  ],
+  [
+    'как показать в списке файлов скрытые файлы, начинающиеся с точки?',
+    'how-to',
+    [
+      ['ls', /^-a, --all/m],
+      ['ls', /^-A, --almost-all/m],
+    ],
+  ],
+  [
+    'как отсортировать файлы в каталоге по размеру, самые большие сверху?',
+    'how-to',
+    [['ls', /^-S сортировать по размеру/m]],
+  ],
+  [
+    'как показать размеры файлов в понятном виде, в килобайтах и мегабайтах?',
+    'how-to',
+    [['ls', /^-h, --human-readable/m]],
+  ],
   ['как вывести сначала самые свежие файлы?', 'how-to', [['ls', /^-t сортировать по времени/m]]],
-  ['как сделать, чтобы папки в списке шли раньше файлов?', 'how-to', [['ls', /^--group-directories-first/m]]],
-  ['как узнать, какие локали установлены в системе?', 'how-to', [['locale', /^-a, --all-locales/m], ['locale', 'Выдаётся список всех доступных локалей']]],
-  ['как посмотреть, в каком формате текущая локаль показывает дату?', 'how-to', [['locale', '$ locale date_fmt'], ['locale', '$ locale -k date_fmt']]],
-  ['как проверить, какая кодировка символов у текущей локали?', 'how-to', [['locale', 'locale -c charmap']]],
-  ['как одной командой получить запись пользователя, даже если учётки хранятся не в /etc/passwd, а в LDAP?', 'known-item', [['getent', 'Name Service Switch'], ['getent', /^passwd Если/m]]],
-  ['как узнать адрес хоста так же, как его разрешают системные библиотеки?', 'how-to', [['getent', /^ahosts /m], ['getent', /^hosts Если/m]]],
-  ['что означает, что getent завершился с кодом 2?', 'known-item', [['getent', 'Один или более указанных ключей']]],
-  ['как запросить запись только из определённой службы, например files, а не из всех настроенных?', 'how-to', [['getent', /^-s база_данных:служба/m], ['getent', /^-s служба/m]]],
+  [
+    'как сделать, чтобы папки в списке шли раньше файлов?',
+    'how-to',
+    [['ls', /^--group-directories-first/m]],
+  ],
+  [
+    'как узнать, какие локали установлены в системе?',
+    'how-to',
+    [
+      ['locale', /^-a, --all-locales/m],
+      ['locale', 'Выдаётся список всех доступных локалей'],
+    ],
+  ],
+  [
+    'как посмотреть, в каком формате текущая локаль показывает дату?',
+    'how-to',
+    [
+      ['locale', '$ locale date_fmt'],
+      ['locale', '$ locale -k date_fmt'],
+    ],
+  ],
+  [
+    'как проверить, какая кодировка символов у текущей локали?',
+    'how-to',
+    [['locale', 'locale -c charmap']],
+  ],
+  [
+    'как одной командой получить запись пользователя, даже если учётки хранятся не в /etc/passwd, а в LDAP?',
+    'known-item',
+    [
+      ['getent', 'Name Service Switch'],
+      ['getent', /^passwd Если/m],
+    ],
+  ],
+  [
+    'как узнать адрес хоста так же, как его разрешают системные библиотеки?',
+    'how-to',
+    [
+      ['getent', /^ahosts /m],
+      ['getent', /^hosts Если/m],
+    ],
+  ],
+  [
+    'что означает, что getent завершился с кодом 2?',
+    'known-item',
+    [['getent', 'Один или более указанных ключей']],
+  ],
+  [
+    'как запросить запись только из определённой службы, например files, а не из всех настроенных?',
+    'how-to',
+    [
+      ['getent', /^-s база_данных:служба/m],
+      ['getent', /^-s служба/m],
+    ],
+  ],
 ].map(([text, type, evidence]) => ({ text, type, evidence }));

@@ -36,7 +36,11 @@ function splitLong(paragraph, max) {
   let rest = paragraph;
   while (rest.length > max) {
     const window = rest.slice(0, max + 1);
-    let cut = Math.max(window.lastIndexOf('. '), window.lastIndexOf('! '), window.lastIndexOf('? '));
+    let cut = Math.max(
+      window.lastIndexOf('. '),
+      window.lastIndexOf('! '),
+      window.lastIndexOf('? '),
+    );
     if (cut > max / 3) cut += 1;
     else cut = window.lastIndexOf(' ');
     if (cut <= max / 3) cut = cutText(rest, max).length;
@@ -75,17 +79,25 @@ export function writeCorpus(name, description, memories, questions) {
   const ids = new Set(memories.map((m) => m.id));
   if (ids.size !== memories.length) throw new Error(`${name}: duplicate memory ids`);
   for (const q of questions) {
-    for (const e of q.evidence) if (!ids.has(e)) throw new Error(`${name}: unknown evidence ${e} in "${q.text}"`);
+    for (const e of q.evidence)
+      if (!ids.has(e)) throw new Error(`${name}: unknown evidence ${e} in "${q.text}"`);
   }
   const corpus = {
     name,
     description,
     askedAt: ASKED_AT,
     memories,
-    questions: questions.map((q, i) => ({ text: q.text, evidence: q.evidence, split: split(i), type: q.type })),
+    questions: questions.map((q, i) => ({
+      text: q.text,
+      evidence: q.evidence,
+      split: split(i),
+      type: q.type,
+    })),
   };
   const file = new URL(`../${name}/corpus.json`, import.meta.url);
   writeFileSync(file, JSON.stringify(corpus, null, 1) + '\n');
   const held = corpus.questions.filter((q) => q.split === 'held-out').length;
-  console.log(`${name}: ${memories.length} memories, ${questions.length} questions (${questions.length - held} dev, ${held} held-out)`);
+  console.log(
+    `${name}: ${memories.length} memories, ${questions.length} questions (${questions.length - held} dev, ${held} held-out)`,
+  );
 }

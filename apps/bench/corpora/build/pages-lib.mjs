@@ -50,6 +50,15 @@ export function pages() {
     const title = colon ? `${name}: ${pkg.description}` : name;
     const url = `https://www.npmjs.com/package/${name}`;
     const chunks = chunkText(markdownToText(readme));
-    return { name, version, license: pkg.license, description: pkg.description, readmeBytes: readme.length, title, url, chunks };
+    return {
+      name,
+      version,
+      license: pkg.license,
+      description: pkg.description,
+      readmeBytes: readme.length,
+      title,
+      url,
+      chunks,
+    };
   });
 }

@@ -23,7 +23,8 @@ for (const name of readdirSync(root).sort()) {
   for (const m of c.memories) {
     if (ids.has(m.id)) fail(name, `duplicate id ${m.id}`);
     ids.add(m.id);
-    if (!m.text || typeof m.session !== 'string' || !m.kind || typeof m.meta !== 'object') fail(name, `memory ${m.id} lacks a field`);
+    if (!m.text || typeof m.session !== 'string' || !m.kind || typeof m.meta !== 'object')
+      fail(name, `memory ${m.id} lacks a field`);
     if (!(m.createdAt < c.askedAt)) fail(name, `memory ${m.id} created after askedAt`);
   }
   const seen = new Set();
@@ -42,7 +43,8 @@ for (const name of readdirSync(root).sort()) {
   const [minM, minQ] = MIN[name] ?? [null, 18];
   if (minM && c.memories.length < minM) fail(name, `only ${c.memories.length} memories`);
   if (c.questions.length < minQ) fail(name, `only ${c.questions.length} questions`);
-  if (name.startsWith('lang-') && new Set(c.memories.map((m) => m.session)).size < 6) fail(name, 'fewer than 6 pages');
+  if (name.startsWith('lang-') && new Set(c.memories.map((m) => m.session)).size < 6)
+    fail(name, 'fewer than 6 pages');
   if (bytes > 400 * 1024) fail(name, `${bytes} bytes`);
   const types = {};
   for (const q of c.questions) types[q.type] = (types[q.type] ?? 0) + 1;
@@ -50,7 +52,9 @@ for (const name of readdirSync(root).sort()) {
   console.log(
     `${name.padEnd(8)} ${String(c.memories.length).padStart(3)} memories (${new Set(c.memories.map((m) => m.session)).size} sessions), ` +
       `${c.questions.length} questions: ${splits.dev} dev / ${splits['held-out']} held-out; ` +
-      `${Object.entries(types).map(([t, n]) => `${t} ${n}`).join(', ')}; ${ev.toFixed(2)} evidence/question; ${(bytes / 1024).toFixed(0)} KB`,
+      `${Object.entries(types)
+        .map(([t, n]) => `${t} ${n}`)
+        .join(', ')}; ${ev.toFixed(2)} evidence/question; ${(bytes / 1024).toFixed(0)} KB`,
   );
 }
 console.log(failures === 0 ? 'all corpora valid' : `${failures} problem(s)`);
