@@ -187,6 +187,7 @@ const questions = [
   q('which function should I use to read YAML that comes from users I do not trust?', [
     ['p-js-yaml-2', 'safe for untrusted data'],
     ['p-js-yaml-4', 'Use with care with untrusted sources'],
+    ['p-js-yaml-5', 'untrusted_code'],
   ]),
   q('how do I read a YAML file that holds several documents one after another?', [
     ['p-js-yaml-4', 'does not understand multi-document'],
