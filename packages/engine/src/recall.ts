@@ -18,6 +18,7 @@ import { applyContext } from './context-signal.ts';
 import { dateLeg } from './date-leg.ts';
 import { applySpeaker } from './speaker-signal.ts';
 import { buildFilter } from './filter.ts';
+import { lexicalWords } from './lexical.ts';
 import {
   allowedRids,
   extraLeg,
@@ -34,6 +35,20 @@ import type { SimilarityBackend } from './similarity.ts';
 import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
 import { memoryRows, readRidsByIds, sessionRows, toMemory, type MemoryRow } from './store.ts';
 import type { Explain, RecallOptions, RecallResult } from './types.ts';
+
+/**
+ * The share of the query's words written in the Latin script (or digits): the model legs (vector,
+ * date) weigh this share of their weight, since the default model knows no word of other scripts
+ * and a query that is mostly Chinese or Russian would be ranked by its one Latin word (a command
+ * name, a brand) alone there. A Latin-only query keeps every weight.
+ */
+function modelShare(query: string): number {
+  const words = lexicalWords(query);
+  if (words.length === 0) return 1;
+  let latin = 0;
+  for (const w of words) if (/^[\p{Script=Latin}\p{N}\p{M}]+$/u.test(w)) latin++;
+  return latin / words.length;
+}
 
 /** What the pipeline reads. */
 export interface RecallContext extends RecallReads {
@@ -109,13 +124,18 @@ export async function recall(
   if (profile.legs.includes('recency')) fused.push(recencyLeg(present, ctx.now));
   if (profile.legs.includes('usage')) fused.push(usageLeg(ctx.read, present, ctx.now));
 
+  const weights: Record<string, number> = { ...plan.extraWeights };
+  const share = modelShare(query);
+  if (profile.fusion.kind === 'rrf' && share < 1)
+    for (const leg of ['vector', 'date'])
+      weights[leg] = (profile.fusion.weights[leg] ?? profile.fusion.defaultWeight) * share;
   const fusionProfile: ScoringProfile =
-    profile.fusion.kind === 'rrf' && Object.keys(plan.extraWeights).length > 0
+    profile.fusion.kind === 'rrf' && Object.keys(weights).length > 0
       ? {
           ...profile,
           fusion: {
             ...profile.fusion,
-            weights: { ...profile.fusion.weights, ...plan.extraWeights },
+            weights: { ...profile.fusion.weights, ...weights },
           },
         }
       : profile;

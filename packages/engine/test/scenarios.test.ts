@@ -181,6 +181,16 @@ describe('words in every script', () => {
         ).toBe(true);
   });
 
+  it('a query mostly in another script weighs the model legs by its share of Latin words', async () => {
+    await store([...NOTES, { id: 'zh2', text: '北京的 hotel 很好' }]);
+    const [latin] = await engine!.recall('hotel', { explain: true, noCache: true });
+    const [mixed] = await engine!.recall('北京 hotel', { explain: true, noCache: true });
+    const weight = (r: typeof latin) =>
+      r!.explain!.contributions.find((c) => c.component === 'rrf:vector')?.weight;
+    expect(weight(latin)).toBe(0.7);
+    expect(weight(mixed)).toBeCloseTo(0.35, 10);
+  });
+
   it('the index follows updates and deletes of text in another script', async () => {
     await store(NOTES);
     await engine!.update('zh', { text: '我明天去上海' });
