@@ -417,3 +417,51 @@ test('a hostile page: one click stores a bounded amount of its visible text, und
   await Promise.all([huge, frag, swap].map((p) => p.close()));
   await closeAll(context, foreign);
 });
+
+test('a title with a colon is not a speaker: "python sort list" in the popup finds the sorting page first', async () => {
+  test.setTimeout(120_000);
+  PAGES['/python-tutorial.html'] =
+    `<!doctype html><html><head><title>Python: the official tutorial</title></head><body><main>` +
+    `<h1>Python: the official tutorial</h1>` +
+    `<p>This tutorial introduces the reader informally to the basic concepts and features of the ` +
+    `language. It helps to have an interpreter handy for hands-on experience, but all examples ` +
+    `are self-contained, so the tutorial can be read off-line as well.</p>` +
+    `<p>After reading it, you will be able to read and write modules and programs, and you will be ` +
+    `ready to learn more about the library modules described in the reference.</p></main></body></html>`;
+  PAGES['/python-sort.html'] =
+    `<!doctype html><html><head><title>How to sort a list in Python</title></head><body><article>` +
+    `<h1>How to sort a list in Python</h1>` +
+    `<p>The built-in sorted() function returns a new sorted list from any iterable and leaves the ` +
+    `original alone. The list.sort() method sorts a list in place and returns None.</p>` +
+    `<p>Both take a key function and a reverse flag: sorted(names, key=str.lower) sorts without ` +
+    `regard to case, and scores.sort(reverse=True) puts the largest first.</p></article></body></html>`;
+  const tutorial = `${origin}/python-tutorial.html`;
+  const sorting = `${origin}/python-sort.html`;
+
+  const { context, worker, id, foreign } = await launch();
+  const tabs = await Promise.all(
+    [tutorial, sorting].map(async (url) => {
+      const page = await context.newPage();
+      await page.goto(url);
+      return page;
+    }),
+  );
+  for (const url of [tutorial, sorting]) {
+    const ids = await worker.evaluate(async (url) => {
+      const g = globalThis as unknown as ExtensionGlobals;
+      const [tab] = await g.chrome.tabs.query({ url });
+      return (await g.anamnesisRemember(tab!.id!, 'page')).ids;
+    }, url);
+    expect(ids.length, url).toBeGreaterThan(0);
+  }
+
+  // The popup (as a tab, at the popup's size), as a person types the query.
+  const popup = await context.newPage();
+  await popup.setViewportSize({ width: 480, height: 600 });
+  await popup.goto(`chrome-extension://${id}/popup.html`);
+  const found = await searchFor(popup, 'python sort list');
+  expect(found).toContain(tutorial);
+  expect(found[0]).toBe(sorting);
+  await Promise.all(tabs.map((t) => t.close()));
+  await closeAll(context, foreign);
+});

@@ -20,7 +20,10 @@ import {
   puppeteerPerson,
   randomWalk,
   search,
+  searchUntil,
+  writeNotes,
   type Person,
+  type Shown,
 } from './person.ts';
 
 test.use({ baseURL: NOTES_URL });
@@ -100,3 +103,72 @@ for (const browser of BROWSERS) {
     });
   });
 }
+
+/**
+ * What a person finds (issue 27), in Chromium: notes typed and saved one after another without
+ * waiting, then a search; the results are read once they hold the notes looked for, and the
+ * order is the assertion. A title with a colon is not a speaker, words of Chinese are found inside
+ * a sentence with no spaces, and of two notes the index sees as equal the newer comes first.
+ */
+test.describe('chromium: what a person finds', () => {
+  /** Runs `body` as a person in Chromium at the app (page errors fail it). */
+  const asPerson = async (page: import('@playwright/test').Page, body: Run) => {
+    const errors = consoleErrors(page);
+    const person = playwrightPerson(page);
+    await person.goto(NOTES_URL + '/');
+    await body(person);
+    expect(errors).toEqual([]);
+  };
+  const titles = (shown: Shown[]) => shown.map((s) => s.title);
+
+  test('a title with a colon is not a speaker: "meeting hiring freeze" finds the hiring-freeze note first', async ({
+    page,
+  }) => {
+    await asPerson(page, async (person) => {
+      await writeNotes(person, [
+        ['Meeting: parking lot', 'We will repaint the parking lot lines next week.'],
+        ['Hiring freeze', 'The meeting decided on a hiring freeze until March.'],
+      ]);
+      const shown = await searchUntil(person, 'meeting hiring freeze', (s) =>
+        ['Meeting: parking lot', 'Hiring freeze'].every((t) => titles(s).includes(t)),
+      );
+      expect(titles(shown)[0], JSON.stringify(shown)).toBe('Hiring freeze');
+    });
+  });
+
+  test('a Chinese note among English ones: 烤鸭 finds 北京 (我今天在北京吃了烤鸭) first', async ({
+    page,
+  }) => {
+    await asPerson(page, async (person) => {
+      await writeNotes(person, [
+        ['Groceries', 'Eggs, oat milk, coffee beans and a loaf of bread.'],
+        ['Roast duck', 'Roast the duck for two hours and glaze it with honey.'],
+        ['北京', '我今天在北京吃了烤鸭'],
+        ['Beijing trip', 'Flights to Beijing are booked for the spring holiday.'],
+      ]);
+      const shown = await searchUntil(person, '烤鸭', (s) => titles(s).includes('北京'));
+      expect(titles(shown)[0], JSON.stringify(shown)).toBe('北京');
+      expect(shown[0]!.snippet).toContain('我今天在北京吃了烤鸭');
+    });
+  });
+
+  test('two notes the index sees as equal: "wifi password" finds the newer one first', async ({
+    page,
+  }) => {
+    await asPerson(page, async (person) => {
+      await writeNotes(person, [['Wifi password', 'pinecone42']]);
+      // a bit later, as a person writing the new password down
+      await page.waitForTimeout(1_500);
+      await writeNotes(person, [['Wifi password', 'bluebird7']]);
+      const shown = await searchUntil(person, 'wifi password', (s) =>
+        ['pinecone42', 'bluebird7'].every((b) => s.some((r) => r.snippet.includes(b))),
+      );
+      expect(titles(shown).slice(0, 2), JSON.stringify(shown)).toEqual([
+        'Wifi password',
+        'Wifi password',
+      ]);
+      expect(shown[0]!.snippet, JSON.stringify(shown)).toContain('bluebird7');
+      expect(shown[1]!.snippet).toContain('pinecone42');
+    });
+  });
+});

@@ -365,3 +365,49 @@ export async function randomWalk(
   }
   return { expected, counts };
 }
+
+// ---------------------------------------------------------------------------------------------
+// What a person finds (issue 27): notes written without waiting, then one search, read once the
+// results hold the notes the person is looking for (each save re-runs the search on screen).
+
+/** One result on screen: its title and its snippet (the text after the title). */
+export interface Shown {
+  title: string;
+  snippet: string;
+}
+
+/**
+ * Types `query` into the search field and reads the results, best first, once they are for
+ * `query`, found with the model, and `settled` holds of them (say, every note written is among
+ * them: saves still landing re-run the search). After `ms` it returns what is shown, settled or not.
+ */
+export async function searchUntil(
+  person: Person,
+  query: string,
+  settled: (shown: Shown[]) => boolean,
+  ms = 20_000,
+): Promise<Shown[]> {
+  await person.fill(UI.search, query);
+  const read = async (): Promise<Shown[] | null> => {
+    if ((await person.attribute(UI.results, 'data-query')) !== query) return null;
+    if ((await person.attribute(UI.results, 'data-partial')) !== 'false') return null;
+    const titles = await person.texts(UI.resultTitles);
+    const snippets = await person.texts(`${UI.results} .snippet`);
+    if (titles.length !== snippets.length) return null; // read across two paints
+    return titles.map((title, i) => ({ title, snippet: snippets[i]! }));
+  };
+  const shown = await until(read, (s) => s !== null && settled(s), ms);
+  if (shown === null) throw new Error(`no results for ${JSON.stringify(query)} were shown`);
+  return shown;
+}
+
+/** New notes, one after another, each typed and saved without waiting for the one before. */
+export async function writeNotes(
+  person: Person,
+  notes: readonly (readonly [title: string, body: string])[],
+): Promise<void> {
+  for (const [title, body] of notes) {
+    await person.click(UI.newNote);
+    await write(person, title, body);
+  }
+}

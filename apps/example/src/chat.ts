@@ -6,6 +6,10 @@
  * Recalled messages are data: they go into a human message, each one quoted on its own line, never
  * into the system message, so that a remembered text cannot speak with the system's authority or
  * pass itself off as another recalled item (see `quoted`).
+ *
+ * Each message is stored with who said it (`meta.speaker`: `SPEAKER`, the only speaker this page
+ * stores; the echo's replies are not remembered), which the engine's speaker focus reads, and each
+ * recalled line names its speaker, quoted like its text.
  */
 import { isAnamnesisError, openMemory, type MemoryClient } from '@anamnesis/client';
 import { AnamnesisRetriever } from '@anamnesis/langchain';
@@ -19,6 +23,9 @@ const $ = (id: string): HTMLElement => document.getElementById(id)!;
 const field = (id: string) => $(id) as HTMLInputElement;
 const status = $('status');
 const transcript = $('transcript');
+
+/** The speaker of the messages typed on this page, as stored in `meta.speaker`. */
+const SPEAKER = 'user';
 
 // The engine runs in a worker on OPFS. A chat recalls by meaning, so it opens with the model
 // (`openMemory`); messages sent before then wait for it.
@@ -34,15 +41,19 @@ const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u
 const quoted = (text: string) =>
   JSON.stringify(text.replace(BREAKS, '\n').replace(/\t/g, ' ').replace(CONTROLS, ''));
 
+/** One recalled message as a line of the prompt: its speaker (when stored) and its text, quoted. */
+const recalledLine = (doc: DocumentInterface) => {
+  const speaker = (doc.metadata as { meta?: Record<string, unknown> }).meta?.speaker;
+  return `- ${typeof speaker === 'string' ? `${quoted(speaker)}: ` : ''}${quoted(doc.pageContent)}`;
+};
+
 /** recall → prompt → the echo "model" → text, over `memory`. */
 const chainOver = (memory: MemoryClient) =>
   RunnableSequence.from([
     {
       context: new AnamnesisRetriever({ memory, k: 3, filter: { kind: 'message' } }).pipe(
         (docs: DocumentInterface[]) =>
-          docs.length === 0
-            ? '(nothing recalled yet)'
-            : docs.map((d) => `- ${quoted(d.pageContent)}`).join('\n'),
+          docs.length === 0 ? '(nothing recalled yet)' : docs.map(recalledLine).join('\n'),
       ),
       message: new RunnablePassthrough(),
     },
@@ -84,7 +95,12 @@ $('send').addEventListener('submit', (event) => {
     try {
       const memory = await opening;
       reply.textContent = await (await chain).invoke(text);
-      await memory.remember({ text, kind: 'message', session: 'chat' });
+      await memory.remember({
+        text,
+        kind: 'message',
+        session: 'chat',
+        meta: { speaker: SPEAKER },
+      });
       status.textContent = `${(await memory.stats()).memories} messages remembered`;
     } catch (error) {
       reply.textContent = `failed: ${explain(error)}`;
