@@ -1,4 +1,17 @@
+import { stemmer as dutchStem } from '@orama/stemmers/dutch';
+import { stemmer as frenchStem } from '@orama/stemmers/french';
+import { stemmer as germanStem } from '@orama/stemmers/german';
+import { stemmer as italianStem } from '@orama/stemmers/italian';
+import { stemmer as portugueseStem } from '@orama/stemmers/portuguese';
 import { stemmer as russianStem } from '@orama/stemmers/russian';
+import { stemmer as spanishStem } from '@orama/stemmers/spanish';
+import { stopwords as dutchStop } from '@orama/stopwords/dutch';
+import { stopwords as englishStop } from '@orama/stopwords/english';
+import { stopwords as frenchStop } from '@orama/stopwords/french';
+import { stopwords as germanStop } from '@orama/stopwords/german';
+import { stopwords as italianStop } from '@orama/stopwords/italian';
+import { stopwords as portugueseStop } from '@orama/stopwords/portuguese';
+import { stopwords as spanishStop } from '@orama/stopwords/spanish';
 import { ftsTokens } from '@anamnesis/ranking';
 
 /**
@@ -8,8 +21,61 @@ import { ftsTokens } from '@anamnesis/ranking';
  * such a script is cut into words by the platform's `Intl.Segmenter` (ICU's dictionaries, in
  * every browser and in Node), and each Cyrillic word is reduced to its Snowball (Russian) stem, so
  * that `велосипеды` finds `велосипед`. Latin-script words go to FTS5 as they are (its `porter`
- * tokenizer stems English). Text with neither kind of script is left untouched.
+ * tokenizer stems English); when a text's function words show it is German, Spanish, French,
+ * Italian, Portuguese or Dutch rather than English, the Snowball stems of its words are added
+ * beside them (so `Einheiten` finds `Einheit`, and a query whose language does not show still
+ * finds the words as written).
  */
+
+/** A language recognised by its function words, and its Snowball stemmer. */
+interface Language {
+  stopwords: ReadonlySet<string>;
+  stem: (word: string) => string;
+}
+
+const ENGLISH: ReadonlySet<string> = new Set(englishStop);
+const LANGUAGES: readonly Language[] = [
+  { stopwords: new Set(germanStop), stem: germanStem },
+  { stopwords: new Set(spanishStop), stem: spanishStem },
+  { stopwords: new Set(frenchStop), stem: frenchStem },
+  { stopwords: new Set(italianStop), stem: italianStem },
+  { stopwords: new Set(portugueseStop), stem: portugueseStem },
+  { stopwords: new Set(dutchStop), stem: dutchStem },
+];
+
+/**
+ * The language of lower-cased words by their function words: the one with the most (at least two),
+ * and more than English has; `undefined` for English, for too few words, or a tie.
+ */
+function languageOf(words: readonly string[]): Language | undefined {
+  let best: Language | undefined;
+  let bestHits = 0;
+  let tie = false;
+  for (const language of LANGUAGES) {
+    let hits = 0;
+    for (const w of words) if (language.stopwords.has(w)) hits++;
+    if (hits > bestHits) [best, bestHits, tie] = [language, hits, false];
+    else if (hits === bestHits) tie = true;
+  }
+  if (!best || bestHits < 2 || tie) return undefined;
+  let english = 0;
+  for (const w of words) if (ENGLISH.has(w)) english++;
+  return bestHits > english ? best : undefined;
+}
+
+/** The Snowball stems of `tokens` in the language their function words show, where they differ. */
+function addedStems(tokens: readonly string[]): string[] {
+  const lower = tokens.map((t) => t.toLowerCase());
+  const language = languageOf(lower);
+  if (!language) return [];
+  const out: string[] = [];
+  for (const w of lower) {
+    if (language.stopwords.has(w)) continue;
+    const stem = language.stem(w);
+    if (stem !== w) out.push(stem);
+  }
+  return out;
+}
 
 /** A character of a script written without spaces between words. */
 const UNSPACED =
@@ -38,16 +104,19 @@ function wordsOf(token: string): string[] {
 /** The words of a text as the lexical index and queries see them (see the module comment). */
 export function lexicalWords(text: string): string[] {
   const tokens = ftsTokens(text);
-  if (!NEEDS_WORDS.test(text)) return tokens;
+  if (!NEEDS_WORDS.test(text)) return [...tokens, ...addedStems(tokens)];
   return tokens.flatMap(wordsOf);
 }
 
 /**
  * What the lexical index stores for a text: the text itself when `unicode61` already finds its
- * words, else {@link lexicalWords} joined by spaces.
+ * words (with the added stems of a language other than English after it), else
+ * {@link lexicalWords} joined by spaces.
  */
 export function lexicalText(text: string): string {
-  return NEEDS_WORDS.test(text) ? lexicalWords(text).join(' ') : text;
+  if (NEEDS_WORDS.test(text)) return lexicalWords(text).join(' ');
+  const stems = addedStems(ftsTokens(text));
+  return stems.length === 0 ? text : `${text}\n${stems.join(' ')}`;
 }
 
 /** The SQL function the FTS triggers call: `anamnesis_lexical(text)` → {@link lexicalText}. */

@@ -191,6 +191,21 @@ describe('words in every script', () => {
     expect(weight(mixed)).toBeCloseTo(0.35, 10);
   });
 
+  it.each([
+    ['in welchen Einheiten wird die Größe angezeigt', 'de-unit'],
+    ['¿cómo se muestran las unidades del disco?', 'es-unit'],
+  ])('%s finds the note that has the word in another form (Snowball stems)', async (q, id) => {
+    await store([
+      ...NOTES,
+      {
+        id: 'de-unit',
+        text: 'Die Größe wird in der Einheit Kilobyte angezeigt, wenn nichts anderes gesetzt ist',
+      },
+      { id: 'es-unit', text: 'El tamaño del disco se muestra en la unidad elegida por el usuario' },
+    ]);
+    expect((await ids(q))[0]).toBe(id);
+  });
+
   it('the index follows updates and deletes of text in another script', async () => {
     await store(NOTES);
     await engine!.update('zh', { text: '我明天去上海' });
