@@ -23,7 +23,7 @@ export function ftsLeg(
   { where, params }: SqlFilter,
   limit: number,
 ): RankedList {
-  const match = prepareFtsQuery(query, { words: lexicalWords });
+  const match = prepareFtsQuery(query, { words: lexicalWords, keepNumbers: true });
   if (match === '') return { leg: 'fts', items: [] };
   const item = (c: Columns) => ({ id: String(c.num(0)), score: -c.num(1) });
   // Without a filter the FTS table answers alone (no join with the rows: measurably faster).

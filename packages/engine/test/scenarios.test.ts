@@ -56,6 +56,17 @@ describe('time, importance and usage in the default profile', () => {
     expect((await ids('wifi password'))[0]).toBe('second');
   });
 
+  it('a number in the query picks its memory among texts that differ only by a number', async () => {
+    await store(
+      Array.from({ length: 30 }, (_, i) => ({
+        id: `room${i}`,
+        text: `Room ${i} has the spare projector and the whiteboard`,
+      })),
+    );
+    expect((await ids('Room 7 has the spare projector and the whiteboard'))[0]).toBe('room7');
+    expect((await ids('which room is number 12'))[0]).toBe('room12');
+  });
+
   it('the important one of two equal texts comes first', async () => {
     await store([
       { id: 'low', text: 'Pick up the parcel at the post office', importance: 0.1, session: 'a' },

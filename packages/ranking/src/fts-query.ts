@@ -5,6 +5,11 @@ import { STOPWORDS } from './stopwords.ts';
 export interface FtsQueryOptions {
   /** Tokens shorter than this many characters are dropped. Default 2. */
   minLength?: number;
+  /**
+   * Keep numbers of any length (`7` in "room 7"), which `minLength` would drop: a number that
+   * differs is a different thing. Default false (seed 002).
+   */
+  keepNumbers?: boolean;
   /** Words dropped from the query (compared lower-cased). Default: the shared 60 {@link STOPWORDS}. */
   stopwords?: ReadonlySet<string>;
   /** At most this many distinct terms are kept, in order of first appearance. Default 64. */
@@ -58,7 +63,9 @@ export function prepareFtsQuery(text: string, options: FtsQueryOptions = {}): st
   const words = options.words ? options.words(text).flatMap(ftsTokens) : ftsTokens(text);
   for (const token of words) {
     const term = token.toLowerCase();
-    if (Array.from(term).length < minLength || stopwords.has(term)) continue;
+    const short =
+      Array.from(term).length < minLength && !(options.keepNumbers && /^\p{N}+$/u.test(term));
+    if (short || stopwords.has(term)) continue;
     terms.add(term);
     if (terms.size >= maxTerms) break;
   }

@@ -123,3 +123,10 @@ describe('prepareFtsQuery (seed 002)', () => {
     Math.max(30_000, cases * 5),
   );
 });
+
+describe('keepNumbers', () => {
+  it('keeps numbers shorter than minLength, and still drops other short tokens', () => {
+    expect(prepareFtsQuery('room 7 b ½', { keepNumbers: true })).toBe('"room" OR "7" OR "½"');
+    expect(prepareFtsQuery('room 7 b ½')).toBe('"room"');
+  });
+});
