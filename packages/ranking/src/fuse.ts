@@ -34,7 +34,7 @@ const FEATURE_KEYS = [
   'memoryScore',
 ] as const;
 
-/** A leg that found a candidate: its 1-based rank and raw score there. */
+/** A leg that found a candidate: its 1-based rank (the mean position of a run of equal scores, see `tiesShareRank`) and raw score there. */
 export interface LegHit {
   leg: string;
   rank: number;

@@ -13,9 +13,10 @@ export interface RankedList {
   /** Items best first. An id listed twice keeps its first (best) position. */
   items: readonly RankedItem[];
   /**
-   * Items of equal score share the rank of the first of them ("1, 2, 2, 4"), so that of two equal
-   * matches neither is favoured by the order the leg happened to list them in. Default false:
-   * every item has its own position (for legs whose equal scores do not mean equal matches).
+   * Items of equal score share the mean of the positions they span ("1, 2.5, 2.5, 4"), so that of
+   * two equal matches neither is favoured by the order the leg happened to list them in, and a
+   * large group of equal items weighs what its positions weigh (not all the first one's). Default
+   * false: every item has its own position (for legs whose equal scores do not mean equal matches).
    */
   tiesShareRank?: boolean;
 }
@@ -49,14 +50,22 @@ export interface IndexedList {
 
 /**
  * Validates a ranked list and indexes it by id (1-based ranks, first occurrence wins; with
- * `tiesShareRank`, an item scored as the one before it takes that one's rank).
+ * `tiesShareRank`, a run of equal scores takes the mean of its positions).
  */
 export function indexList(list: RankedList): IndexedList {
   if (!list || typeof list.leg !== 'string' || list.leg.length === 0)
     throw new AnamnesisError('INVALID_INPUT', 'a ranked list needs a non-empty leg name and items');
   assertArray(list.items, `items of leg ${list.leg}`);
   const ranks = new Map<string, { rank: number; score: number }>();
-  let previous: { rank: number; score: number } | undefined;
+  /** The entries of the current run of equal scores (`tiesShareRank`). */
+  let run: { rank: number; score: number }[] = [];
+  const closeRun = () => {
+    if (run.length > 1) {
+      const mean = (run[0]!.rank + run[run.length - 1]!.rank) / 2;
+      for (const entry of run) entry.rank = mean;
+    }
+    run = [];
+  };
   for (const item of list.items) {
     if (!item || typeof item.id !== 'string') {
       throw new AnamnesisError('INVALID_INPUT', `leg ${list.leg}: every item needs a string id`);
@@ -68,10 +77,14 @@ export function indexList(list: RankedList): IndexedList {
       );
     }
     if (ranks.has(item.id)) continue;
-    const rank =
-      list.tiesShareRank && previous?.score === item.score ? previous.rank : ranks.size + 1;
-    ranks.set(item.id, (previous = { rank, score: item.score }));
+    const entry = { rank: ranks.size + 1, score: item.score };
+    ranks.set(item.id, entry);
+    if (list.tiesShareRank) {
+      if (run.length > 0 && run[0]!.score !== item.score) closeRun();
+      run.push(entry);
+    }
   }
+  closeRun();
   return { leg: list.leg, length: ranks.size, ranks };
 }
 

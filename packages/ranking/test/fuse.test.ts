@@ -175,12 +175,16 @@ describe('tiesShareRank', () => {
   const ranks = (list: RankedList) =>
     [...indexList(list).ranks].map(([id, r]) => [id, r.rank] as const);
 
-  it('equal scores share the first one’s rank ("1, 2, 2, 4"); duplicates are still dropped', () => {
+  it('equal scores share the mean of their positions ("1, 2.5, 2.5, 4"); duplicates are still dropped', () => {
     expect(ranks({ leg: 'fts', items, tiesShareRank: true })).toEqual([
       ['a', 1],
-      ['b', 2],
-      ['c', 2],
+      ['b', 2.5],
+      ['c', 2.5],
       ['d', 4],
+    ]);
+    const block = Array.from({ length: 5 }, (_, i) => ({ id: `x${i}`, score: 1 }));
+    expect(ranks({ leg: 'v', items: block, tiesShareRank: true }).map(([, r]) => r)).toEqual([
+      3, 3, 3, 3, 3,
     ]);
   });
 
