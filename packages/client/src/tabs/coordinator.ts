@@ -267,14 +267,7 @@ export class TabCoordinator {
         // A call no follower sends (a method off the allowlist, malformed arguments): answered
         // with an error, never run.
         if (m.to !== this.tabId || !this.#host) return;
-        this.#post({
-          t: 'result',
-          from: this.tabId,
-          to: m.from,
-          id: m.id,
-          ok: false,
-          error: toWireError(new AnamnesisError(m.code, m.reason)),
-        });
+        this.#answerError(m, new AnamnesisError(m.code, m.reason));
         return;
       case 'progress': {
         if (m.to !== this.tabId) return;
@@ -336,6 +329,18 @@ export class TabCoordinator {
     });
   }
 
+  /** Answers a follower's call `m` with `error`. */
+  #answerError(m: { from: string; id: number }, error: unknown): void {
+    this.#post({
+      t: 'result',
+      from: this.tabId,
+      to: m.from,
+      id: m.id,
+      ok: false,
+      error: toWireError(error),
+    });
+  }
+
   /** The owner runs a follower's call and answers it. */
   #serve(m: Extract<TabMessage, { t: 'call' }>): void {
     if (this.#closing || !this.#host) {
@@ -349,15 +354,7 @@ export class TabCoordinator {
       this.#runLocal(m.method, m.args, progress, m.op).then(
         (value) =>
           this.#post({ t: 'result', from: this.tabId, to: m.from, id: m.id, ok: true, value }),
-        (error: unknown) =>
-          this.#post({
-            t: 'result',
-            from: this.tabId,
-            to: m.from,
-            id: m.id,
-            ok: false,
-            error: toWireError(error),
-          }),
+        (error: unknown) => this.#answerError(m, error),
       ),
     );
   }
