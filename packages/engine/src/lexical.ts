@@ -11,8 +11,9 @@ import { stopwords as frenchStop } from '@orama/stopwords/french';
 import { stopwords as germanStop } from '@orama/stopwords/german';
 import { stopwords as italianStop } from '@orama/stopwords/italian';
 import { stopwords as portugueseStop } from '@orama/stopwords/portuguese';
+import { stopwords as russianStop } from '@orama/stopwords/russian';
 import { stopwords as spanishStop } from '@orama/stopwords/spanish';
-import { ftsTokens } from '@anamnesis/ranking';
+import { ftsTokens, STOPWORDS } from '@anamnesis/ranking';
 
 /**
  * Words in every script, for the lexical index and for queries alike. FTS5's `unicode61`
@@ -121,3 +122,17 @@ export function lexicalText(text: string): string {
 
 /** The SQL function the FTS triggers call: `anamnesis_lexical(text)` → {@link lexicalText}. */
 export const LEXICAL_SQL_FUNCTION = 'anamnesis_lexical';
+
+const RUSSIAN_QUERY_STOPWORDS: ReadonlySet<string> = new Set([
+  ...STOPWORDS,
+  ...russianStop.map((w) => russianStem(w)),
+]);
+
+/**
+ * The words a query drops: the shared English stopwords, and for a query in Cyrillic the Russian
+ * function words too (compared as stems, as the index holds them: "как", "что", "в" match most
+ * Russian texts and only blur the ranking).
+ */
+export function queryStopwords(query: string): ReadonlySet<string> {
+  return CYRILLIC.test(query) ? RUSSIAN_QUERY_STOPWORDS : STOPWORDS;
+}

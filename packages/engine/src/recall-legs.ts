@@ -1,6 +1,6 @@
 import { prepareFtsQuery, usageDecay, type RankedList } from '@anamnesis/ranking';
 import { EVERY_MEMORY, type SqlFilter } from './filter.ts';
-import { lexicalWords } from './lexical.ts';
+import { lexicalWords, queryStopwords } from './lexical.ts';
 import { TFIDF_MODEL_ID } from './tfidf-similarity.ts';
 import type { Columns, Reader } from './reader.ts';
 import { readRidsByIds, type CandidateRow } from './store.ts';
@@ -23,7 +23,11 @@ export function ftsLeg(
   { where, params }: SqlFilter,
   limit: number,
 ): RankedList {
-  const match = prepareFtsQuery(query, { words: lexicalWords, keepNumbers: true });
+  const match = prepareFtsQuery(query, {
+    words: lexicalWords,
+    keepNumbers: true,
+    stopwords: queryStopwords(query),
+  });
   if (match === '') return { leg: 'fts', items: [] };
   const item = (c: Columns) => ({ id: String(c.num(0)), score: -c.num(1) });
   // Without a filter the FTS table answers alone (no join with the rows: measurably faster).

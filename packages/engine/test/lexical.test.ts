@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lexicalText, lexicalWords } from '../src/lexical.ts';
+import { lexicalText, lexicalWords, queryStopwords } from '../src/lexical.ts';
 
 describe('lexical words', () => {
   it('cuts scripts without spaces into words and stems Russian', () => {
@@ -25,5 +25,16 @@ describe('lexical words', () => {
       'hello world',
     ])
       expect(lexicalText(text)).toBe(text);
+  });
+});
+
+describe('query stopwords', () => {
+  it('drops Russian function words (as stems) from a Cyrillic query, English ones always', () => {
+    const ru = queryStopwords('как посмотреть, от каких библиотек зависит программа');
+    for (const w of ['как', 'от', 'the']) expect(ru.has(w), w).toBe(true);
+    expect(ru.has('библиотек')).toBe(false);
+    const en = queryStopwords('how do I see the libraries a program needs');
+    expect(en.has('the')).toBe(true);
+    expect(en.has('как')).toBe(false);
   });
 });
