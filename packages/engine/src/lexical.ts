@@ -78,14 +78,16 @@ function addedStems(tokens: readonly string[]): string[] {
   return out;
 }
 
+/** The scripts written without spaces between words, as regular-expression classes. */
+const UNSPACED_SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Thai', 'Lao', 'Khmer', 'Myanmar']
+  .map((s) => `\\p{Script=${s}}`)
+  .join('');
 /** A character of a script written without spaces between words. */
-const UNSPACED =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const UNSPACED = new RegExp(`[${UNSPACED_SCRIPTS}]`, 'u');
 /** A Cyrillic letter. */
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 /** Whether a text needs more than `unicode61` (one test, so most texts cost a single scan). */
-const NEEDS_WORDS =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Cyrillic}]/u;
+const NEEDS_WORDS = new RegExp(`[${UNSPACED_SCRIPTS}\\p{Script=Cyrillic}]`, 'u');
 
 let segmenter: Intl.Segmenter | undefined;
 

@@ -1,6 +1,6 @@
 import { prepareFtsQuery, usageDecay, type RankedList } from '@anamnesis/ranking';
 import { EVERY_MEMORY, type SqlFilter } from './filter.ts';
-import { lexicalWords, queryStopwords } from './lexical.ts';
+import { queryStopwords } from './lexical.ts';
 import { TFIDF_MODEL_ID } from './tfidf-similarity.ts';
 import type { Columns, Reader } from './reader.ts';
 import { readRidsByIds, type CandidateRow } from './store.ts';
@@ -16,15 +16,19 @@ import type { ExtraList } from './types.ts';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** FTS5 `bm25()` over the query's words (escaped, stop words removed), as a positive magnitude. */
+/**
+ * FTS5 `bm25()` over the query's words (`lexicalWords` of `query`, computed once by the caller;
+ * escaped, stop words removed), as a positive magnitude.
+ */
 export function ftsLeg(
   read: Reader,
   query: string,
+  words: readonly string[],
   { where, params }: SqlFilter,
   limit: number,
 ): RankedList {
   const match = prepareFtsQuery(query, {
-    words: lexicalWords,
+    words: () => [...words],
     keepNumbers: true,
     stopwords: queryStopwords(query),
   });

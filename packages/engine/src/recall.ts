@@ -37,18 +37,20 @@ import { memoryRows, readRidsByIds, sessionRows, toMemory, type MemoryRow } from
 import type { Explain, RecallOptions, RecallResult } from './types.ts';
 
 /**
- * The share of the query's words written in the Latin script (or digits): the model legs (vector,
+ * The share of the query's words (`lexicalWords`) written in the Latin script (or digits): the model legs (vector,
  * date) weigh this share of their weight, since the default model knows no word of other scripts
  * and a query that is mostly Chinese or Russian would be ranked by its one Latin word (a command
  * name, a brand) alone there. A Latin-only query keeps every weight.
  */
-function modelShare(query: string): number {
-  const words = lexicalWords(query);
+function modelShare(words: readonly string[]): number {
   if (words.length === 0) return 1;
   let latin = 0;
-  for (const w of words) if (/^[\p{Script=Latin}\p{N}\p{M}]+$/u.test(w)) latin++;
+  for (const w of words) if (LATIN_WORD.test(w)) latin++;
   return latin / words.length;
 }
+
+/** A word in the Latin script (or digits). */
+const LATIN_WORD = /^[\p{Script=Latin}\p{N}\p{M}]+$/u;
 
 /** What the pipeline reads. */
 export interface RecallContext extends RecallReads {
@@ -79,7 +81,8 @@ export async function recall(
   const graph = profile.legs.includes('graph') || options.graph !== undefined;
   const allowed =
     profile.legs.includes('vector') || options.graph ? allowedRids(ctx.read, filter) : undefined;
-  if (profile.legs.includes('fts')) lists.push(ftsLeg(ctx.read, query, filter, perLeg));
+  const queryWords = lexicalWords(query);
+  if (profile.legs.includes('fts')) lists.push(ftsLeg(ctx.read, query, queryWords, filter, perLeg));
   if (profile.legs.includes('vector'))
     lists.push(vectorLeg(ctx.similarity, queryVector, perLeg, allowed));
   if (profile.legs.includes('date')) {
@@ -125,7 +128,7 @@ export async function recall(
   if (profile.legs.includes('usage')) fused.push(usageLeg(ctx.read, present, ctx.now));
 
   const weights: Record<string, number> = { ...plan.extraWeights };
-  const share = modelShare(query);
+  const share = modelShare(queryWords);
   if (profile.fusion.kind === 'rrf' && share < 1)
     for (const leg of ['vector', 'date'])
       weights[leg] = (profile.fusion.weights[leg] ?? profile.fusion.defaultWeight) * share;
