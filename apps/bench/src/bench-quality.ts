@@ -10,11 +10,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  createTransformersEmbedder,
-  DEFAULT_PROFILE,
-  defaultEmbedderOptions,
-} from '@anamnesis/engine';
+import { createModelEmbedder, DEFAULT_PROFILE, defaultEmbedderOptions } from '@anamnesis/engine';
 import type { ScoringProfile } from '@anamnesis/ranking';
 import { BASELINES } from './baselines.ts';
 import { writeReport } from './html-report.ts';
@@ -75,7 +71,7 @@ function ablations(): Record<string, ScoringProfile> {
   return out;
 }
 
-const embedder = await createTransformersEmbedder(await defaultEmbedderOptions());
+const embedder = await createModelEmbedder(await defaultEmbedderOptions());
 const t0 = performance.now();
 const results: { line: Line; reports: Record<string, Report> }[] = [];
 for (const line of lines) {
