@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   createEngine,
-  createTransformersEmbedder,
+  createModelEmbedder,
   defaultEmbedderOptions,
 } from '@anamnesis/engine';
 import { makeCorpus, makeQueries } from './corpus.ts';
@@ -33,7 +33,7 @@ const quantile = (xs: number[], q: number) =>
 const embedder =
   values.embedder === 'tfidf'
     ? undefined
-    : await createTransformersEmbedder(await defaultEmbedderOptions());
+    : await createModelEmbedder(await defaultEmbedderOptions());
 const spec = embedder ?? 'tfidf';
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-bench-'));
 const path = join(dir, 'bench.db');

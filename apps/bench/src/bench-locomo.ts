@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  createTransformersEmbedder,
+  createModelEmbedder,
   DEFAULT_PROFILE,
   defaultEmbedderOptions,
   ENGINE_PROFILES,
@@ -42,7 +42,7 @@ if (!values.data) {
 const k = Number(values.k);
 // pnpm runs this in apps/bench; a relative --data is relative to where the command was typed.
 const conversations = loadLocomo(resolve(process.env.INIT_CWD ?? process.cwd(), values.data));
-const embedder = await createTransformersEmbedder(await defaultEmbedderOptions());
+const embedder = await createModelEmbedder(await defaultEmbedderOptions());
 const names = values.profile === 'all' ? Object.keys(ENGINE_PROFILES) : [values.profile];
 const rankers: Record<string, Ranker> = {
   ...Object.fromEntries(names.map((n) => [n, n])),

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createTransformersEmbedder, defaultEmbedderOptions } from '@anamnesis/engine';
+import { createModelEmbedder, defaultEmbedderOptions } from '@anamnesis/engine';
 import { defaultGrid } from './grid.ts';
 import { loadLocomo, runLocomo } from './locomo.ts';
 
@@ -16,7 +16,7 @@ const { values } = parseArgs({
 const conversations = loadLocomo(
   resolve(process.env.INIT_CWD ?? process.cwd(), values.data ?? '../shared/data/locomo-dev'),
 );
-const embedder = await createTransformersEmbedder(await defaultEmbedderOptions());
+const embedder = await createModelEmbedder(await defaultEmbedderOptions());
 const reports = await runLocomo(conversations, defaultGrid(), { embedder, k: 10 });
 for (const [name, r] of Object.entries(reports).sort((a, b) => b[1].recall - a[1].recall)) {
   console.log(

@@ -197,6 +197,10 @@ export class DenseSimilarity implements SimilarityBackend {
    * engine's cached results but not what a text embeds to, so the same query asked again after a
    * write (search as you type while notes are saved) skips the model.
    */
+  neighbours(word: string): readonly string[] {
+    return this.embedder.neighbours?.(word) ?? [];
+  }
+
   async query(text: string): Promise<PreparedQuery> {
     const kept = this.#queries.get(text);
     if (kept) {

@@ -30,6 +30,11 @@ export interface Embedder {
   readonly selection?: DeviceSelection;
   /** Embeds texts; returns one unit-length (or zero) vector per text, in order. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * The model's nearest words to a lower-case word, nearest first (the `expansion` leg searches
+   * them). Static models in plain JavaScript have them (see `WordNeighbours`); absent: none.
+   */
+  neighbours?(word: string): readonly string[];
   /** Releases the model. */
   dispose?(): Promise<void>;
 }

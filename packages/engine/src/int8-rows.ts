@@ -152,6 +152,19 @@ export class Int8Rows {
     this.#i8.set(q.rows, this.#rowsOff() + first * this.#stride);
   }
 
+  /**
+   * Stores `scales.length` rows from `first` on as they are: `dims` int8 values each from
+   * `values` (contiguous), with these scales (a static model's table). Their L1 norms are left 0:
+   * {@link reaching} does not hold for them.
+   */
+  setInt8(first: number, values: Int8Array, scales: Float32Array): void {
+    const d = this.#dims;
+    const rows = this.#rowsOff() + first * this.#stride;
+    for (let r = 0; r < scales.length; r++)
+      this.#i8.set(values.subarray(r * d, (r + 1) * d), rows + r * this.#stride);
+    this.#f32.set(scales, (this.#scalesOff() >> 2) + first);
+  }
+
   /** Copies row `from` over row `to` (a delete fills the hole with the last row). */
   move(from: number, to: number): void {
     const rows = this.#rowsOff();

@@ -18,5 +18,14 @@ import { createStaticEmbedder, isStaticModel } from './static-embedder.ts';
  */
 export async function createModelEmbedder(options: TransformersEmbedderOptions): Promise<Embedder> {
   if (options && (await isStaticModel(options))) return createStaticEmbedder(options);
-  return createTransformersEmbedder(options);
+  const embedder = await createTransformersEmbedder(options);
+  // A static model run through ONNX Runtime (`device: 'webgpu'`, `runtime: 'onnx'`) keeps its word
+  // neighbours (the `expansion` leg), read from the same files in plain JavaScript, so the model
+  // ranks alike on every runtime.
+  const asTable = { ...options, device: undefined, runtime: undefined };
+  if (embedder.neighbours === undefined && (await isStaticModel(asTable))) {
+    const table = await createStaticEmbedder(asTable);
+    embedder.neighbours = (word) => table.neighbours!(word);
+  }
+  return embedder;
 }

@@ -19,8 +19,9 @@ export const DEFAULT_PRIORS: Priors = Object.freeze({
 
 /**
  * The `default` profile: weighted RRF with k = 5 over the lexical (weight 1), vector (0.7), graph
- * (0.3) and date (1: memories of a day or month the query names, by cosine; empty without one)
- * legs, then the priors ({@link DEFAULT_PRIORS}: recency, importance and usage as a gentle
+ * (0.3), date (1: memories of a day or month the query names, by cosine; empty without one) and
+ * expansion (0.3: BM25 over the model's nearest words to the query's lower-case words, "accident" →
+ * "crash", "mishap"; empty without a static model) legs, then the priors ({@link DEFAULT_PRIORS}: recency, importance and usage as a gentle
  * multiplier), no MMR, then conversation context: each memory is lifted
  * by 0.3 of the margin of its better immediate session neighbour, 0.1 of the one two turns away and
  * 0.3 of its session's best (the first 10 candidates look up their neighbours; no sessions, no
@@ -33,12 +34,12 @@ export const DEFAULT_PRIORS: Priors = Object.freeze({
 export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   name: 'default',
   description:
-    'anamnesis: RRF k = 5, fts 1 / vector 0.7 / graph 0.3 / date 1, priors (recency 0.2, half-life 90 days, importance 0.2, usage 0.2), session context 0.3 / 0.1 / 0.3, speaker focus 1',
-  legs: ['fts', 'vector', 'graph', 'date'],
+    'anamnesis: RRF k = 5, fts 1 / vector 0.7 / graph 0.3 / date 1 / expansion 0.3, priors (recency 0.2, half-life 90 days, importance 0.2, usage 0.2), session context 0.3 / 0.1 / 0.3, speaker focus 1',
+  legs: ['fts', 'vector', 'graph', 'date', 'expansion'],
   fusion: {
     kind: 'rrf',
     k: 5,
-    weights: { fts: 1, vector: 0.7, graph: 0.3, date: 1 },
+    weights: { fts: 1, vector: 0.7, graph: 0.3, date: 1, expansion: 0.3 },
     defaultWeight: 1,
     absent: 'skip',
     memoryScoreWeight: 0,
@@ -59,7 +60,16 @@ export const ENGINE_PROFILES: Readonly<Record<string, ScoringProfile>> = Object.
   default: DEFAULT_PROFILE,
 });
 
-const LEGS = new Set(['fts', 'vector', 'graph', 'importance', 'recency', 'usage', 'date']);
+const LEGS = new Set([
+  'fts',
+  'vector',
+  'graph',
+  'importance',
+  'recency',
+  'usage',
+  'date',
+  'expansion',
+]);
 
 function finite(value: unknown): boolean {
   return typeof value === 'number' && Number.isFinite(value);

@@ -51,6 +51,39 @@ export function ftsLeg(
   return { leg: 'fts', items, tiesShareRank: true };
 }
 
+/** Query words expanded at most (the first ones written in lower case). */
+const EXPANDED_WORDS = 8;
+
+/**
+ * The `expansion` leg: {@link ftsLeg} over the model's nearest words (`SimilarityBackend.neighbours`)
+ * to the query's words that are written in lower case and are no stop words, the query's own words
+ * left out: "car accident" also searches "crash" and "mishap". A word the query capitalises (a
+ * name: "Python", "Melanie") is not expanded, nor is any word without a backend that has
+ * neighbours (TF-IDF, ONNX models): then the leg is empty.
+ */
+export function expansionLeg(
+  read: Reader,
+  similarity: SimilarityBackend,
+  query: string,
+  words: readonly string[],
+  filter: SqlFilter,
+  limit: number,
+): RankedList {
+  const own = new Set(words.map((w) => w.toLowerCase()));
+  const stopwords = queryStopwords(query);
+  const extra = new Set<string>();
+  if (similarity.neighbours) {
+    const expandable = words.filter(
+      (w) => w.length >= 3 && w === w.toLowerCase() && !stopwords.has(w),
+    );
+    for (const word of expandable.slice(0, EXPANDED_WORDS))
+      for (const n of similarity.neighbours(word)) if (!own.has(n)) extra.add(n);
+  }
+  if (extra.size === 0) return { leg: 'expansion', items: [] };
+  const list = ftsLeg(read, query, [...extra], filter, limit);
+  return { ...list, leg: 'expansion' };
+}
+
 /** The rows a filter lets through, for the legs that do not filter in SQL; undefined: all. */
 export function allowedRids(read: Reader, { where, params }: SqlFilter): Set<number> | undefined {
   if (where === EVERY_MEMORY) return undefined;

@@ -10,6 +10,7 @@ export const BUILT_IN_LEGS: readonly string[] = [
   'vector',
   'graph',
   'date',
+  'expansion',
   'importance',
   'recency',
   'usage',

@@ -21,6 +21,7 @@ import { buildFilter } from './filter.ts';
 import { lexicalWords } from './lexical.ts';
 import {
   allowedRids,
+  expansionLeg,
   extraLeg,
   ftsLeg,
   graphLeg,
@@ -83,6 +84,8 @@ export async function recall(
     profile.legs.includes('vector') || options.graph ? allowedRids(ctx.read, filter) : undefined;
   const queryWords = lexicalWords(query);
   if (profile.legs.includes('fts')) lists.push(ftsLeg(ctx.read, query, queryWords, filter, perLeg));
+  if (profile.legs.includes('expansion'))
+    lists.push(expansionLeg(ctx.read, ctx.similarity, query, queryWords, filter, perLeg));
   if (profile.legs.includes('vector'))
     lists.push(vectorLeg(ctx.similarity, queryVector, perLeg, allowed));
   if (profile.legs.includes('date')) {
@@ -130,7 +133,7 @@ export async function recall(
   const weights: Record<string, number> = { ...plan.extraWeights };
   const share = modelShare(queryWords);
   if (profile.fusion.kind === 'rrf' && share < 1)
-    for (const leg of ['vector', 'date'])
+    for (const leg of ['vector', 'date', 'expansion'])
       weights[leg] = (profile.fusion.weights[leg] ?? profile.fusion.defaultWeight) * share;
   const fusionProfile: ScoringProfile =
     profile.fusion.kind === 'rrf' && Object.keys(weights).length > 0

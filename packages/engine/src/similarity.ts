@@ -35,6 +35,8 @@ export interface SimilarityBackend {
   apply(rids: readonly number[], texts: readonly string[], vectors: readonly Float32Array[]): void;
   /** After a delete commits. */
   remove(rids: readonly number[]): void;
+  /** The model's nearest words to a lower-case word (see `Embedder.neighbours`); absent: none. */
+  neighbours?(word: string): readonly string[];
   /** Prepares a query for {@link search} and {@link similarities}. */
   query(text: string): Promise<PreparedQuery>;
   /** The k memories most similar to the query, best first; only `allowed` ones when given. */

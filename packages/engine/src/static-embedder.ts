@@ -19,6 +19,7 @@ import type { Tokenizer } from '@huggingface/tokenizers';
 
 import { asciiWordPiece } from './ascii-word-piece.ts';
 import { unitOf } from './pooling.ts';
+import { WordNeighbours } from './word-neighbours.ts';
 import { checkTexts, type Embedder, type TransformersEmbedderOptions } from './embedder.ts';
 
 /** The `anamnesis.kind` a model's `config.json` declares when this embedder can run it. */
@@ -208,6 +209,8 @@ export async function createStaticEmbedder(
   if (!tokenizeAscii) await fullTokenizer();
 
   const { table, scale, vocabSize, dims } = weights;
+  const vocab = (tokenizerJson.model as { vocab?: unknown } | undefined)?.vocab;
+  let neighbours: WordNeighbours | undefined;
   const acc = new Float64Array(dims);
   let truncated = 0;
 
@@ -256,6 +259,11 @@ export async function createStaticEmbedder(
         out.push(embedIds(ids));
       }
       return out;
+    },
+    neighbours(word) {
+      if (typeof vocab !== 'object' || vocab === null) return [];
+      neighbours ??= new WordNeighbours(vocab as Record<string, number>, table, scale, dims);
+      return neighbours.of(word);
     },
     async dispose() {},
   };

@@ -1,14 +1,23 @@
 import { expect } from 'vitest';
 import { AnamnesisError, type ErrorCode } from '@anamnesis/errors';
 import { createTransformersEmbedder, type Embedder } from '../src/embedder.ts';
+import { createModelEmbedder } from '../src/model-embedder.ts';
 import { createEngine, defaultEmbedderOptions, type Engine } from '../src/engine.ts';
 
 let shared: Promise<Embedder> | undefined;
 
 /** The real default model, loaded once per test file; engines do not dispose an embedder they were given. */
 export function defaultEmbedder(): Promise<Embedder> {
-  shared ??= defaultEmbedderOptions().then(createTransformersEmbedder);
+  shared ??= defaultEmbedderOptions().then(createModelEmbedder);
   return shared;
+}
+
+let onnx: Promise<Embedder> | undefined;
+
+/** The default model through ONNX Runtime (asynchronous embedding), loaded once per test file. */
+export function onnxEmbedder(): Promise<Embedder> {
+  onnx ??= defaultEmbedderOptions().then(createTransformersEmbedder);
+  return onnx;
 }
 
 /** Asserts that a promise rejects with an AnamnesisError of `code`. */

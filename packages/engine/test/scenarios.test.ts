@@ -226,3 +226,39 @@ describe('words in every script', () => {
     expect(await ids('上海')).toEqual([]);
   });
 });
+
+describe('words the note does not use', () => {
+  const notes: RememberInput[] = [
+    {
+      id: 'crash',
+      text: 'Insurance\n\nThe crash on the ring road dented the bumper; the insurer needs photos by Friday.',
+    },
+    {
+      id: 'road',
+      text: 'Road trip\n\nDrive to the coast on the ring road, stop for lunch, then the car goes to the car wash.',
+    },
+    { id: 'er', text: 'Emergency room\n\nInjured ankle, the hospital said rest it for two weeks.' },
+    { id: 'car', text: 'Car service\n\nThe car needs new tyres and an oil change before winter.' },
+    {
+      id: 'gym',
+      text: 'Gym plan\n\nLeg day on Monday, then a short run and stretching on Wednesday.',
+    },
+  ];
+
+  it('a query word finds the note that says it with a neighbouring word ("accident" → "crash")', async () => {
+    await store(notes);
+    const [first] = await engine!.recall('what happened in the accident', {
+      explain: true,
+      noCache: true,
+    });
+    expect(first!.id).toBe('crash');
+    expect(first!.explain!.contributions.map((c) => c.component)).toContain('rrf:expansion');
+  });
+
+  it('a capitalised word (a name) is not expanded', async () => {
+    await store(notes);
+    const results = await engine!.recall('Accident', { explain: true, noCache: true });
+    for (const r of results)
+      expect(r.explain!.contributions.map((c) => c.component)).not.toContain('rrf:expansion');
+  });
+});

@@ -14,7 +14,9 @@ export type LegName =
   | 'recency'
   | 'usage'
   /** Memories created on a day or in a month the query names, by cosine (empty otherwise). */
-  | 'date';
+  | 'date'
+  /** BM25 over the model's nearest words to the query's words (empty without such a model). */
+  | 'expansion';
 
 /** The per-memory factors a linear fusion can weigh, each normalised to [0, 1]. */
 export type Factor = 'similarity' | 'fts' | 'importance' | 'recency' | 'frequency';

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import {
+  NEIGHBOUR_MIN_COSINE,
+  NEIGHBOURS_PER_WORD,
+  WordNeighbours,
+} from '../src/word-neighbours.ts';
+import { defaultEmbedder } from './helpers.ts';
+
+/** Exact neighbours by brute force over every row (what `WordNeighbours` must return). */
+function bruteForce(
+  vocab: Record<string, number>,
+  table: Int8Array,
+  scales: Float32Array,
+  dims: number,
+  word: string,
+): string[] {
+  const words = Object.entries(vocab);
+  const row = (id: number) => Array.from(table.subarray(id * dims, (id + 1) * dims));
+  const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+  const id = vocab[word]!;
+  const q = row(id);
+  return words
+    .filter(([w, i]) => i !== id && /^\p{Ll}+$/u.test(w) && scales[i] !== 0 && norm(row(i)) > 0)
+    .map(([w, i]) => {
+      const r = row(i);
+      return [w, i, r.reduce((s, x, k) => s + x * q[k]!, 0) / (norm(r) * norm(q))] as const;
+    })
+    .filter(([, , c]) => c >= NEIGHBOUR_MIN_COSINE)
+    .sort((a, b) => b[2] - a[2] || a[1] - b[1])
+    .slice(0, NEIGHBOURS_PER_WORD)
+    .map(([w]) => w);
+}
+
+describe('WordNeighbours', () => {
+  it('returns the exact nearest plain words of a table, as a brute-force scan finds them', () => {
+    // clusters of words around a few directions, with noise: many cosines near the floor
+    const dims = 24;
+    const count = 600;
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const centres = Array.from({ length: 12 }, () => Array.from({ length: dims }, rand));
+    const table = new Int8Array(count * dims);
+    const scales = new Float32Array(count).fill(0.01);
+    const vocab: Record<string, number> = {};
+    for (let i = 0; i < count; i++) {
+      const c = centres[i % centres.length]!;
+      for (let d = 0; d < dims; d++)
+        table[i * dims + d] = Math.max(
+          -127,
+          Math.min(127, Math.round((c[d]! + rand() * 0.6) * 90)),
+        );
+      vocab[
+        i % 50 === 3 ? `##x${i}` : `w${String.fromCharCode(97 + (i % 26))}${'q'.repeat(i % 7)}${i}`
+      ] = i;
+    }
+    scales[5] = 0; // a zero row is nobody's neighbour
+    // plain words are letters only: rename so that most are
+    const plain: Record<string, number> = {};
+    for (const [w, i] of Object.entries(vocab))
+      plain[w.startsWith('##') ? w : w.replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!)] = i;
+    const n = new WordNeighbours(plain, table, scales, dims);
+    let nonEmpty = 0;
+    for (const word of Object.keys(plain)
+      .filter((w) => !w.startsWith('##'))
+      .slice(0, 150)) {
+      const expected = bruteForce(plain, table, scales, dims, word);
+      expect(n.of(word), word).toEqual(plain[word] === 5 ? [] : expected);
+      if (expected.length > 0) nonEmpty++;
+    }
+    expect(nonEmpty).toBeGreaterThan(50);
+    expect(n.of('not-a-word')).toEqual([]);
+  });
+
+  it('the default model: "accident" has "crash" among its neighbours, a name or an unknown word none', async () => {
+    const embedder = await defaultEmbedder();
+    expect(embedder.neighbours!('accident')).toContain('crash');
+    expect(embedder.neighbours!('accident')).toEqual(embedder.neighbours!('accident'));
+    expect(embedder.neighbours!('Accident')).toEqual([]);
+    expect(embedder.neighbours!('zzqxv')).toEqual([]);
+    for (const w of embedder.neighbours!('holiday')) expect(w).toMatch(/^\p{Ll}+$/u);
+  });
+});
