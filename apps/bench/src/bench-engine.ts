@@ -7,11 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  createEngine,
-  createModelEmbedder,
-  defaultEmbedderOptions,
-} from '@anamnesis/engine';
+import { createEngine, createModelEmbedder, defaultEmbedderOptions } from '@anamnesis/engine';
 import { makeCorpus, makeQueries } from './corpus.ts';
 import { nodeWords } from './node-corpus.ts';
 
