@@ -210,7 +210,12 @@ export async function createStaticEmbedder(
 
   const { table, scale, vocabSize, dims } = weights;
   const vocab = (tokenizerJson.model as { vocab?: unknown } | undefined)?.vocab;
-  let neighbours: WordNeighbours | undefined;
+  // prepared between other tasks from now on, so that the first expanded query does not wait
+  const neighbours =
+    typeof vocab === 'object' && vocab !== null
+      ? new WordNeighbours(vocab as Record<string, number>, table, scale, dims)
+      : undefined;
+  neighbours?.prepareInBackground();
   const acc = new Float64Array(dims);
   let truncated = 0;
 
@@ -261,9 +266,7 @@ export async function createStaticEmbedder(
       return out;
     },
     neighbours(word) {
-      if (typeof vocab !== 'object' || vocab === null) return [];
-      neighbours ??= new WordNeighbours(vocab as Record<string, number>, table, scale, dims);
-      return neighbours.of(word);
+      return neighbours?.of(word) ?? [];
     },
     async dispose() {},
   };

@@ -6,6 +6,9 @@ export const NEIGHBOURS_PER_WORD = 2;
 /** A neighbour's least cosine with the query word (the rows of the model's table). */
 export const NEIGHBOUR_MIN_COSINE = 0.7;
 
+/** Rows prepared per slice by `prepareInBackground` (about a millisecond's work each). */
+const PREPARE_ROWS = 4096;
+
 /** Query words whose neighbours are kept, least recently used dropped first. */
 const CACHE_WORDS = 1024;
 
@@ -19,8 +22,8 @@ const PLAIN_WORD = /^\p{Ll}+$/u;
  * least {@link NEIGHBOUR_MIN_COSINE}, greatest first (ties by token id). The cosines are exact
  * (integer dot products of the int8 rows); the SIMD kernel of {@link Int8Rows} only picks which
  * rows to compute exactly, so every platform gets the same words. The table is copied into the
- * kernel's memory at the first query (about as large as the table), then each word costs one pass
- * over it; answers are cached per word.
+ * kernel's memory (about as large as the table) once, in the background or at the first query;
+ * then each word costs one pass over it; answers are cached per word.
  */
 export class WordNeighbours {
   readonly #ids: ReadonlyMap<string, number>;
@@ -29,8 +32,13 @@ export class WordNeighbours {
   readonly #scales: Float32Array;
   readonly #dims: number;
   readonly #count: number;
-  #norms: Float64Array | undefined;
-  #rows: Int8Rows | undefined | null;
+  /** Each row's Euclidean norm (of its int8 values; 0 for a row of scale 0), from row 0 on. */
+  readonly #norms: Float64Array;
+  /** Rows whose norm is computed and (with the kernel) copied into the kernel's memory. */
+  #prepared = 0;
+  /** The SIMD kernel holding the table, rows scaled to unit length; null without SIMD. */
+  readonly #rows: Int8Rows | null;
+  #preparing = false;
   readonly #cache = new Map<string, readonly string[]>();
 
   /**
@@ -57,6 +65,45 @@ export class WordNeighbours {
     }
     this.#ids = ids;
     this.#words = words;
+    this.#norms = new Float64Array(this.#count);
+    this.#rows = Int8Rows.create(dims, this.#count) ?? null;
+  }
+
+  /**
+   * Does the one-off work (each row's norm and the kernel's copy of the table) in slices of
+   * {@link PREPARE_ROWS} rows between other tasks, so that the first expanded query does not wait
+   * for all of it; a query that comes first finishes it at once. The answers are the same either way.
+   */
+  prepareInBackground(): void {
+    if (this.#preparing || this.#prepared === this.#count) return;
+    this.#preparing = true;
+    const slice = () => {
+      this.#prepare(this.#prepared + PREPARE_ROWS);
+      if (this.#prepared < this.#count) setTimeout(slice, 0);
+    };
+    setTimeout(slice, 0);
+  }
+
+  /** Computes the norms of the rows before `end` and copies them into the kernel. */
+  #prepare(end: number): void {
+    const first = this.#prepared;
+    const last = Math.min(end, this.#count);
+    if (first >= last) return;
+    const t = this.#table;
+    const d = this.#dims;
+    const norms = this.#norms;
+    for (let r = first; r < last; r++) {
+      if (this.#scales[r] === 0) continue;
+      let sum = 0;
+      for (let i = r * d, stop = i + d; i < stop; i++) sum += t[i]! * t[i]!;
+      norms[r] = Math.sqrt(sum);
+    }
+    this.#rows?.setInt8(
+      first,
+      t.subarray(first * d, last * d),
+      Float32Array.from(norms.subarray(first, last), (n) => (n > 0 ? 1 / n : 0)),
+    );
+    this.#prepared = last;
   }
 
   /** The neighbours of `word` (lower-case, as the tokenizer writes it); none for an unknown word. */
@@ -75,8 +122,10 @@ export class WordNeighbours {
 
   #find(word: string): readonly string[] {
     const id = this.#ids.get(word);
-    const norms = (this.#norms ??= this.#rowNorms());
-    if (id === undefined || norms[id] === 0) return [];
+    if (id === undefined) return [];
+    this.#prepare(this.#count);
+    const norms = this.#norms;
+    if (norms[id] === 0) return [];
     const candidates = this.#candidates(id);
     const scored: [number, number][] = [];
     for (const row of candidates) {
@@ -90,43 +139,17 @@ export class WordNeighbours {
 
   /** Rows whose cosine with row `id` may reach the floor: all of them without the SIMD kernel. */
   #candidates(id: number): Iterable<number> {
-    const rows = this.#kernelRows();
+    const rows = this.#rows;
     if (!rows) return Array.from({ length: this.#count }, (_, i) => i);
     const d = this.#dims;
     const query = Float32Array.from(this.#table.subarray(id * d, (id + 1) * d));
     const { scores, scale } = rows.scan(query, this.#count);
     // approximate cosines (the query re-quantized); a margin far above their error keeps every
     // row that could reach the floor exactly
-    const floor = (NEIGHBOUR_MIN_COSINE - 0.05) * this.#norms![id]!;
+    const floor = (NEIGHBOUR_MIN_COSINE - 0.05) * this.#norms[id]!;
     const out: number[] = [];
     for (let row = 0; row < this.#count; row++) if (scores[row]! * scale >= floor) out.push(row);
     return out;
-  }
-
-  /** The table in the SIMD kernel's memory, each row scaled to unit length; null without SIMD. */
-  #kernelRows(): Int8Rows | null {
-    if (this.#rows !== undefined) return this.#rows;
-    const rows = Int8Rows.create(this.#dims, this.#count) ?? null;
-    rows?.setInt8(
-      0,
-      this.#table,
-      Float32Array.from(this.#norms!, (n) => (n > 0 ? 1 / n : 0)),
-    );
-    this.#rows = rows;
-    return rows;
-  }
-
-  #rowNorms(): Float64Array {
-    const t = this.#table;
-    const d = this.#dims;
-    const norms = new Float64Array(this.#count);
-    for (let r = 0; r < this.#count; r++) {
-      if (this.#scales[r] === 0) continue;
-      let sum = 0;
-      for (let i = r * d, end = i + d; i < end; i++) sum += t[i]! * t[i]!;
-      norms[r] = Math.sqrt(sum);
-    }
-    return norms;
   }
 
   #dot(a: number, b: number): number {
