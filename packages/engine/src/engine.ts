@@ -987,6 +987,9 @@ export class Engine {
       const { db } = this.#io;
       const n = (sql: string) => Number(db.selectValue(sql));
       const cache = this.#cache.stats();
+      const [parts, inParts] = db.selectArray(
+        'SELECT count(*), coalesce(sum(n_rows), 0) FROM vector_snapshot',
+      ) as [number, number];
       return {
         memories: n('SELECT count(*) FROM memories'),
         links: n('SELECT count(*) FROM links'),
@@ -1004,6 +1007,7 @@ export class Engine {
         cache: { hits: cache.hits, misses: cache.misses, size: this.#cache.size },
         generation: this.#generation,
         schemaVersion: this.#schemaVersion,
+        vectorParts: { parts, vectors: inParts },
         memory: {
           sqliteWasm: this.#io.sqlite3.wasm.heap8u().byteLength,
           ...(this.#similarity.bytes !== undefined ? { vectors: this.#similarity.bytes } : {}),
