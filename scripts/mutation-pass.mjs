@@ -52,7 +52,7 @@ const MUTANTS = [
     find: '    this.#memo.clear();\n    this.#dirty = true;\n    this.#scheduleVectorParts();\n',
     replace: '    this.#memo.clear();\n    this.#scheduleVectorParts();\n',
     what: 'a committed write no longer marks the store dirty (the file store is not rewritten)',
-    tests: [T('file-store'), T('persistence'), T('cli')],
+    tests: [T('file-store'), T('persistence')],
   },
   {
     id: 'bump-vector-parts',
@@ -237,7 +237,7 @@ const MUTANTS = [
     file: 'packages/engine/src/write-path.ts',
     find: '      await this.#hooks.persist();\n',
     what: 'a committed write is not made durable (the file store)',
-    tests: [T('file-store'), T('persistence'), T('cli')],
+    tests: [T('file-store'), T('persistence')],
   },
   {
     id: 'batch-duplicate-id',
