@@ -21,7 +21,13 @@ import { parseArgs } from 'node:util';
 
 const T = (name) => `packages/engine/test/${name}.test.ts`;
 const CACHE_TESTS = [T('recall-memo'), T('engine'), T('persistence'), T('dedup-index')];
-const WRITE_TESTS = [T('concurrency'), T('engine'), T('persistence'), T('store-insert')];
+const WRITE_TESTS = [
+  T('write-path'),
+  T('concurrency'),
+  T('engine'),
+  T('persistence'),
+  T('store-insert'),
+];
 const VALIDATE_TESTS = [T('engine'), T('hardening'), T('injection')];
 
 /**
