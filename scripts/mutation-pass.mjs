@@ -28,7 +28,7 @@ const WRITE_TESTS = [
   T('persistence'),
   T('store-insert'),
 ];
-const VALIDATE_TESTS = [T('engine'), T('hardening'), T('injection')];
+const VALIDATE_TESTS = [T('validate'), T('engine'), T('hardening'), T('injection')];
 
 /**
  * The mutants. `find` must occur exactly once in `file`; it is replaced by `replace` (default:
