@@ -13,7 +13,7 @@
  * Restores every file even when interrupted. `--list` only checks that every mutant applies and
  * prints where.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -385,24 +385,36 @@ function locate(text, m) {
 }
 
 const report = join(tmpdir(), `mutation-pass-${process.pid}.json`);
-/** Runs test files; returns the failed tests' full names (empty: all passed). */
-function runTests(files) {
+/** The Vitest run in progress (killed, with the files restored, on SIGINT or SIGTERM). */
+let running;
+/** Runs test files; resolves with the failed tests' full names (empty: all passed). */
+async function runTests(files) {
   rmSync(report, { force: true });
-  const r = spawnSync(
-    'npx',
-    [
-      'vitest',
-      'run',
-      '--bail',
-      '1',
-      '--reporter',
-      'json',
-      '--outputFile',
-      report,
-      ...new Set(files),
-    ],
-    { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, maxBuffer: 1 << 26 },
-  );
+  const r = await new Promise((resolve) => {
+    running = spawn(
+      'npx',
+      [
+        'vitest',
+        'run',
+        '--bail',
+        '1',
+        '--reporter',
+        'json',
+        '--outputFile',
+        report,
+        ...new Set(files),
+      ],
+      {
+        env: { ...process.env, FORCE_COLOR: '0' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        detached: true,
+      },
+    );
+    let stderr = '';
+    running.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+    running.on('close', (status) => resolve({ status, stderr }));
+  });
+  running = undefined;
   let failed = [];
   try {
     const json = JSON.parse(readFileSync(report, 'utf8'));
@@ -426,6 +438,7 @@ const restore = () => {
 };
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => {
+    if (running?.pid) process.kill(-running.pid, 'SIGKILL'); // the Vitest run and its workers
     restore();
     process.exit(130);
   });
@@ -447,7 +460,7 @@ if (values.list) {
 }
 const allTests = [...new Set(chosen.flatMap((m) => m.tests))];
 console.error(`baseline: ${allTests.length} test files, unmutated…`);
-const baseline = runTests(allTests);
+const baseline = await runTests(allTests);
 if (baseline.length > 0) {
   console.error(`the tests fail without any mutant:\n${baseline.join('\n')}`);
   process.exit(1);
@@ -460,7 +473,7 @@ try {
     originals.set(m.file, text);
     writeFileSync(m.file, text.replace(m.find, m.replace ?? ''));
     const start = Date.now();
-    const failed = runTests(m.tests);
+    const failed = await runTests(m.tests);
     writeFileSync(m.file, text);
     const result = {
       ...m,

@@ -235,6 +235,9 @@ type Measured = Awaited<ReturnType<typeof run>>;
 
 const p50 = (xs: readonly number[]) => round(quantile(xs, 0.5));
 const p95 = (xs: readonly number[]) => round(quantile(xs, 0.95));
+/** p50 / p95 of a system that may have failed (null then). */
+const p50Of = (r: { times: number[] }) => (r.times.length ? p50(r.times) : null);
+const p95Of = (r: { times: number[] }) => (r.times.length ? p95(r.times) : null);
 
 /** One run's figures (the JSON's keys: those of earlier versions kept, new ones added). */
 function summarize(m: Measured) {
@@ -293,13 +296,15 @@ function summarize(m: Measured) {
     // In the bench worker, query embedding included: Orama at similarity -1 (as before).
     orama: {
       insert_per_s: Math.round(m.n / (w.index.insertMs / 1000)),
-      search_p50_ms: p50(w.oramaAll),
-      search_p95_ms: p95(w.oramaAll),
+      search_p50_ms: p50Of(w.oramaAll),
+      search_p95_ms: p95Of(w.oramaAll),
+      ...(w.oramaAll.error ? { error: w.oramaAll.error } : {}),
     },
     orama_default: {
       similarity: ORAMA_DEFAULT_SIMILARITY,
-      search_p50_ms: p50(w.oramaDefault),
-      search_p95_ms: p95(w.oramaDefault),
+      search_p50_ms: p50Of(w.oramaDefault),
+      search_p95_ms: p95Of(w.oramaDefault),
+      ...(w.oramaDefault.error ? { error: w.oramaDefault.error } : {}),
     },
     limit: { scan_ms: p50(w.scan) },
     /** Every system in one dedicated worker, the same queries, warm-up and samples; embedding included. */
@@ -308,10 +313,10 @@ function summarize(m: Measured) {
       recall_p95_ms: p95(w.warm),
       recall_cold_p50_ms: p50(w.cold),
       recall_cold_p95_ms: p95(w.cold),
-      orama_default_p50_ms: p50(w.oramaDefault),
-      orama_default_p95_ms: p95(w.oramaDefault),
-      orama_all_p50_ms: p50(w.oramaAll),
-      orama_all_p95_ms: p95(w.oramaAll),
+      orama_default_p50_ms: p50Of(w.oramaDefault),
+      orama_default_p95_ms: p95Of(w.oramaDefault),
+      orama_all_p50_ms: p50Of(w.oramaAll),
+      orama_all_p95_ms: p95Of(w.oramaAll),
       scan_p50_ms: p50(w.scan),
       open_ms: Math.round(w.opened.openMs),
     },
@@ -345,9 +350,9 @@ function aggregate(runs: Summary[]): Summary & {
 } {
   const spread: Record<string, [number, number]> = {};
   const merge = (values: unknown[], path: string): unknown => {
-    const first = values[0];
+    const first = values.find((v) => v !== null && v !== undefined) ?? values[0];
     if (typeof first === 'number') {
-      const xs = [...(values as number[])].sort((a, b) => a - b);
+      const xs = values.filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
       const h = xs.length >> 1;
       const mid = xs.length % 2 === 1 ? xs[h]! : round((xs[h - 1]! + xs[h]!) / 2);
       const lo = Math.min(...xs);
@@ -427,7 +432,8 @@ const loadavg = () =>
     .join(' ');
 
 /** `a (lo–hi)` of a figure of an aggregated run, with its spread where it varied. */
-function withSpread(r: Aggregated, key: string, value: number, unit = ''): string {
+function withSpread(r: Aggregated, key: string, value: number | null, unit = ''): string {
+  if (value === null) return 'failed';
   const range = r.spread[key];
   const fmt = (x: number) => `${Number.isInteger(x) ? x : round(x)}`;
   return range
@@ -529,6 +535,8 @@ async function main(): Promise<void> {
       }
       measured.push(reps);
       loads.push({ n, before, after: loadavg() });
+      // each N's figures as soon as they are in (stderr: the last line of stdout stays the JSON)
+      console.error(`n=${n} done: ${JSON.stringify(aggregate(reps.map(summarize)))}`);
     }
   } finally {
     await server.close();
@@ -569,6 +577,13 @@ async function main(): Promise<void> {
       "for each; query embedding included in every timing; Orama 3.1.18 hybrid, threshold 1, on the engine's vectors):",
   );
   printTable(workerTable(runs));
+  for (const r of runs)
+    for (const [name, o] of [
+      [`Orama at similarity ${ORAMA_DEFAULT_SIMILARITY}`, r.orama_default],
+      ['Orama at similarity -1', r.orama],
+    ] as const)
+      if ('error' in o && o.error)
+        console.log(`n=${r.n}: ${name} failed in the worker: ${o.error}`);
   for (const r of runs) {
     console.log(
       `n=${r.n}: connectMemory and a recall at once: answered in ${r.early_recall_ms} ms (median of ${plan.loads}; ` +
