@@ -192,7 +192,7 @@ const MUTANTS = [
     find: "  async #execute<T, R>(plan: WritePlan<T, R>, operation: string | undefined): Promise<R> {\n    if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');\n",
     replace:
       '  async #execute<T, R>(plan: WritePlan<T, R>, operation: string | undefined): Promise<R> {\n',
-    what: 'a write queued before close still runs after it',
+    what: 'a write reaching the queue after close runs (or is answered from its operation record)',
     tests: WRITE_TESTS,
   },
   {
