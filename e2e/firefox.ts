@@ -12,17 +12,24 @@ export const FIREFOX_PATH = '/usr/bin/firefox-esr';
 
 /**
  * Runs `body` on a page of a fresh headless Firefox ESR; `errors` gets its page errors (and, with
- * `consoleErrors`, console errors), `foreign` its requests to origins other than `origin`.
+ * `consoleErrors`, console errors), `foreign` its requests to origins other than `origin`. With
+ * `privateWindow`, every window is a private one (Firefox's permanent private browsing mode,
+ * `browser.privatebrowsing.autostart`): as a user's private window, it has no OPFS
+ * (`navigator.storage.getDirectory()` rejects with `SecurityError`).
  */
 export async function inFirefox(
   origin: string,
   body: (page: Page, seen: { errors: string[]; foreign: string[] }) => Promise<void>,
-  { consoleErrors = true }: { consoleErrors?: boolean } = {},
+  {
+    consoleErrors = true,
+    privateWindow = false,
+  }: { consoleErrors?: boolean; privateWindow?: boolean } = {},
 ): Promise<void> {
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
     headless: true,
+    ...(privateWindow ? { extraPrefsFirefox: { 'browser.privatebrowsing.autostart': true } } : {}),
   });
   try {
     const page = await browser.newPage();

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 
 import type { Page } from '@playwright/test';
 
+import { inFirefox } from '../firefox.ts';
 import {
   consoleErrors,
   createNote,
@@ -20,6 +21,7 @@ import {
   test,
 } from './notes-fixtures.ts';
 import { damageStore } from './opfs.ts';
+import { puppeteerPerson, searchUntil, writeNotes } from './person.ts';
 
 test.use({ baseURL: NOTES_URL, serviceWorkers: 'allow' });
 
@@ -288,12 +290,15 @@ test('the CSP watch itself sees a violation (an injected inline script)', async 
   cspViolations.length = 0; // expected here: not one of the app's
 });
 
-test.describe('without OPFS (a private window)', () => {
+test.describe('without OPFS', () => {
   // The app's worker script is rewritten on its way to the page; a service worker would serve
   // it from its cache instead.
   test.use({ serviceWorkers: 'block' });
 
-  test('the app says that notes live in memory and are not kept; it still works', async ({
+  // Not a private window: Chromium's incognito windows (a new Playwright context is one) have
+  // OPFS, in memory. This takes the API away from the worker, as a browser without OPFS would; a
+  // real private window without OPFS (Firefox's) is the next test.
+  test("the worker's OPFS API removed: the app says that notes live in memory and are not kept; it still works", async ({
     page,
     context,
   }) => {
@@ -327,6 +332,40 @@ test.describe('without OPFS (a private window)', () => {
     await expect(banner).toBeVisible();
     await expect(page.getByRole('list', { name: 'Notes' }).locator('li')).toHaveCount(0);
     expect(errors).toEqual([]);
+  });
+
+  test('in a real private window (Firefox ESR, private browsing: no OPFS) the app says that notes live in memory and are not kept; it still works', async () => {
+    test.setTimeout(120_000);
+    await inFirefox(
+      NOTES_URL,
+      async (page, seen) => {
+        // private browsing itself: the page has no OPFS
+        await page.goto(`${NOTES_URL}/`, { waitUntil: 'domcontentloaded' });
+        expect(
+          await page.evaluate(() =>
+            navigator.storage.getDirectory().then(
+              () => 'OPFS',
+              (e: unknown) => (e as Error).name,
+            ),
+          ),
+        ).toBe('SecurityError');
+        const person = puppeteerPerson(page);
+        await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+        const banner = await page.waitForSelector('[aria-label="Storage warning"]:not([hidden])');
+        expect(await banner!.evaluate((el) => el.textContent)).toContain(
+          'Notes are not being saved',
+        );
+        expect(await person.texts('[aria-label="Storage"]')).toEqual([
+          expect.stringContaining('in memory'),
+        ]);
+        await writeNotes(person, [['Ephemeral', 'A note about a zeppelin that lives in memory.']]);
+        const shown = await searchUntil(person, 'zeppelin', (s) => s.length > 0);
+        expect(shown.map((s) => s.title)).toEqual(['Ephemeral']);
+        expect(seen.foreign).toEqual([]);
+        expect(seen.errors).toEqual([]);
+      },
+      { privateWindow: true },
+    );
   });
 
   test('with OPFS the warning is not shown', async ({ page }) => {

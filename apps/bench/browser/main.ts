@@ -1,18 +1,21 @@
 /**
  * The page of `pnpm bench:speed` (driven by `src/bench-speed.ts` through Playwright). It exposes
- * `window.bench`: build the synthetic corpus, ingest it through `openMemory` (the real worker and
- * OPFS store), time recalls, then Orama 3 and a plain JS scan on the same vectors, exported from
- * the worker. With `?cold=<store>&q=<query>` it opens that store at script start and records in
- * `window.cold` the time to the first recall answered, from navigation start and from the start of
- * the worker (`openMemory`), and what memory the engine and the page hold then. With
- * `?empty=model|tfidf` it opens an empty in-memory store on the default model or on TF-IDF (no
- * ONNX Runtime), for the renderer's memory before any memory is stored. With `?early=<store>&q=` it
- * opens with `connectMemory` and recalls at once: answered from the lexical legs when the model is
- * not ready yet (`partial`).
+ * `window.bench`: build the synthetic corpus and its query sets, ingest it through `openMemory`
+ * (the real worker and OPFS store), time recalls through the client (a round trip page → worker →
+ * page), then close the client and time every system inside one dedicated worker
+ * (`engine-worker.ts`): the engine itself, Orama 3 at two similarity floors and a plain JS scan, on
+ * the same vectors and queries. With `?cold=<store>&q=<query>` it opens that store at script start
+ * and records in `window.cold` the time to the first recall answered, from navigation start and
+ * from the start of the worker (`openMemory`), and what memory the engine and the page hold then.
+ * With `?empty=model|tfidf` it opens an empty in-memory store on the default model or on TF-IDF (no
+ * ONNX Runtime), for the renderer's memory before any memory is stored. With `?early=<store>&q=`
+ * it opens with `connectMemory` and recalls at once: answered from the lexical legs when the model
+ * is not ready yet (`partial`); the store then opens before the model starts loading, so its open
+ * steps are the store's alone.
  */
 import { connectMemory, openMemory, type MemoryClient } from '@anamnesis/client';
-import { contentWords, makeCorpus, makeQueries, ZipfWords } from '../src/corpus.ts';
-import { oramaIndex, oramaSearch } from '../src/orama-index.ts';
+import { contentWords, makeCorpus, makeNamedQueries, noteFacts, ZipfWords } from '../src/corpus.ts';
+import type { EngineWorkerCalls, QuerySets } from './engine-worker.ts';
 
 const TOKENIZER_URL = '/models/anamnesis/glove-100d-sif/tokenizer.json';
 const OPEN = { timeoutMs: 600_000, openTimeoutMs: 300_000 } as const;
@@ -28,6 +31,8 @@ interface Cold {
   memories: number;
   /** The worker's open, step by step (`info.timings`). */
   timings: MemoryClient['info']['timings'];
+  /** Opens that found the store's files still held by the previous page's worker. */
+  lockRetries: number;
   heapMb: number | null;
   /** The engine's own figures (`stats().memory`), in MB. */
   sqliteWasmMb: number;
@@ -40,25 +45,6 @@ function heapMb(): number | null {
   return memory ? memory.usedJSHeapSize / 1e6 : null;
 }
 
-/** Decodes the base64 float32 vector of an export line. */
-function decodeVector(base64: string): Float32Array {
-  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  return new Float32Array(bytes.buffer);
-}
-
-/** Text → vector of every memory of a store, as the worker stored them (unit length). */
-async function exportVectors(memory: MemoryClient): Promise<Map<string, Float32Array>> {
-  const out = new Map<string, Float32Array>();
-  for (const line of (await memory.export({ vectors: true })).split('\n')) {
-    if (!line) continue;
-    const row = JSON.parse(line) as { type: string; text: string; vector?: string };
-    if (row.type !== 'memory') continue;
-    if (!row.vector) throw new Error('the export has no vectors');
-    out.set(row.text, decodeVector(row.vector));
-  }
-  return out;
-}
-
 async function timeEach(items: readonly string[], fn: (q: string) => Promise<unknown>) {
   const times: number[] = [];
   for (const q of items) {
@@ -69,20 +55,63 @@ async function timeEach(items: readonly string[], fn: (q: string) => Promise<unk
   return times;
 }
 
+/** The dedicated bench worker, one call at a time. */
+function engineWorker() {
+  const worker = new Worker(new URL('./engine-worker.ts', import.meta.url), { type: 'module' });
+  let next = 0;
+  const waiting = new Map<number, { ok: (v: unknown) => void; fail: (e: Error) => void }>();
+  worker.addEventListener(
+    'message',
+    (e: MessageEvent<{ id: number; value?: unknown; error?: string }>) => {
+      const w = waiting.get(e.data.id)!;
+      waiting.delete(e.data.id);
+      if (e.data.error !== undefined) w.fail(new Error(e.data.error));
+      else w.ok(e.data.value);
+    },
+  );
+  worker.addEventListener('error', (e) => {
+    for (const w of waiting.values()) w.fail(new Error(`engine worker: ${e.message}`));
+    waiting.clear();
+  });
+  const call = <K extends keyof EngineWorkerCalls>(
+    name: K,
+    ...args: Parameters<EngineWorkerCalls[K]>
+  ) =>
+    new Promise<Awaited<ReturnType<EngineWorkerCalls[K]>>>((ok, fail) => {
+      const id = next++;
+      waiting.set(id, { ok: ok as (v: unknown) => void, fail });
+      worker.postMessage({ id, call: name, args });
+    });
+  return { call, terminate: () => worker.terminate() };
+}
+
 let texts: string[] = [];
-let queries: string[] = [];
+let sets: QuerySets = { warmup: [], samples: [], cold: [] };
 let memory: MemoryClient | undefined;
 
 const bench = {
-  /** Builds the corpus and `q` distinct queries in the page (deterministic). */
-  async corpus(n: number, q: number): Promise<{ texts: number; queries: number }> {
+  /**
+   * Builds the corpus and distinct queries naming people, months and days (deterministic), split
+   * into the warm-up, the samples and the cold queries (no query in two sets).
+   */
+  async corpus(n: number, plan: { warm: number; queries: number; cold: number }) {
     const tokenizer = (await (await fetch(TOKENIZER_URL)).json()) as {
       model: { vocab: Record<string, number> };
     };
     const words = new ZipfWords(contentWords(tokenizer.model.vocab));
     texts = makeCorpus(n, words);
-    queries = makeQueries(texts, words, q);
-    return { texts: texts.length, queries: queries.length };
+    const all = makeNamedQueries(texts, words, plan.warm + plan.queries + plan.cold);
+    sets = {
+      warmup: all.slice(0, plan.warm),
+      samples: all.slice(plan.warm, plan.warm + plan.queries),
+      cold: all.slice(plan.warm + plan.queries),
+    };
+    return {
+      texts: texts.length,
+      warmup: sets.warmup.length,
+      samples: sets.samples.length,
+      cold: sets.cold.length,
+    };
   },
 
   /** Deletes everything in the origin's OPFS. */
@@ -92,15 +121,21 @@ const bench = {
       await root.removeEntry(name, { recursive: true });
   },
 
-  /** Opens store `name` and remembers the corpus in batches; returns the time of the batches. */
+  /**
+   * Opens store `name` and remembers the corpus in batches (each note with its date and speaker,
+   * see `noteFacts`); returns the time of the batches.
+   */
   async ingest(name: string, batch: number) {
     memory = await openMemory({ name, ...OPEN });
     const start = performance.now();
     for (let i = 0; i < texts.length; i += batch) {
       await memory.rememberMany(
-        texts
-          .slice(i, i + batch)
-          .map((text, j) => ({ text, session: `s${(i + j) % 500}`, allowDuplicate: true })),
+        texts.slice(i, i + batch).map((text, j) => ({
+          text,
+          session: `s${(i + j) % 500}`,
+          allowDuplicate: true,
+          ...noteFacts(text, i + j, texts.length),
+        })),
       );
     }
     const ms = performance.now() - start;
@@ -113,12 +148,25 @@ const bench = {
     };
   },
 
-  /** Uncached recalls (profile `default`, `noCache`) of every query, after `warm` warm-ups. */
-  async recallUncached(warm: number): Promise<number[]> {
+  /** Client round trips, warm: recalls (`default`, `noCache`) of the warm-up, then the samples timed. */
+  async recallWarm(): Promise<number[]> {
     const m = memory!;
     const recall = (q: string) => m.recall(q, { profile: 'default', noCache: true });
-    await timeEach(queries.slice(0, warm), recall);
-    return timeEach(queries, recall);
+    await timeEach(sets.warmup, recall);
+    return timeEach(sets.samples, recall);
+  },
+
+  /** Client round trips, cold: as the engine worker's `recallCold` (an untimed `stats()` first). */
+  async recallCold(): Promise<number[]> {
+    const m = memory!;
+    const times: number[] = [];
+    for (const q of sets.cold) {
+      await m.stats();
+      const start = performance.now();
+      await m.recall(q, { profile: 'default', noCache: true });
+      times.push(performance.now() - start);
+    }
+    return times;
   },
 
   /** SQLite-WASM's memory in MB now (its page cache grows with what recalls have read). */
@@ -129,7 +177,7 @@ const bench = {
   /** One query recalled `reps` times (the first answer is cached, the rest are cache hits). */
   async recallCached(reps: number): Promise<number[]> {
     const m = memory!;
-    const q = queries[0]!;
+    const q = sets.samples[0]!;
     await m.recall(q, { profile: 'default' });
     return timeEach(
       Array.from({ length: reps }, () => q),
@@ -138,46 +186,27 @@ const bench = {
   },
 
   /**
-   * Orama 3 (insert of the corpus, hybrid search of `searches` queries) and a plain JS scan of the
-   * same vectors: the memories' vectors exported by the worker; query vectors embedded by the same
-   * worker code in a scratch store.
+   * Closes the client, then times every system in one dedicated worker on store `name` (see
+   * `engine-worker.ts`): the same queries, warm-up and samples; the query's embedding in every
+   * timing.
    */
-  async baselines(searches: number) {
-    const vectors = await exportVectors(memory!);
-    await memory!.close();
+  async inWorker(name: string) {
+    await memory?.close();
     memory = undefined;
-    const scratch = await openMemory({ name: 'bench-queries', storage: 'memory', ...OPEN });
-    await scratch.rememberMany(queries.map((text) => ({ text, allowDuplicate: true })));
-    const queryVectors = await exportVectors(scratch);
-    await scratch.close();
-    const dims = vectors.values().next().value!.length;
-    const docs = texts.map((text, i) => ({ id: `m${i}`, text, embedding: vectors.get(text)! }));
-    if (docs.some((d) => !d.embedding)) throw new Error('a memory has no exported vector');
-
-    const t0 = performance.now();
-    const db = await oramaIndex(dims, docs);
-    const insertMs = performance.now() - t0;
-    const asked = queries.slice(0, searches);
-    await oramaSearch(db, 'hybrid', asked[0]!, queryVectors.get(asked[0]!)!, 10); // warm-up
-    const search = await timeEach(asked, (q) =>
-      oramaSearch(db, 'hybrid', q, queryVectors.get(q)!, 10),
-    );
-
-    // The floor of any exact vector search: one pass of dot products over N vectors.
-    const matrix = new Float32Array(docs.length * dims);
-    docs.forEach((d, i) => matrix.set(d.embedding, i * dims));
-    const scores = new Float32Array(docs.length);
-    const scan = async (q: string) => {
-      const v = queryVectors.get(q)!;
-      for (let i = 0, off = 0; i < docs.length; i++, off += dims) {
-        let s = 0;
-        for (let k = 0; k < dims; k++) s += matrix[off + k]! * v[k]!;
-        scores[i] = s;
-      }
-    };
-    await timeEach(asked.slice(0, 5), scan); // warm-up (JIT)
-    const scanTimes = await timeEach(asked, scan);
-    return { insertMs, search, scan: scanTimes, dims };
+    const w = engineWorker();
+    try {
+      const opened = await w.call('open', name);
+      const warm = await w.call('recallWarm', sets);
+      const cold = await w.call('recallCold', sets);
+      const index = await w.call('index');
+      const oramaDefault = await w.call('orama', sets, 'default');
+      const oramaAll = await w.call('orama', sets, -1);
+      const scan = await w.call('scan', sets);
+      await w.call('close');
+      return { opened, warm, cold, index, oramaDefault, oramaAll, scan };
+    } finally {
+      w.terminate();
+    }
   },
 
   heapMb,
@@ -188,7 +217,9 @@ export type BenchWindow = Window & {
   bench: typeof bench;
   cold?: Cold | { error: string };
   /** `?early=`: `connectMemory`, then a recall at once: its time from the worker's start, and whether the model was still loading. */
-  early?: { firstRecallMs: number; partial: boolean } | { error: string };
+  early?:
+    | { firstRecallMs: number; partial: boolean; timings: MemoryClient['info']['timings'] }
+    | { error: string };
   empty?: { heapMb: number | null } | { error: string };
 };
 const w = window as unknown as BenchWindow;
@@ -210,6 +241,7 @@ if (coldStore) {
       openMs: m.info.openMs,
       memories: stats.memories,
       timings: m.info.timings,
+      lockRetries: m.info.lockRetries,
       heapMb: heapMb(),
       sqliteWasmMb: stats.memory.sqliteWasm / 1e6,
       vectorsMb: stats.memory.vectors === undefined ? null : stats.memory.vectors / 1e6,
@@ -227,7 +259,8 @@ if (earlyStore) {
     const answered = performance.now();
     const partial = !m.readiness.model;
     memory = m;
-    w.early = { firstRecallMs: answered - start, partial };
+    await m.ready;
+    w.early = { firstRecallMs: answered - start, partial, timings: m.info.timings };
   } catch (error) {
     w.early = { error: String(error) };
   }

@@ -1,30 +1,43 @@
 /**
- * `pnpm bench:speed -- [--n 1000,10000,100000] [--json] [--quick] [--html FILE]`: anamnesis's speed in headless
- * Chromium (the system `/usr/bin/chromium`, the e2e flags, a persistent profile per N so OPFS and
- * the HTTP cache persist across pages), through `openMemory` (the real worker and OPFS store), on
- * the deterministic synthetic corpus of `corpus.ts`. For each N:
+ * `pnpm bench:speed -- [--n 1000,10000,100000] [--repeat 3] [--json] [--quick] [--html FILE] [--md FILE]`:
+ * anamnesis's speed in headless Chromium (the system `/usr/bin/chromium`, the e2e flags, a
+ * persistent profile per run so OPFS and the HTTP cache persist across pages), on the
+ * deterministic synthetic corpus of `corpus.ts` (each note with a date over two years and a
+ * speaker; queries that name people, months and days, so the date leg and the speaker signal run).
+ * Each N is run `--repeat` times (default 3) in this process, each run on a fresh profile; every
+ * figure is the median of the runs, with their minimum and maximum. For each run:
  *
- * - ingest: `rememberMany` in batches of 2,500, memories/s;
- * - recall p50/p95: profile `default`, `noCache`, distinct queries; cached p50: one query repeated
- *   (round trip page → worker → page; `performance.now()` is coarsened to 0.1 ms in a page);
+ * - ingest: `rememberMany` through `openMemory` (the real worker and OPFS store) in batches of
+ *   2,500, memories/s;
+ * - through the client (round trips page → worker → page; `performance.now()` is coarsened to
+ *   0.1 ms in a page), query embedding included: warm recall p50/p95 (profile `default`,
+ *   `noCache`, distinct queries after the same warm-up), cold recall (a query never asked before,
+ *   after a call that empties the engine's per-memory memo: see `engine-worker.ts`), cached p50
+ *   (one query repeated);
+ * - every system in one dedicated worker, the same warm-up and timed queries for each, the query's
+ *   embedding inside every timing: the engine's recall (warm and cold), Orama 3 hybrid search on
+ *   the engine's own vectors at Orama's default similarity floor (0.8) and at -1 (no floor), and
+ *   a plain JS scan of dot products;
  * - cold open: a new page (new renderer, new worker) on the persisted store, from navigation start
  *   to the first recall answered, median of a few loads; first recall: the same loads, from the
- *   worker's start (`openMemory`) to the first recall answered; early recall: the same with
- *   `connectMemory` and a recall at once, answered from the lexical legs while the model loads;
+ *   worker's start (`openMemory`) to the first recall answered, with the worker's open step by
+ *   step; early recall: the same with `connectMemory` and a recall at once, answered from the
+ *   lexical legs while the model loads (the store's open steps then without the model beside it);
  * - memory: RSS of that page's renderer process after the cold open (page + worker JS heaps, the
  *   wasm memories of SQLite and ONNX Runtime, Blink, and the pages of Chromium's binary it shares
  *   with every other process), and its private footprint (`RssAnon + VmSwap`: what Chromium's task
- *   manager reports, nothing shared), from /proc; apart: the page's JS heap, and
- *   the engine's own figures (SQLite-WASM's memory, the vector index); once per run, the renderer
- *   of a page holding an empty in-memory store on TF-IDF and on the default model (their
- *   difference is the model and its runtime: ONNX Runtime for an ONNX model, the JS tables for the
- *   static default);
- * - in the same page on the worker's own vectors (exported): Orama 3 insert/s and hybrid search
- *   p50/p95, and `scan_ms`, one plain JS pass of dot products over the N vectors (median).
+ *   manager reports, nothing shared), from /proc; apart: the page's JS heap, and the engine's own
+ *   figures (SQLite-WASM's memory, the vector index); once per invocation, the renderer of a page
+ *   holding an empty in-memory store on TF-IDF and on the default model.
  *
- * With `--json` the last line printed is one JSON object; `--html FILE` also writes the charts as
- * one self-contained HTML file. Exits non-zero on any error; targets are only reported.
+ * It prints where it ran: CPU, cores, Chromium's version, the filesystem the profile (and so OPFS)
+ * lives on, and the load average before and after (the machine may be shared). With `--json` the
+ * last line printed is one JSON object (`runs`, `empty`, `machine`); `--html FILE` also writes the
+ * charts as one self-contained HTML file, `--md FILE` the tables as markdown. Exits non-zero on
+ * any error; targets are only reported.
  */
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -35,6 +48,7 @@ import { build, preview, type InlineConfig } from 'vite';
 import { launchProfile } from '../../../e2e/chromium.ts';
 import type { BenchWindow } from '../browser/main.ts';
 import { logSlope, writeReport, type ChartSpec } from './html-report.ts';
+import { ORAMA_DEFAULT_SIMILARITY } from './orama-index.ts';
 import { rendererMemory, rendererPids, type RendererMemory } from './renderer-memory.ts';
 
 /** In `page.evaluate` callbacks: the benchmark page's window. */
@@ -50,13 +64,17 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
     html: { type: 'string' },
+    md: { type: 'string' },
+    repeat: { type: 'string' },
   },
 });
 const sizes = (values.n ?? (values.quick ? '1000' : '1000,10000')).split(',').map(Number);
 if (sizes.some((n) => !Number.isInteger(n) || n < 10)) throw new Error('--n: integers ≥ 10');
+const repeats = Number(values.repeat ?? 3);
+if (!Number.isInteger(repeats) || repeats < 1) throw new Error('--repeat: an integer ≥ 1');
 const plan = values.quick
-  ? { queries: 50, warm: 5, cachedReps: 200, searches: 50, loads: 2 }
-  : { queries: 300, warm: 20, cachedReps: 1000, searches: 100, loads: 3 };
+  ? { queries: 50, warm: 5, cold: 10, cachedReps: 200, loads: 2 }
+  : { queries: 300, warm: 20, cold: 50, cachedReps: 1000, loads: 3 };
 
 const quantile = (xs: readonly number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
@@ -116,18 +134,24 @@ async function run(baseURL: string, n: number) {
   const { context } = profile;
   try {
     let page = await openPage(context, '/');
+    // The full version (the user agent's is reduced to 156.0.0.0).
+    const cdp = await context.newCDPSession(page);
+    const { product } = (await cdp.send('Browser.getVersion')) as { product: string };
+    await cdp.detach();
     await page.evaluate(() => window.bench.clearOpfs());
-    const made = await page.evaluate(([n, q]) => window.bench.corpus(n, q), [
-      n,
-      plan.queries,
-    ] as const);
+    const made = await page.evaluate(([n, p]) => window.bench.corpus(n, p), [n, plan] as const);
+    if (made.samples !== plan.queries || made.cold !== plan.cold || made.warmup !== plan.warm)
+      throw new Error(`the query sets came out short: ${JSON.stringify(made)}`);
     const ingest = await page.evaluate((b) => window.bench.ingest('bench', b), BATCH);
     if (ingest.backend !== 'opfs') throw new Error(`the store is on ${ingest.backend}, not OPFS`);
     if (ingest.memories !== n) throw new Error(`stored ${ingest.memories} of ${n} memories`);
-    const uncached = await page.evaluate((w) => window.bench.recallUncached(w), plan.warm);
+    const uncached = await page.evaluate(() => window.bench.recallWarm());
+    const coldRecalls = await page.evaluate(() => window.bench.recallCold());
     const sqliteAfterRecallsMb = await page.evaluate(() => window.bench.sqliteMb());
     const cached = await page.evaluate((r) => window.bench.recallCached(r), plan.cachedReps);
-    const base = await page.evaluate((s) => window.bench.baselines(s), plan.searches);
+    const worker = await page.evaluate(() => window.bench.inWorker('bench'));
+    if (worker.opened.memories !== n)
+      throw new Error(`the engine worker saw ${worker.opened.memories}`);
     await closePage(page, profile.dir);
 
     const loads: Extract<NonNullable<BenchWindow['cold']>, { coldOpenMs: number }>[] = [];
@@ -142,7 +166,7 @@ async function run(baseURL: string, n: number) {
       await closePage(page, profile.dir);
     }
     // `connectMemory` and a recall at once: answered before the model is ready where it can be.
-    const early: { firstRecallMs: number; partial: boolean }[] = [];
+    const early: Extract<NonNullable<BenchWindow['early']>, { firstRecallMs: number }>[] = [];
     for (let i = 0; i < plan.loads; i++) {
       page = await openPage(context, `/?early=bench&q=${encodeURIComponent(`early open ${i}`)}`);
       await page.waitForFunction(() => window.early !== undefined, null, { timeout: 300_000 });
@@ -153,15 +177,16 @@ async function run(baseURL: string, n: number) {
     }
     return {
       n,
-      queries: made.queries,
+      browser: product,
       early,
       device: ingest.device,
       backend: ingest.backend,
       ingestMs: ingest.ms,
       uncached,
+      coldRecalls,
       sqliteAfterRecallsMb,
       cached,
-      base,
+      worker,
       loads,
       renderer,
     };
@@ -208,35 +233,57 @@ async function measureEmpty(baseURL: string) {
 
 type Measured = Awaited<ReturnType<typeof run>>;
 
+const p50 = (xs: readonly number[]) => round(quantile(xs, 0.5));
+const p95 = (xs: readonly number[]) => round(quantile(xs, 0.95));
+/** p50 / p95 of a system that may have failed (null then). */
+const p50Of = (r: { times: number[] }) => (r.times.length ? p50(r.times) : null);
+const p95Of = (r: { times: number[] }) => (r.times.length ? p95(r.times) : null);
+
+/** One run's figures (the JSON's keys: those of earlier versions kept, new ones added). */
 function summarize(m: Measured) {
   const median = (pick: (l: Measured['loads'][number]) => number) =>
     quantile(m.loads.map(pick), 0.5);
+  const earlyMedian = (pick: (l: Measured['early'][number]) => number) =>
+    quantile(m.early.map(pick), 0.5);
   const last = m.loads.at(-1)!;
   const mb = (x: number | null) => (x === null ? null : round(x, 1));
+  const w = m.worker;
   return {
     n: m.n,
     ingest_per_s: Math.round(m.n / (m.ingestMs / 1000)),
-    recall_p50_ms: round(quantile(m.uncached, 0.5)),
-    recall_p95_ms: round(quantile(m.uncached, 0.95)),
-    cached_p50_ms: round(quantile(m.cached, 0.5)),
+    // Client round trips (page → worker → page), query embedding included.
+    recall_p50_ms: p50(m.uncached),
+    recall_p95_ms: p95(m.uncached),
+    recall_cold_p50_ms: p50(m.coldRecalls),
+    recall_cold_p95_ms: p95(m.coldRecalls),
+    cached_p50_ms: p50(m.cached),
     cold_open_ms: Math.round(median((l) => l.coldOpenMs)),
     first_recall_ms: Math.round(median((l) => l.firstRecallMs)),
-    early_recall_ms: Math.round(
-      quantile(
-        m.early.map((e) => e.firstRecallMs),
-        0.5,
-      ),
-    ),
+    early_recall_ms: Math.round(earlyMedian((e) => e.firstRecallMs)),
     early_partial: m.early.filter((e) => e.partial).length,
     // The worker's open step by step (`info.timings`), medians of the loads.
     open_steps_ms: {
       open: Math.round(median((l) => l.openMs)),
       sqlite: Math.round(median((l) => l.timings.sqliteMs)),
       storage: Math.round(median((l) => l.timings.storageMs)),
+      storage_pool: Math.round(median((l) => l.timings.storageSteps?.poolMs ?? 0)),
+      storage_db: Math.round(median((l) => l.timings.storageSteps?.dbMs ?? 0)),
       schema: Math.round(median((l) => l.timings.schemaMs)),
       dedup: Math.round(median((l) => l.timings.loadMs)),
       vectors: Math.round(median((l) => l.timings.vectorsMs ?? 0)),
+      model: Math.round(median((l) => l.timings.modelMs)),
     },
+    // The same steps with `connectMemory`: the store opens before the model starts loading.
+    early_open_steps_ms: {
+      sqlite: Math.round(earlyMedian((e) => e.timings.sqliteMs)),
+      storage: Math.round(earlyMedian((e) => e.timings.storageMs)),
+      storage_pool: Math.round(earlyMedian((e) => e.timings.storageSteps?.poolMs ?? 0)),
+      storage_db: Math.round(earlyMedian((e) => e.timings.storageSteps?.dbMs ?? 0)),
+      schema: Math.round(earlyMedian((e) => e.timings.schemaMs)),
+      dedup: Math.round(earlyMedian((e) => e.timings.loadMs)),
+    },
+    pool_files: last.timings.storageSteps?.poolFiles ?? null,
+    lock_retries: m.loads.reduce((a, l) => a + l.lockRetries, 0),
     memory_mb: m.renderer ? Math.round(m.renderer.rssMb) : null,
     memory: {
       renderer_mb: mb(m.renderer?.rssMb ?? null),
@@ -246,92 +293,328 @@ function summarize(m: Measured) {
       sqlite_after_recalls_mb: mb(m.sqliteAfterRecallsMb),
       vectors_mb: mb(last.vectorsMb),
     },
+    // In the bench worker, query embedding included: Orama at similarity -1 (as before).
     orama: {
-      insert_per_s: Math.round(m.n / (m.base.insertMs / 1000)),
-      search_p50_ms: round(quantile(m.base.search, 0.5)),
-      search_p95_ms: round(quantile(m.base.search, 0.95)),
+      insert_per_s: Math.round(m.n / (w.index.insertMs / 1000)),
+      search_p50_ms: p50Of(w.oramaAll),
+      search_p95_ms: p95Of(w.oramaAll),
+      ...(w.oramaAll.error ? { error: w.oramaAll.error } : {}),
     },
-    limit: { scan_ms: round(quantile(m.base.scan, 0.5)) },
+    orama_default: {
+      similarity: ORAMA_DEFAULT_SIMILARITY,
+      search_p50_ms: p50Of(w.oramaDefault),
+      search_p95_ms: p95Of(w.oramaDefault),
+      ...(w.oramaDefault.error ? { error: w.oramaDefault.error } : {}),
+    },
+    limit: { scan_ms: p50(w.scan) },
+    /** Every system in one dedicated worker, the same queries, warm-up and samples; embedding included. */
+    worker: {
+      recall_p50_ms: p50(w.warm),
+      recall_p95_ms: p95(w.warm),
+      recall_cold_p50_ms: p50(w.cold),
+      recall_cold_p95_ms: p95(w.cold),
+      orama_default_p50_ms: p50Of(w.oramaDefault),
+      orama_default_p95_ms: p95Of(w.oramaDefault),
+      orama_all_p50_ms: p50Of(w.oramaAll),
+      orama_all_p95_ms: p95Of(w.oramaAll),
+      scan_p50_ms: p50(w.scan),
+      open_ms: Math.round(w.opened.openMs),
+    },
+    /**
+     * The bench worker's open of the same store, the model loaded first (so the store's steps
+     * have the thread to themselves), and the OPFS calls it made: count and summed ms by method.
+     */
+    worker_open: {
+      model_ms: round(w.opened.modelMs, 1),
+      store_ms: round(w.opened.storeMs, 1),
+      sqlite_ms: round(w.opened.timings.sqliteMs, 1),
+      storage_ms: round(w.opened.timings.storageMs, 1),
+      storage_pool_ms: round(w.opened.timings.storageSteps?.poolMs ?? 0, 1),
+      storage_db_ms: round(w.opened.timings.storageSteps?.dbMs ?? 0, 1),
+      schema_ms: round(w.opened.timings.schemaMs, 1),
+      load_ms: round(w.opened.timings.loadMs, 1),
+      opfs: w.opened.opfs,
+    },
   };
 }
 
-async function main(): Promise<void> {
-  const { server, url } = await serve();
-  const measured: Measured[] = [];
-  let empty: Awaited<ReturnType<typeof measureEmpty>>;
-  try {
-    if (!values.json) console.error('measuring empty stores…');
-    empty = await measureEmpty(url);
-    for (const n of sizes) {
-      if (!values.json) console.error(`measuring n=${n}…`);
-      measured.push(await run(url, n));
+type Summary = ReturnType<typeof summarize>;
+
+/**
+ * The runs of one N as one summary: each number the median over the runs, and `spread` its
+ * minimum and maximum (by dotted key, numbers that vary only).
+ */
+function aggregate(runs: Summary[]): Summary & {
+  repeats: number;
+  spread: Record<string, [number, number]>;
+} {
+  const spread: Record<string, [number, number]> = {};
+  const merge = (values: unknown[], path: string): unknown => {
+    const first = values.find((v) => v !== null && v !== undefined) ?? values[0];
+    if (typeof first === 'number') {
+      const xs = values.filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
+      const h = xs.length >> 1;
+      const mid = xs.length % 2 === 1 ? xs[h]! : round((xs[h - 1]! + xs[h]!) / 2);
+      const lo = Math.min(...xs);
+      const hi = Math.max(...xs);
+      if (lo !== hi) spread[path] = [lo, hi];
+      return mid;
     }
-  } finally {
-    await server.close();
+    if (first !== null && typeof first === 'object') {
+      return Object.fromEntries(
+        Object.keys(first).map((k) => [
+          k,
+          merge(
+            values.map((v) => (v as Record<string, unknown>)[k]),
+            path ? `${path}.${k}` : k,
+          ),
+        ]),
+      );
+    }
+    return first;
+  };
+  const merged = merge(runs, '') as Summary;
+  return { ...merged, repeats: runs.length, spread };
+}
+
+type Aggregated = ReturnType<typeof aggregate>;
+
+/** What the numbers ran on: CPU, cores, memory, Chromium, where the profile lives. */
+function machineInfo(browser: string) {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memory_gb: round(os.totalmem() / 2 ** 30, 1),
+    kernel: `${os.type()} ${os.release()}`,
+    chromium: /Chrome\/([\d.]+)/.exec(browser)?.[1] ?? browser,
+    profile_storage: profileStorage(tmpdir()),
+    node: process.version,
+  };
+}
+
+/**
+ * The filesystem a folder is on (the browser profiles, hence OPFS, live under the temporary
+ * folder): its mount point, type and device, and whether the device says it is rotational.
+ */
+function profileStorage(dir: string): string {
+  let mounts: string[][];
+  try {
+    mounts = readFileSync('/proc/self/mounts', 'utf8')
+      .split('\n')
+      .map((l) => l.split(' '));
+  } catch {
+    return `${dir} (filesystem unknown off Linux)`;
   }
-  const runs = measured.map(summarize);
-  const first = measured[0]!;
-  console.log(
-    `anamnesis in headless Chromium (${first.device}, ${first.backend}), ${plan.queries} queries` +
-      `${values.quick ? ' (--quick)' : ''}; Orama 3.1.18 and the scan on the worker's vectors`,
-  );
+  const path = realpathSync(dir);
+  const mount = mounts
+    .filter((m) => m[1] && (path === m[1] || path.startsWith(m[1] === '/' ? '/' : `${m[1]}/`)))
+    .sort((a, b) => b[1]!.length - a[1]!.length)[0];
+  if (!mount) return path;
+  const [device, point, type] = mount;
+  const block = /^\/dev\/([a-z]+)/.exec(device ?? '')?.[1];
+  let disk = '';
+  try {
+    if (block) {
+      const rotational = readFileSync(`/sys/block/${block}/queue/rotational`, 'utf8').trim();
+      disk = rotational === '1' ? ', rotational' : ', not rotational';
+    }
+  } catch {
+    // no such block device (a partition, an overlay)
+  }
+  return `${path} on ${point} (${type}, ${device}${disk})`;
+}
+
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+/** `a (lo–hi)` of a figure of an aggregated run, with its spread where it varied. */
+function withSpread(r: Aggregated, key: string, value: number | null, unit = ''): string {
+  if (value === null) return 'failed';
+  const range = r.spread[key];
+  const fmt = (x: number) => `${Number.isInteger(x) ? x : round(x)}`;
+  return range
+    ? `${fmt(value)}${unit} (${fmt(range[0])}–${fmt(range[1])})`
+    : `${fmt(value)}${unit}`;
+}
+
+/** The main table as rows of cells (header first): the terminal's and the markdown file's. */
+function mainTable(runs: Aggregated[]): string[][] {
   const header = [
     'N',
     'ingest/s',
-    'recall p50',
-    'recall p95',
+    'client warm p50',
+    'client warm p95',
+    'client cold p50',
     'cached p50',
     'cold open',
     'first recall',
     'renderer MB',
     'private MB',
-    'page heap MB',
     'sqlite MB',
     'vectors MB',
-    'orama ins/s',
-    'orama p50',
-    'orama p95',
-    'scan',
   ];
   const rows = runs.map((r) => [
     String(r.n),
-    String(r.ingest_per_s),
-    `${r.recall_p50_ms} ms`,
-    `${r.recall_p95_ms} ms`,
-    `${r.cached_p50_ms} ms`,
-    `${r.cold_open_ms} ms`,
-    `${r.first_recall_ms} ms`,
+    withSpread(r, 'ingest_per_s', r.ingest_per_s),
+    withSpread(r, 'recall_p50_ms', r.recall_p50_ms, ' ms'),
+    withSpread(r, 'recall_p95_ms', r.recall_p95_ms, ' ms'),
+    withSpread(r, 'recall_cold_p50_ms', r.recall_cold_p50_ms, ' ms'),
+    withSpread(r, 'cached_p50_ms', r.cached_p50_ms, ' ms'),
+    withSpread(r, 'cold_open_ms', r.cold_open_ms, ' ms'),
+    withSpread(r, 'first_recall_ms', r.first_recall_ms, ' ms'),
     String(r.memory_mb ?? 'n/a'),
     String(r.memory.private_mb ?? 'n/a'),
-    String(r.memory.page_heap_mb ?? 'n/a'),
     String(r.memory.sqlite_wasm_mb),
     String(r.memory.vectors_mb ?? 'n/a'),
-    String(r.orama.insert_per_s),
-    `${r.orama.search_p50_ms} ms`,
-    `${r.orama.search_p95_ms} ms`,
-    `${r.limit.scan_ms} ms`,
   ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
-  for (const row of [header, ...rows])
-    console.log(row.map((cell, c) => cell.padStart(widths[c]!)).join('  '));
+  return [header, ...rows];
+}
+
+/** Every system in the bench worker: p50 / p95, median of the runs (min–max of the runs). */
+function workerTable(runs: Aggregated[]): string[][] {
+  const header = [
+    'N',
+    'anamnesis warm p50',
+    'warm p95',
+    'anamnesis cold p50',
+    'cold p95',
+    `Orama sim ${ORAMA_DEFAULT_SIMILARITY} p50`,
+    'p95',
+    'Orama sim -1 p50',
+    'p95',
+    'JS scan p50',
+    'Orama ins/s',
+  ];
+  const rows = runs.map((r) => [
+    String(r.n),
+    withSpread(r, 'worker.recall_p50_ms', r.worker.recall_p50_ms, ' ms'),
+    withSpread(r, 'worker.recall_p95_ms', r.worker.recall_p95_ms, ' ms'),
+    withSpread(r, 'worker.recall_cold_p50_ms', r.worker.recall_cold_p50_ms, ' ms'),
+    withSpread(r, 'worker.recall_cold_p95_ms', r.worker.recall_cold_p95_ms, ' ms'),
+    withSpread(r, 'worker.orama_default_p50_ms', r.worker.orama_default_p50_ms, ' ms'),
+    withSpread(r, 'worker.orama_default_p95_ms', r.worker.orama_default_p95_ms, ' ms'),
+    withSpread(r, 'worker.orama_all_p50_ms', r.worker.orama_all_p50_ms, ' ms'),
+    withSpread(r, 'worker.orama_all_p95_ms', r.worker.orama_all_p95_ms, ' ms'),
+    withSpread(r, 'worker.scan_p50_ms', r.worker.scan_p50_ms, ' ms'),
+    withSpread(r, 'orama.insert_per_s', r.orama.insert_per_s),
+  ]);
+  return [header, ...rows];
+}
+
+const printTable = (rows: string[][]) => {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
+  for (const row of rows) console.log(row.map((cell, c) => cell.padStart(widths[c]!)).join('  '));
+};
+
+const markdownTable = (rows: string[][]) =>
+  [
+    `| ${rows[0]!.join(' | ')} |`,
+    `| ${rows[0]!.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
+    ...rows.slice(1).map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+
+async function main(): Promise<void> {
+  const loadBefore = loadavg();
+  const { server, url } = await serve();
+  const measured: Measured[][] = [];
+  const loads: { n: number; before: string; after: string }[] = [];
+  let empty: Awaited<ReturnType<typeof measureEmpty>>;
+  try {
+    if (!values.json) console.error(`load average ${loadBefore}; measuring empty stores…`);
+    empty = await measureEmpty(url);
+    for (const n of sizes) {
+      const before = loadavg();
+      const reps: Measured[] = [];
+      for (let i = 0; i < repeats; i++) {
+        if (!values.json) console.error(`measuring n=${n}, run ${i + 1} of ${repeats}…`);
+        reps.push(await run(url, n));
+      }
+      measured.push(reps);
+      loads.push({ n, before, after: loadavg() });
+      // each N's figures as soon as they are in (stderr: the last line of stdout stays the JSON)
+      console.error(`n=${n} done: ${JSON.stringify(aggregate(reps.map(summarize)))}`);
+    }
+  } finally {
+    await server.close();
+  }
+  const loadAfter = loadavg();
+  const runs = measured.map((reps) => aggregate(reps.map(summarize)));
+  const first = measured[0]![0]!;
+  const machine = {
+    ...machineInfo(first.browser),
+    load_before: loadBefore,
+    load_after: loadAfter,
+    load_by_n: loads,
+  };
+  const where =
+    `${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB; Chromium ${machine.chromium} headless ` +
+    `(${first.device}, ${first.backend}); profile and OPFS: ${machine.profile_storage}`;
+  console.log(`machine: ${where}`);
   console.log(
-    'cold open: navigation start to the first recall answered; first recall: worker start (openMemory) to it',
+    `load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}; by N: ` +
+      loads.map((l) => `n=${l.n} ${l.before} → ${l.after}`).join('; ') +
+      ' (a shared machine: other work ran beside this)',
   );
+  console.log(
+    `each N run ${repeats} times in this process (fresh browser profile each): medians of the runs, ` +
+      `(min–max) where they differ; queries name people, months and days; ${plan.warm} warm-up, ` +
+      `${plan.queries} timed, ${plan.cold} cold queries, no query in two sets${values.quick ? ' (--quick)' : ''}`,
+  );
+  console.log('\nthrough the client (page → worker → page round trip; query embedding included):');
+  printTable(mainTable(runs));
+  console.log(
+    'warm: distinct queries, noCache, after the warm-up; cold: a query never asked before, noCache, ' +
+      "after a stats() call that writes the queued retrieval counts and so clears the engine's per-memory " +
+      'memo (the result cache is skipped by noCache, the query-vector cache by the new query; SQLite ' +
+      'page cache kept). cold open: navigation start to the first recall answered; first recall: worker start (openMemory) to it',
+  );
+  console.log(
+    `\nevery system in one dedicated worker (the same ${plan.warm} warm-up and ${plan.queries} timed queries ` +
+      "for each; query embedding included in every timing; Orama 3.1.18 hybrid, threshold 1, on the engine's vectors):",
+  );
+  printTable(workerTable(runs));
+  for (const r of runs)
+    for (const [name, o] of [
+      [`Orama at similarity ${ORAMA_DEFAULT_SIMILARITY}`, r.orama_default],
+      ['Orama at similarity -1', r.orama],
+    ] as const)
+      if ('error' in o && o.error)
+        console.log(`n=${r.n}: ${name} failed in the worker: ${o.error}`);
   for (const r of runs) {
     console.log(
       `n=${r.n}: connectMemory and a recall at once: answered in ${r.early_recall_ms} ms (median of ${plan.loads}; ` +
         `${r.early_partial} of them before the model was ready, from the lexical legs)`,
     );
     const o = r.open_steps_ms;
+    const e = r.early_open_steps_ms;
     console.log(
-      `open at n=${r.n}, ms (median): worker open ${o.open} = SQLite-WASM ${o.sqlite}, file ${o.storage}, ` +
-        `schema ${o.schema}, dedup index ${o.dedup}, vectors ${o.vectors} (after the model, loaded beside), and the wait for the model`,
+      `open at n=${r.n}, ms (median): openMemory ${o.open} = model ${o.model} (then the store, beside it): ` +
+        `SQLite-WASM ${o.sqlite}, file ${o.storage} (pool ${o.storage_pool} + database ${o.storage_db}; ` +
+        `${r.pool_files ?? 'n/a'} files in the pool), schema ${o.schema}, dedup index ${o.dedup}, ` +
+        `vectors ${o.vectors} (after the model); lock retries ${r.lock_retries}`,
+    );
+    console.log(
+      `  the store alone (connectMemory: the model starts once the store is open): SQLite-WASM ${e.sqlite}, ` +
+        `file ${e.storage} (pool ${e.storage_pool} + database ${e.storage_db}), schema ${e.schema}, dedup index ${e.dedup}`,
+    );
+    const wo = r.worker_open;
+    console.log(
+      `  the bench worker's open: the model alone ${wo.model_ms}, then the store ${wo.store_ms} = SQLite-WASM ${wo.sqlite_ms}, ` +
+        `file ${wo.storage_ms} (pool ${wo.storage_pool_ms} + database ${wo.storage_db_ms}), schema ${wo.schema_ms}, ` +
+        `dedup index and vectors ${wo.load_ms}; its OPFS calls (count, summed ms): ` +
+        Object.entries(wo.opfs)
+          .map(([k, v]) => `${k} ${v.calls}× ${v.ms}`)
+          .join(', '),
     );
   }
   console.log(
     'memory after a cold open and one recall: renderer RSS (page + worker heaps + wasm, and the pages of ' +
       "Chromium's binary it shares with every process), its private footprint (RssAnon + swap, as Chromium's " +
-      "task manager counts it), the page JS heap, SQLite-WASM's memory (page cache included), the vector " +
+      "task manager counts it), SQLite-WASM's memory (page cache included), the vector " +
       'index (float32 + int8 copy)',
   );
   console.log(
@@ -355,22 +638,42 @@ async function main(): Promise<void> {
   );
   console.log(
     `targets: engine recall p50 ≤ ${TARGETS.recallP50Ms} ms, p95 ≤ ${TARGETS.recallP95Ms} ms at ` +
-      `n=${TARGETS.atN}: ` +
+      `n=${TARGETS.atN} (in the worker, warm): ` +
       (last.n >= TARGETS.atN
-        ? `p50 ${last.recall_p50_ms} ${met(last.recall_p50_ms <= TARGETS.recallP50Ms)}, ` +
-          `p95 ${last.recall_p95_ms} ${met(last.recall_p95_ms <= TARGETS.recallP95Ms)}`
-        : `not measured (largest n=${last.n}: p50 ${last.recall_p50_ms}, p95 ${last.recall_p95_ms})`),
+        ? `p50 ${last.worker.recall_p50_ms} ${met(last.worker.recall_p50_ms <= TARGETS.recallP50Ms)}, ` +
+          `p95 ${last.worker.recall_p95_ms} ${met(last.worker.recall_p95_ms <= TARGETS.recallP95Ms)}`
+        : `not measured (largest n=${last.n}: p50 ${last.worker.recall_p50_ms}, p95 ${last.worker.recall_p95_ms})`),
   );
+  if (values.md) {
+    writeFileSync(
+      values.md,
+      [
+        `bench:speed, ${new Date().toISOString()}: ${where}.`,
+        '',
+        `Load average before ${loadBefore}, after ${loadAfter} (a shared machine). Each N run ${repeats} times: medians, (min–max) of the runs.`,
+        '',
+        'Through the client (round trip, query embedding included):',
+        '',
+        markdownTable(mainTable(runs)),
+        '',
+        'Every system in one dedicated worker, the same queries, warm-up and samples, query embedding included:',
+        '',
+        markdownTable(workerTable(runs)),
+        '',
+      ].join('\n'),
+    );
+    console.log(`wrote ${values.md}`);
+  }
   if (values.html) {
-    writeReport(values.html, speedReport(runs, empty, `${first.device}, ${first.backend}`));
+    writeReport(values.html, speedReport(runs, empty, where));
     console.log(`wrote ${values.html}`);
   }
-  if (values.json) console.log(JSON.stringify({ runs, empty }));
+  if (values.json) console.log(JSON.stringify({ runs, empty, machine }));
 }
 
 /** The charts of `--html`: latency and memory against N, log axes, with growth slopes. */
 function speedReport(
-  runs: ReturnType<typeof summarize>[],
+  runs: Aggregated[],
   empty: Awaited<ReturnType<typeof measureEmpty>>,
   where: string,
 ) {
@@ -410,15 +713,38 @@ function speedReport(
   });
   const charts: ChartSpec[] = [
     chart(
-      'Uncached recall latency against N',
-      'p50 (solid) and p95 (dashed), profile default; Orama 3 hybrid search and a plain JS scan of the same vectors in the same page. Slope: growth exponent on log-log axes (1 = linear in N).',
+      'Search latency against N, every system in one worker',
+      `p50 (solid) and p95 (dashed) in one dedicated worker, the same queries, warm-up and samples, the query's embedding inside every timing: anamnesis recall (profile default, warm and cold), Orama 3 hybrid search at its default similarity floor (${ORAMA_DEFAULT_SIMILARITY}) and at -1 (no floor), and a plain JS scan of the same vectors. Slope: growth exponent on log-log axes (1 = linear in N).`,
       'ms',
       [
-        series('anamnesis p50', (r) => r.recall_p50_ms, '#1f77b4'),
-        series('anamnesis p95', (r) => r.recall_p95_ms, '#1f77b4', true),
-        series('Orama hybrid p50', (r) => r.orama.search_p50_ms, '#ff7f0e'),
-        series('Orama hybrid p95', (r) => r.orama.search_p95_ms, '#ff7f0e', true),
-        series('JS scan p50', (r) => r.limit.scan_ms, '#2ca02c'),
+        series('anamnesis warm p50', (r) => r.worker.recall_p50_ms, '#1f77b4'),
+        series('anamnesis warm p95', (r) => r.worker.recall_p95_ms, '#1f77b4', true),
+        series('anamnesis cold p50', (r) => r.worker.recall_cold_p50_ms, '#aec7e8'),
+        series(
+          `Orama similarity ${ORAMA_DEFAULT_SIMILARITY} p50`,
+          (r) => r.worker.orama_default_p50_ms,
+          '#ff7f0e',
+        ),
+        series(
+          `Orama similarity ${ORAMA_DEFAULT_SIMILARITY} p95`,
+          (r) => r.worker.orama_default_p95_ms,
+          '#ff7f0e',
+          true,
+        ),
+        series('Orama similarity -1 p50', (r) => r.worker.orama_all_p50_ms, '#d62728'),
+        series('Orama similarity -1 p95', (r) => r.worker.orama_all_p95_ms, '#d62728', true),
+        series('JS scan p50', (r) => r.worker.scan_p50_ms, '#2ca02c'),
+      ],
+    ),
+    chart(
+      'Client recall latency against N',
+      'Round trips page → worker → page through the client: warm and cold p50 (solid), warm p95 (dashed), and a cached answer.',
+      'ms',
+      [
+        series('warm p50', (r) => r.recall_p50_ms, '#1f77b4'),
+        series('warm p95', (r) => r.recall_p95_ms, '#1f77b4', true),
+        series('cold p50', (r) => r.recall_cold_p50_ms, '#aec7e8'),
+        series('cached p50', (r) => r.cached_p50_ms, '#7f7f7f'),
       ],
     ),
     chart(
@@ -444,39 +770,16 @@ function speedReport(
       ],
     ),
   ];
-  const table = [
-    [
-      'N',
-      'ingest/s',
-      'recall p50 ms',
-      'p95 ms',
-      'Orama p50 ms',
-      'scan ms',
-      'cold open ms',
-      'first recall ms',
-      'renderer MB',
-      'private MB',
-    ],
-    ...runs.map((r) => [
-      r.n,
-      r.ingest_per_s,
-      r.recall_p50_ms,
-      r.recall_p95_ms,
-      r.orama.search_p50_ms,
-      r.limit.scan_ms,
-      r.cold_open_ms,
-      r.first_recall_ms,
-      r.memory_mb ?? 'n/a',
-      r.memory.private_mb ?? 'n/a',
-    ]),
-  ];
   return {
     title: 'anamnesis bench:speed',
     intro: [
-      `Headless Chromium (${where}), ${plan.queries} queries${values.quick ? ' (--quick)' : ''}, N = ${ns.join(', ')}; ${new Date().toISOString()}.`,
+      `Headless Chromium on ${where}; N = ${ns.join(', ')}; each N run ${repeats} times (medians, min–max in the tables); ${plan.warm} warm-up, ${plan.queries} timed and ${plan.cold} cold queries${values.quick ? ' (--quick)' : ''}; ${new Date().toISOString()}.`,
     ],
     charts,
-    tables: [{ title: 'Numbers', rows: table }],
+    tables: [
+      { title: 'Through the client', rows: mainTable(runs) },
+      { title: 'Every system in one worker', rows: workerTable(runs) },
+    ],
   };
 }
 

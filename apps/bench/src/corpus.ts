@@ -143,3 +143,67 @@ export function makeQueries(
   }
   return [...seen];
 }
+
+/** The period the speed corpus's memories are spread over: 2024-01-01 to 2026-01-01 (UTC). */
+const SPAN_START = Date.UTC(2024, 0, 1);
+const SPAN_END = Date.UTC(2026, 0, 1);
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * When note `i` of `n` was written (spread evenly over {@link SPAN_START}–{@link SPAN_END}, in
+ * corpus order) and who wrote it (the first person the note names, as an app-given
+ * `meta.speaker`): so a query naming a month or a day finds memories in the date leg, and one
+ * naming a person lifts that person's notes (the speaker signal).
+ */
+export function noteFacts(text: string, i: number, n: number) {
+  const speaker = PEOPLE.find((p) => text.includes(` ${p} `)) ?? PEOPLE[0]!;
+  return {
+    createdAt: SPAN_START + Math.floor(((SPAN_END - SPAN_START) * i) / Math.max(1, n)),
+    meta: { speaker },
+  };
+}
+
+/**
+ * `n` distinct queries that name people, months and days: each of {@link makeQueries}'s content
+ * queries from `seed`, in turn with a person ("what did Alice say about …"), a month of the
+ * corpus's period ("… in March 2025"), a calendar day ("… on 3 June 2024"), a person and a month,
+ * or nothing added. Deterministic.
+ */
+export function makeNamedQueries(
+  corpus: readonly string[],
+  words: ZipfWords,
+  n: number,
+  seed = 7,
+): string[] {
+  const random = rng(seed + 1000);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const year = () => 2024 + Math.floor(random() * 2);
+  const out = new Set<string>();
+  for (const [i, q] of makeQueries(corpus, words, n, seed).entries()) {
+    const person = pick(PEOPLE);
+    const month = `${pick(MONTHS)} ${year()}`;
+    const day = `${1 + Math.floor(random() * 28)} ${pick(MONTHS)} ${year()}`;
+    const forms = [
+      `what did ${person} say about ${q}`,
+      `${q} in ${month}`,
+      `${q} on ${day}`,
+      `${person} ${q} in ${month}`,
+      q,
+    ];
+    out.add(forms[i % forms.length]!);
+  }
+  return [...out];
+}

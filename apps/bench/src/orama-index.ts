@@ -10,8 +10,9 @@ export type OramaMode = (typeof ORAMA_MODES)[number];
 
 /**
  * An Orama 3 database configured fairly: English tokenizer with stemming and English stop words,
- * the same unit vectors as the engine. Full-text uses threshold 1 (any term, like our OR query) and
- * vector search a similarity floor of -1 (no floor: our vector leg has none), default hybrid weights.
+ * the same unit vectors as the engine. Full-text uses threshold 1 (any term, like our OR query; also
+ * Orama's default) and vector search a similarity floor of -1 (no floor: our vector leg has none)
+ * unless asked for Orama's default floor (see {@link OramaSimilarity}), default hybrid weights.
  */
 export async function oramaIndex(
   dims: number,
@@ -28,6 +29,16 @@ export async function oramaIndex(
   return db;
 }
 
+/**
+ * Orama's vector similarity floor: `-1` (no floor, as our vector leg: every document is scored and
+ * sorted, the most work) or `'default'` (Orama's own default, 0.8: only documents at least that
+ * close are kept, so less to sort, and fewer results).
+ */
+export type OramaSimilarity = -1 | 'default';
+
+/** Orama's default vector similarity floor (`DEFAULT_SIMILARITY` in Orama 3). */
+export const ORAMA_DEFAULT_SIMILARITY = 0.8;
+
 /** Runs one Orama search and returns document keys, best first. */
 export async function oramaSearch(
   db: AnyOrama,
@@ -35,14 +46,16 @@ export async function oramaSearch(
   term: string,
   vector: Float32Array,
   limit: number,
+  similarity: OramaSimilarity = -1,
 ): Promise<string[]> {
   const v = { value: Array.from(vector), property: 'embedding' };
+  const floor = similarity === 'default' ? {} : { similarity };
   const params =
     mode === 'fulltext'
       ? { term, properties: ['text'], limit, threshold: 1 }
       : mode === 'vector'
-        ? { mode: 'vector' as const, vector: v, limit, similarity: -1 }
-        : { mode: 'hybrid' as const, term, vector: v, limit, similarity: -1, threshold: 1 };
+        ? { mode: 'vector' as const, vector: v, limit, ...floor }
+        : { mode: 'hybrid' as const, term, vector: v, limit, ...floor, threshold: 1 };
   const result = await search(db, params as never);
   return (result.hits as unknown as { document: { key: string } }[]).map((h) => h.document.key);
 }

@@ -21,7 +21,8 @@ export function explainView(result: RecallResult): HTMLElement {
   const total = ex.contributions.reduce((s, c) => s + c.contribution, 0);
   return h(
     'div',
-    { class: 'explain', 'data-testid': 'explain' },
+    // The engine's score as it came (not rounded): what the bars must add up to.
+    { class: 'explain', 'data-testid': 'explain', 'data-score': String(result.score) },
     h(
       'ul',
       { class: 'bars', 'aria-label': 'Contributions' },

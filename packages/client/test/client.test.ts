@@ -147,6 +147,8 @@ describe('one tab', () => {
     const other = await open(newTab(new LockRegistry()), { name: 'progress2' });
     const imported: unknown[] = [];
     expect(await other.import(jsonl, { onProgress: (e) => imported.push(e) })).toBe(3);
+    // the export has no vectors: the import embeds the three texts and says so
+    expect(imported).toContainEqual({ phase: 'import', loaded: 3, total: 3 });
   });
 
   it('typed errors, CLOSED after close (idempotent), and Symbol.asyncDispose', async () => {

@@ -17,7 +17,7 @@ import { RecallMemo } from './rid-memo.ts';
 import { LoadingSimilarity } from './loading-similarity.ts';
 import { BULK_READ_PAGE_CACHE, DEFAULT_PAGE_CACHE_MB, migrate, pageCachePragma } from './schema.ts';
 import { loadSqlite, mapSqliteError, transaction } from './sqlite.ts';
-import type { StorageBackend, StorageKind } from './storage/backend.ts';
+import type { StorageBackend, StorageKind, StorageOpenSteps } from './storage/backend.ts';
 import { openStorage } from './storage/open.ts';
 import {
   dedupKey,
@@ -148,6 +148,11 @@ export interface OpenTimings {
   sqliteMs: number;
   /** Opening the database file (the OPFS pool, or the file, or memory). */
   storageMs: number;
+  /**
+   * OPFS only: {@link OpenTimings.storageMs} step by step. Wall-clock time: work the worker's
+   * thread does meanwhile (a model loading beside the store) counts in whichever step it falls.
+   */
+  storageSteps?: StorageOpenSteps;
   /** Pragmas, migrations, counting the rows. */
   schemaMs: number;
   /**
@@ -281,7 +286,13 @@ export class Engine {
         engine.#dedup.load(Number(io.db.selectValue('SELECT count(*) FROM memories')));
         engine.#activateWhenReady(promised, onMismatch, options.onProgress);
       } else await engine.#load(backend, onMismatch, options.onProgress);
-      engine.#timings = { sqliteMs, storageMs, schemaMs, loadMs: step() };
+      engine.#timings = {
+        sqliteMs,
+        storageMs,
+        ...(io.openSteps ? { storageSteps: { ...io.openSteps } } : {}),
+        schemaMs,
+        loadMs: step(),
+      };
       engine.#scheduleVectorParts();
       return engine;
     } catch (e) {
@@ -293,7 +304,8 @@ export class Engine {
 
   /** Where {@link Engine.open} spent its time (see {@link OpenTimings}). */
   get openTimings(): OpenTimings {
-    return { ...this.#timings };
+    const { storageSteps, ...rest } = this.#timings;
+    return { ...rest, ...(storageSteps ? { storageSteps: { ...storageSteps } } : {}) };
   }
 
   /**
@@ -975,6 +987,9 @@ export class Engine {
       const { db } = this.#io;
       const n = (sql: string) => Number(db.selectValue(sql));
       const cache = this.#cache.stats();
+      const [parts, inParts] = db.selectArray(
+        'SELECT count(*), coalesce(sum(n_rows), 0) FROM vector_snapshot',
+      ) as [number, number];
       return {
         memories: n('SELECT count(*) FROM memories'),
         links: n('SELECT count(*) FROM links'),
@@ -992,6 +1007,7 @@ export class Engine {
         cache: { hits: cache.hits, misses: cache.misses, size: this.#cache.size },
         generation: this.#generation,
         schemaVersion: this.#schemaVersion,
+        vectorParts: { parts, vectors: inParts },
         memory: {
           sqliteWasm: this.#io.sqlite3.wasm.heap8u().byteLength,
           ...(this.#similarity.bytes !== undefined ? { vectors: this.#similarity.bytes } : {}),

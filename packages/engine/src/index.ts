@@ -13,6 +13,7 @@ export {
   type WriteMethod,
   WRITE_METHODS,
 } from './engine.ts';
+export type { StorageOpenSteps } from './storage/backend.ts';
 export {
   createTransformersEmbedder,
   type DeviceSelection,

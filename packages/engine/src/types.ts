@@ -210,6 +210,11 @@ export interface EngineStats {
   /** Schema version of the store. */
   schemaVersion: number;
   /**
+   * The stored vectors' snapshot parts (written behind the writes once the engine is quiet; the
+   * next open reads them instead of one row per memory): how many, and how many vectors they hold.
+   */
+  vectorParts: { parts: number; vectors: number };
+  /**
    * Memory the engine holds, in bytes: `sqliteWasm`, SQLite-WASM's whole WebAssembly memory (its
    * page cache, up to `PRAGMA cache_size`, included; a WebAssembly memory never shrinks);
    * `vectors`, the in-memory vector index (float32 matrix, its int8 copy from 4,096 memories on,

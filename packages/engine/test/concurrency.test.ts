@@ -286,6 +286,21 @@ describe('operation ids (at most once)', () => {
     expect((await e.once('op-x', 'update', ['missing', { tags: ['t'] }])).tags).toEqual(['t']);
   });
 
+  it('an operation id is remembered for a day: the next write after that forgets it', async () => {
+    let clock = T0;
+    const e = await engine({ now: () => clock });
+    const first = await e.once('op-old', 'remember', [{ text: 'a note', allowDuplicate: true }]);
+    clock += 23 * 3600_000; // within the day: still answered from its record
+    expect(await e.once('op-old', 'remember', [{ text: 'a note', allowDuplicate: true }])).toBe(
+      first,
+    );
+    clock += 2 * 3600_000; // past it: the next recorded write drops the old record
+    await e.once('op-new', 'remember', [{ text: 'another note' }]);
+    const again = await e.once('op-old', 'remember', [{ text: 'a note', allowDuplicate: true }]);
+    expect(again).not.toBe(first);
+    expect((await e.stats()).memories).toBe(3);
+  });
+
   it('refuses reads and bad operation ids', async () => {
     const e = await engine();
     await expect(e.once('op', 'recall' as 'remember', [{ text: 'x' }])).rejects.toMatchObject({

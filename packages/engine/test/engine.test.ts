@@ -49,6 +49,23 @@ describe('engine: writes', () => {
     expect(await engine.forget([elsewhere, forced])).toBe(2);
   });
 
+  it('returns the existing id for a text that an update or an import put in the session', async () => {
+    const e = await createEngine({ storage: 'memory', embedder: 'tfidf', now });
+    // once the dedup filter is built (behind the open; until then every lookup reads the index),
+    // a text it does not hold is taken for new without a read
+    await new Promise((r) => setTimeout(r, 20));
+    await e.remember({ id: 'u', text: 'a text before its update', session: 's' });
+    await e.update('u', { text: 'the text after its update' });
+    expect(await e.remember({ text: 'the text after its update', session: 's' })).toBe('u');
+    const other = await createEngine({ storage: 'memory', embedder: 'tfidf', now });
+    await other.remember({ id: 'i', text: 'a text that came by import', session: 's' });
+    expect(await e.import(await other.export())).toBe(1);
+    expect(await e.remember({ text: 'a text that came by import', session: 's' })).toBe('i');
+    expect((await e.stats()).memories).toBe(2);
+    await other.close();
+    await e.close();
+  });
+
   it('updates fields and re-embeds a new text', async () => {
     const id = await engine.remember({
       text: 'the spare key is under the flower pot',

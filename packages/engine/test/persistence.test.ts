@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine, type Embedder } from '../src/index.ts';
+import { createEngine, type Embedder, type Engine } from '../src/index.ts';
+import { importDatabase, loadSqlite } from '../src/sqlite.ts';
 import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
 
 /** A fixed clock: the default profile's recency prior makes scores depend on the time. */
@@ -76,6 +77,44 @@ describe('file-backed store (Node)', () => {
     expect(await c.remember({ text: 'remember the milk' })).toBe(x);
     expect((await c.stats()).memories).toBe(2);
     await c.close();
+  });
+
+  it('a write that changes texts deletes the saved snapshots in its own transaction: a crash after it leaves none to trust', async () => {
+    const sqlite3 = await loadSqlite();
+    /** The snapshots in the store file as it is on disk. */
+    const snapshots = (path: string) => {
+      const db = importDatabase(sqlite3, new Uint8Array(readFileSync(path)));
+      try {
+        return db.selectValues("SELECT key FROM meta WHERE key IN ('bloom', 'tfidf') ORDER BY key");
+      } finally {
+        db.close();
+      }
+    };
+    const scratch = await createEngine({ storage: 'memory', embedder: 'tfidf' });
+    await scratch.remember({ id: 'c', text: 'an imported text', session: 's' });
+    const jsonl = await scratch.export();
+    await scratch.close();
+    const writes: [string, (e: Engine) => Promise<unknown>][] = [
+      ['a new text', (e) => e.update('a', { text: 'a changed text' })],
+      ['a new session', (e) => e.update('a', { session: 'elsewhere' })],
+      ['forget', (e) => e.forget('a')],
+      ['import', (e) => e.import(jsonl)],
+    ];
+    for (const [i, [what, write]] of writes.entries()) {
+      const path = join(dir, `snapshots-${i}.db`);
+      const options = { storage: 'file', path, embedder: 'tfidf', now: () => CLOCK } as const;
+      const a = await createEngine(options);
+      await a.rememberMany([
+        { id: 'a', text: 'the first text', session: 's' },
+        { id: 'b', text: 'the second text', session: 's' },
+      ]);
+      await a.close(); // saves the Bloom filter's and TF-IDF's snapshots
+      expect(snapshots(path), what).toEqual(['bloom', 'tfidf']);
+      const b = await createEngine(options);
+      await write(b);
+      // b is never closed (a crash): the file holds what the write committed, and no snapshot
+      expect(snapshots(path), what).toEqual([]);
+    }
   });
 
   it('dedups while the filter is rebuilt behind an open without a snapshot, and after', async () => {

@@ -35,6 +35,16 @@ describe('RidMemo', () => {
     );
   });
 
+  it('starts again empty once the values it would keep pass its capacity', () => {
+    const memo = new RidMemo<number>(4);
+    const read = (missing: number[]) => missing.map((r) => [r, r * 10] as const);
+    memo.get([1, 2, 3], read);
+    memo.get([4, 5], read); // 3 kept + 2 read > 4: the memo starts again, keeping 4 and 5
+    let asked: number[] = [];
+    expect([...memo.get([1, 4, 5], (m) => ((asked = m), read(m))).values()]).toEqual([10, 40, 50]);
+    expect(asked).toEqual([1]);
+  });
+
   it('reads everything again after clear()', () => {
     const memo = new RidMemo<number>();
     const read = (missing: number[]) => missing.map((r) => [r, r * 10] as const);

@@ -91,6 +91,34 @@ describe('insertMemories and writeVectors (batched statements)', () => {
     expect(readBack(db, rids).map((r) => r.text)).toEqual(['plain 0', 'a lone \uFFFD surrogate']);
   });
 
+  it('goes one statement per row where the next rids would pass 2^53 (not exact as JavaScript numbers)', async () => {
+    const db = await freshDb();
+    db.exec(
+      "INSERT INTO memories(rid, id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) VALUES (9007199254740991, 'last', 'the last safe rid', 'note', NULL, '[]', '{}', 0.5, 0, 0, 0, 0, 'h')",
+    );
+    // counted in JavaScript, 2^53 - 1 + 2 would round to 2^53 - 1 + 1: two rows on one rid
+    db.transaction(() => insertMemories(db, [row(1), row(2)]));
+    expect(db.selectValues('SELECT id FROM memories ORDER BY rid')).toEqual([
+      'last',
+      'id-1',
+      'id-2',
+    ]);
+  });
+
+  it('writes vectors of different lengths each whole (one statement per row)', async () => {
+    const db = await freshDb();
+    const rids = db.transaction(() => insertMemories(db, [row(0), row(1)]));
+    const vectors = [
+      Float32Array.from({ length: 100 }, (_, d) => d),
+      Float32Array.from({ length: 50 }, (_, d) => -d),
+    ];
+    db.transaction(() => writeVectors(db, 'm', rids, vectors));
+    const stored = db.selectArrays('SELECT vector FROM embeddings ORDER BY rid');
+    expect(stored.map(([b]) => new Float32Array((b as Uint8Array).slice().buffer))).toEqual(
+      vectors,
+    );
+  });
+
   it('writes vectors byte for byte in chunks, and replaces a row it writes again', async () => {
     const db = await freshDb();
     const n = 6000; // 400-byte vectors: two 2 MB statements

@@ -123,7 +123,10 @@ describe('vector snapshot parts', () => {
   it('writes full parts behind the writes once the engine is quiet', async () => {
     const path = join(dir, 'behind.db');
     const { engine: a } = await filled(path);
+    expect((await a.stats()).vectorParts).toEqual({ parts: 0, vectors: 0 });
     await new Promise((r) => setTimeout(r, 1600)); // quiet: both full parts are written
+    // stats() says so (what the browser test of the parts waits for)
+    expect((await a.stats()).vectorParts).toEqual({ parts: 2, vectors: 2 * PER_PART });
     await a.remember({ text: 'a write that saves the file', session: 's' });
     expect((await parts(path)).map((p) => p[1])).toEqual([PER_PART, PER_PART]);
     const b = await open(path); // a never closed

@@ -16,5 +16,22 @@ export interface StorageBackend {
    * rewrites its file); absent where COMMIT is durable or nothing is kept (OPFS, memory).
    */
   readonly persist: (() => Promise<void>) | undefined;
+  /** OPFS only: where opening the file spent its time (see `OpenTimings.storageSteps`). */
+  readonly openSteps?: StorageOpenSteps;
   close(): void;
+}
+
+/** Where opening an OPFS store spent its time, in ms, and what its pool holds. */
+export interface StorageOpenSteps {
+  /**
+   * Installing the store's opfs-sahpool pool: SQLite-WASM's check that the browser's sync access
+   * handles are fully synchronous (it creates, opens and deletes a probe file), then a sync access
+   * handle on every file of the pool's folder (one round trip to the browser's storage process each,
+   * in parallel) and the header of each read.
+   */
+  poolMs: number;
+  /** Opening the database on the pool (SQLite reads its header and schema). */
+  dbMs: number;
+  /** Files in the pool (its capacity): the database, its journal and free slots. */
+  poolFiles: number;
 }

@@ -37,7 +37,9 @@ export function installStorePool(sqlite3: Sqlite3, name: string): Promise<StoreP
  */
 export async function openOpfsStorage(sqlite3: Sqlite3, name: string): Promise<StorageBackend> {
   try {
+    const start = performance.now();
     const pool = await installStorePool(sqlite3, name);
+    const pooled = performance.now();
     const db = new pool.OpfsSAHPoolDb(storeFile(name));
     return {
       sqlite3,
@@ -45,6 +47,11 @@ export async function openOpfsStorage(sqlite3: Sqlite3, name: string): Promise<S
       kind: 'opfs',
       reason: undefined,
       persist: undefined,
+      openSteps: {
+        poolMs: pooled - start,
+        dbMs: performance.now() - pooled,
+        poolFiles: pool.getCapacity(),
+      },
       close: () => db.close(),
     };
   } catch (e) {

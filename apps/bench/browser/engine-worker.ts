@@ -1,0 +1,247 @@
+/**
+ * The in-worker side of `pnpm bench:speed`: a dedicated module worker (started by `main.ts`) that
+ * times every system on the same side of the worker boundary, with the same queries, warm-up and
+ * sample size, and the query's embedding inside every timing:
+ *
+ * - anamnesis: the engine itself (`createEngine` on the store the page ingested, the default model
+ *   as the client loads it), `recall` with profile `default` and `noCache`: warm (distinct queries
+ *   after the warm-up; what recalls keep between calls is kept) and cold (each a query never asked
+ *   before, after a call that empties what the engine keeps, see {@link coldRecalls});
+ * - Orama 3 hybrid search on the engine's own vectors (exported), at Orama's default similarity
+ *   floor (0.8) and at `similarity: -1` (no floor, the most work), the query embedded by the same
+ *   embedder first;
+ * - a plain JS scan of dot products over the same vectors, the query embedded first.
+ *
+ * Messages: `{ id, call, args }` in, `{ id, value }` or `{ id, error }` out.
+ */
+import { createEngine, createModelEmbedder, type Embedder, type Engine } from '@anamnesis/engine';
+import { MODEL_ID } from '@anamnesis/model-default';
+import type { AnyOrama } from '@orama/orama';
+
+import { oramaIndex, oramaSearch, type OramaSimilarity } from '../src/orama-index.ts';
+
+let engine: Engine | undefined;
+let embedder: Embedder | undefined;
+let orama: AnyOrama | undefined;
+let matrix: Float32Array | undefined;
+let dims = 0;
+
+/** The query sets, the same for every system. */
+export interface QuerySets {
+  /** Asked first by every system, never timed. */
+  warmup: string[];
+  /** Timed, each asked once. */
+  samples: string[];
+  /** anamnesis cold recalls: asked nowhere else. */
+  cold: string[];
+}
+
+async function timeEach(items: readonly string[], fn: (q: string) => Promise<unknown>) {
+  const times: number[] = [];
+  for (const q of items) {
+    const start = performance.now();
+    await fn(q);
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+/**
+ * Counts and times every OPFS call made until `stop()`: the file-system handles' methods and the
+ * sync access handles' (an async call is timed until it settles; calls in parallel overlap, so
+ * their sum can exceed the wall time). What the store's open spends in the browser's storage.
+ */
+function traceOpfs() {
+  const g = globalThis as unknown as Record<
+    string,
+    { prototype: Record<string, unknown> } | undefined
+  >;
+  const spent: Record<string, { calls: number; ms: number }> = {};
+  const undo: (() => void)[] = [];
+  const wrap = (type: string, method: string) => {
+    const proto = g[type]?.prototype;
+    const original = proto?.[method];
+    if (!proto || typeof original !== 'function') return;
+    const key = `${type.replace(/^FileSystem|Handle$/g, '')}.${method}`;
+    proto[method] = function (this: unknown, ...args: unknown[]) {
+      const start = performance.now();
+      const add = () => {
+        const s = (spent[key] ??= { calls: 0, ms: 0 });
+        s.calls++;
+        s.ms += performance.now() - start;
+      };
+      const out = (original as (...a: unknown[]) => unknown).apply(this, args);
+      if (out instanceof Promise) out.then(add, add);
+      else add();
+      return out;
+    };
+    undo.push(() => (proto[method] = original));
+  };
+  wrap('StorageManager', 'getDirectory');
+  for (const m of ['getDirectoryHandle', 'getFileHandle', 'removeEntry'])
+    wrap('FileSystemDirectoryHandle', m);
+  wrap('FileSystemFileHandle', 'createSyncAccessHandle');
+  for (const m of ['read', 'write', 'truncate', 'flush', 'getSize', 'close'])
+    wrap('FileSystemSyncAccessHandle', m);
+  return {
+    stop() {
+      for (const u of undo) u();
+      return Object.fromEntries(
+        Object.entries(spent).map(([k, v]) => [
+          k,
+          { calls: v.calls, ms: Math.round(v.ms * 10) / 10 },
+        ]),
+      );
+    },
+  };
+}
+
+const decode = (base64: string) =>
+  new Float32Array(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)).buffer);
+
+const calls = {
+  /**
+   * Opens the store as the client's worker does (the default model on wasm, OPFS), the model
+   * first: the store's open then has the thread to itself, and its OPFS calls are traced.
+   */
+  async open(name: string) {
+    const start = performance.now();
+    embedder = await createModelEmbedder({
+      model: MODEL_ID,
+      localModelPath: new URL('/models/', location.origin).href,
+      device: 'wasm',
+    });
+    const modelMs = performance.now() - start;
+    const trace = traceOpfs();
+    const storeStart = performance.now();
+    let opfs: ReturnType<typeof trace.stop>;
+    try {
+      engine = await createEngine({ name, storage: 'opfs', embedder });
+    } finally {
+      opfs = trace.stop();
+    }
+    const storeMs = performance.now() - storeStart;
+    const stats = await engine.stats();
+    return {
+      backend: stats.backend,
+      memories: stats.memories,
+      modelMs,
+      storeMs,
+      openMs: performance.now() - start,
+      timings: engine.openTimings,
+      opfs,
+    };
+  },
+
+  /** Exports the engine's vectors into Orama (timed: the insert) and into a plain matrix. */
+  async index() {
+    const docs: { id: string; text: string; embedding: Float32Array }[] = [];
+    for (const line of (await engine!.export({ vectors: true })).split('\n')) {
+      if (!line) continue;
+      const row = JSON.parse(line) as { type: string; id: string; text: string; vector?: string };
+      if (row.type !== 'memory') continue;
+      if (!row.vector) throw new Error('the export has no vectors');
+      docs.push({ id: row.id, text: row.text, embedding: decode(row.vector) });
+    }
+    dims = docs[0]!.embedding.length;
+    const start = performance.now();
+    orama = await oramaIndex(dims, docs);
+    const insertMs = performance.now() - start;
+    matrix = new Float32Array(docs.length * dims);
+    docs.forEach((d, i) => matrix!.set(d.embedding, i * dims));
+    return { insertMs, docs: docs.length, dims };
+  },
+
+  /** anamnesis warm: the warm-up, then each sample once. */
+  async recallWarm(sets: QuerySets) {
+    const recall = (q: string) => engine!.recall(q, { profile: 'default', noCache: true });
+    await timeEach(sets.warmup, recall);
+    return timeEach(sets.samples, recall);
+  },
+
+  /**
+   * anamnesis cold: each query never asked before (so no cached result and no cached query
+   * vector), `noCache`, and before each an untimed `stats()`: a call other than `recall` writes the
+   * previous recalls' queued retrieval counts, a change to the rows, and the engine clears what
+   * recalls keep per memory (rows, speakers, session neighbours) in the same step (the test
+   * "access counts written behind recalls" in `recall-memo.test.ts` holds it to that). SQLite's
+   * page cache stays as warm as the recalls before left it.
+   */
+  async recallCold(sets: QuerySets) {
+    const times: number[] = [];
+    for (const q of sets.cold) {
+      await engine!.stats();
+      const start = performance.now();
+      await engine!.recall(q, { profile: 'default', noCache: true });
+      times.push(performance.now() - start);
+    }
+    return times;
+  },
+
+  /**
+   * Orama hybrid search at a similarity floor, the query embedded first (inside the timing). A
+   * search that throws is reported, not timed: Orama 3's hybrid search at similarity -1 over 100k
+   * documents overflows a dedicated worker's stack (`RangeError: Maximum call stack size
+   * exceeded`; a page's main thread has a larger one).
+   */
+  async orama(
+    sets: QuerySets,
+    similarity: OramaSimilarity,
+  ): Promise<{ times: number[]; error?: string }> {
+    const search = async (q: string) => {
+      const [v] = await embedder!.embed([q]);
+      return oramaSearch(orama!, 'hybrid', q, v!, 10, similarity);
+    };
+    try {
+      await timeEach(sets.warmup, search);
+      return { times: await timeEach(sets.samples, search) };
+    } catch (e) {
+      return { times: [], error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+    }
+  },
+
+  /** The floor of any exact vector search: embed, then one pass of dot products over N vectors. */
+  async scan(sets: QuerySets) {
+    const m = matrix!;
+    const n = m.length / dims;
+    const scores = new Float32Array(n);
+    const scan = async (q: string) => {
+      const [v] = await embedder!.embed([q]);
+      for (let i = 0, off = 0; i < n; i++, off += dims) {
+        let s = 0;
+        for (let k = 0; k < dims; k++) s += m[off + k]! * v![k]!;
+        scores[i] = s;
+      }
+    };
+    await timeEach(sets.warmup, scan);
+    return timeEach(sets.samples, scan);
+  },
+
+  async close() {
+    await engine?.close();
+    await embedder?.dispose?.();
+    engine = undefined;
+    orama = undefined;
+    matrix = undefined;
+  },
+};
+
+/** What the page may ask the worker. */
+export type EngineWorkerCalls = typeof calls;
+
+addEventListener(
+  'message',
+  (event: MessageEvent<{ id: number; call: string; args: unknown[] }>) => {
+    const { id, call, args } = event.data;
+    const fn = (calls as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[call];
+    Promise.resolve()
+      .then(() => {
+        if (!fn || !Object.hasOwn(calls, call)) throw new Error(`no call ${call}`);
+        return fn(...args);
+      })
+      .then(
+        (value) => postMessage({ id, value }),
+        (e: unknown) => postMessage({ id, error: e instanceof Error ? e.message : String(e) }),
+      );
+  },
+);

@@ -1,0 +1,515 @@
+#!/usr/bin/env node
+/**
+ * A mutation pass over the engine's invariants (not in CI: it runs the engine's tests once per
+ * mutant, tens of minutes): each cache or memo clear and each guard of the write path is deleted
+ * (or its condition made false) in turn, the engine test files that should notice are run, and
+ * the source is restored. A mutant that no test kills is a hole in the tests.
+ *
+ *   node scripts/mutation-pass.mjs [--only id,id] [--write docs/mutation-pass.md] [--list]
+ *
+ * Prints one line per mutant (killed by which test, or SURVIVED) and a markdown table; `--write`
+ * replaces the table in that file between `<!-- mutation-pass:begin -->` and
+ * `<!-- mutation-pass:end -->`. Exits 1 when a mutant survived or the tests fail unmutated.
+ * Restores every file even when interrupted. `--list` only checks that every mutant applies and
+ * prints where.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const T = (name) => `packages/engine/test/${name}.test.ts`;
+const CACHE_TESTS = [T('recall-memo'), T('engine'), T('persistence'), T('dedup-index')];
+const WRITE_TESTS = [
+  T('write-path'),
+  T('concurrency'),
+  T('engine'),
+  T('persistence'),
+  T('store-insert'),
+];
+const VALIDATE_TESTS = [T('validate'), T('engine'), T('hardening'), T('injection')];
+
+/**
+ * The mutants. `find` must occur exactly once in `file`; it is replaced by `replace` (default:
+ * nothing, i.e. the statement is deleted).
+ */
+const MUTANTS = [
+  // Caches and memos: what recall keeps must be dropped whenever the rows change.
+  {
+    id: 'bump-generation',
+    file: 'packages/engine/src/engine.ts',
+    find: '  #bump(): void {\n    this.#generation++;\n',
+    replace: '  #bump(): void {\n',
+    what: 'a committed write no longer invalidates cached recall results',
+    tests: CACHE_TESTS,
+  },
+  {
+    id: 'bump-memo-clear',
+    file: 'packages/engine/src/engine.ts',
+    find: '    this.#generation++;\n    this.#memo.clear();\n',
+    replace: '    this.#generation++;\n',
+    what: "a committed write no longer clears recall's per-memory memo",
+    tests: CACHE_TESTS,
+  },
+  {
+    id: 'bump-dirty',
+    file: 'packages/engine/src/engine.ts',
+    find: '    this.#memo.clear();\n    this.#dirty = true;\n    this.#scheduleVectorParts();\n',
+    replace: '    this.#memo.clear();\n    this.#scheduleVectorParts();\n',
+    what: 'a committed write no longer marks the store dirty (the file store is not rewritten)',
+    tests: [T('file-store'), T('persistence')],
+  },
+  {
+    id: 'bump-vector-parts',
+    file: 'packages/engine/src/engine.ts',
+    find: '    this.#dirty = true;\n    this.#scheduleVectorParts();\n  }\n',
+    replace: '    this.#dirty = true;\n  }\n',
+    what: 'a committed write no longer schedules the snapshot parts of the stored vectors',
+    tests: [T('vector-snapshot'), T('persistence')],
+  },
+  {
+    id: 'retrieved-memo-clear',
+    file: 'packages/engine/src/engine.ts',
+    find: '      this.#memo.clear(); // access counts changed\n',
+    what: 'written retrieval counts no longer clear the memo (stale access counts)',
+    tests: CACHE_TESTS,
+  },
+  {
+    id: 'model-ready-generation',
+    file: 'packages/engine/src/engine.ts',
+    find: '            this.#similarity = backend;\n            this.#generation++;\n',
+    replace: '            this.#similarity = backend;\n',
+    what: 'a model that becomes ready no longer drops the lexical-only cached recalls',
+    tests: [T('model-loading'), T('engine')],
+  },
+  {
+    id: 'model-ready-closed',
+    file: 'packages/engine/src/engine.ts',
+    find: "            if (this.#closed) throw new AnamnesisError('CLOSED');\n            const backend = new DenseSimilarity(embedder);",
+    replace: '            const backend = new DenseSimilarity(embedder);',
+    what: 'a model arriving after close is still loaded into the closed store',
+    tests: [T('model-loading')],
+  },
+  {
+    id: 'rid-memo-capacity',
+    file: 'packages/engine/src/rid-memo.ts',
+    find: '      if (this.#values.size + fresh.length > this.#capacity) this.#values.clear();\n',
+    what: 'the memo grows without bound',
+    tests: [T('recall-memo')],
+  },
+  {
+    id: 'memo-rows-clear',
+    file: 'packages/engine/src/rid-memo.ts',
+    find: '    this.rows.clear();\n',
+    what: 'clearing the memo keeps the candidate rows',
+    tests: CACHE_TESTS,
+  },
+  {
+    id: 'memo-speakers-clear',
+    file: 'packages/engine/src/rid-memo.ts',
+    find: '    this.speakers.clear();\n',
+    what: 'clearing the memo keeps the speakers',
+    tests: CACHE_TESTS,
+  },
+  {
+    id: 'memo-neighbours-clear',
+    file: 'packages/engine/src/rid-memo.ts',
+    find: '    this.neighbours.clear();\n',
+    what: 'clearing the memo keeps the session neighbours',
+    tests: CACHE_TESTS,
+  },
+  // Snapshots: a snapshot on disk must always match the rows.
+  {
+    id: 'insert-drop-snapshots',
+    file: 'packages/engine/src/engine.ts',
+    find: '    const { db } = this.#io;\n    this.#dropSnapshots();\n    const now = this.#now();\n',
+    replace: '    const { db } = this.#io;\n    const now = this.#now();\n',
+    what: 'remembering keeps the stale Bloom-filter and vector snapshots',
+    tests: [T('dedup-index'), T('vector-snapshot'), T('persistence')],
+  },
+  {
+    id: 'update-drop-snapshots',
+    file: 'packages/engine/src/engine.ts',
+    find: '          if (fields.text !== undefined || fields.session !== undefined) this.#dropSnapshots();\n',
+    what: 'a new text or session keeps the stale snapshots',
+    tests: [T('dedup-index'), T('vector-snapshot'), T('persistence')],
+  },
+  {
+    id: 'forget-drop-snapshots',
+    file: 'packages/engine/src/engine.ts',
+    find: '          if (found.length > 0) this.#dropSnapshots();\n',
+    what: 'forgetting keeps the stale snapshots',
+    tests: [T('dedup-index'), T('vector-snapshot'), T('persistence')],
+  },
+  {
+    id: 'import-drop-snapshots',
+    file: 'packages/engine/src/engine.ts',
+    find: '        () => this.#dropSnapshots(),\n',
+    replace: '        () => undefined,\n',
+    what: 'importing keeps the stale snapshots',
+    tests: [T('dedup-index'), T('vector-snapshot'), T('persistence')],
+  },
+  {
+    id: 'remember-dedup-add',
+    file: 'packages/engine/src/engine.ts',
+    find: '        fresh.forEach((m) => this.#dedup.add(dedupKey(m.session, m.hash)));\n',
+    what: 'remembered texts are not added to the Bloom filter (duplicates slip through)',
+    tests: [T('engine'), T('dedup-index'), T('concurrency')],
+  },
+  {
+    id: 'update-dedup-add',
+    file: 'packages/engine/src/engine.ts',
+    find: '          this.#dedup.add(dedupKey(row.session, row.contentHash));\n',
+    what: 'an updated text is not added to the Bloom filter',
+    tests: [T('engine'), T('dedup-index'), T('concurrency')],
+  },
+  {
+    id: 'import-dedup-add',
+    file: 'packages/engine/src/engine.ts',
+    find: '          for (const key of r.dedupKeys) this.#dedup.add(key);\n',
+    what: 'imported texts are not added to the Bloom filter',
+    tests: [T('engine'), T('dedup-index'), T('roundtrip')],
+  },
+  // The write path's guards.
+  {
+    id: 'run-closed',
+    file: 'packages/engine/src/engine.ts',
+    find: "    if (this.#closed || this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));\n",
+    what: 'a call after close reaches the closed database',
+    tests: WRITE_TESTS,
+  },
+  {
+    id: 'run-flush-retrieved',
+    file: 'packages/engine/src/engine.ts',
+    find: '    if (flushRetrieved && this.#retrieved.pending) this.#retrieved.flush();\n',
+    what: 'queued retrieval counts are not written before the next call',
+    tests: CACHE_TESTS,
+  },
+  {
+    id: 'queue-closed',
+    file: 'packages/engine/src/write-path.ts',
+    find: "  async #execute<T, R>(plan: WritePlan<T, R>, operation: string | undefined): Promise<R> {\n    if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');\n",
+    replace:
+      '  async #execute<T, R>(plan: WritePlan<T, R>, operation: string | undefined): Promise<R> {\n',
+    what: 'a write reaching the queue after close runs (or is answered from its operation record)',
+    tests: WRITE_TESTS,
+  },
+  {
+    id: 'encoded-closed',
+    file: 'packages/engine/src/write-path.ts',
+    find: "    await plan.encode?.();\n    if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');\n",
+    replace: '    await plan.encode?.();\n',
+    what: 'a write whose embedding finished after close still commits',
+    tests: WRITE_TESTS,
+  },
+  {
+    id: 'operation-replay',
+    file: 'packages/engine/src/write-path.ts',
+    find: "      if (typeof seen === 'string') return (JSON.parse(seen) as { reply?: R }).reply as R;\n",
+    what: 'a write re-sent under the same operation id runs twice',
+    tests: WRITE_TESTS,
+  },
+  {
+    id: 'operation-record',
+    file: 'packages/engine/src/write-path.ts',
+    find: '      if (operation !== undefined) this.#record(operation, reply);\n',
+    what: "a write's reply is not recorded under its operation id",
+    tests: WRITE_TESTS,
+  },
+  {
+    id: 'operation-ttl',
+    file: 'packages/engine/src/write-path.ts',
+    find: "    this.#db.exec({ sql: 'DELETE FROM operations WHERE at < ?', bind: [now - OPERATION_TTL_MS] });\n",
+    what: 'operation records are kept forever',
+    tests: WRITE_TESTS,
+  },
+  {
+    id: 'apply-after-commit',
+    file: 'packages/engine/src/write-path.ts',
+    find: '    plan.apply?.(result);\n',
+    what: 'in-memory state (vectors, Bloom filter) does not catch up with a commit',
+    tests: WRITE_TESTS,
+  },
+  {
+    id: 'write-bump',
+    file: 'packages/engine/src/write-path.ts',
+    find: '      this.#hooks.bump();\n',
+    what: 'a committed write does not bump the generation',
+    tests: [...CACHE_TESTS, T('concurrency')],
+  },
+  {
+    id: 'write-persist',
+    file: 'packages/engine/src/write-path.ts',
+    find: '      await this.#hooks.persist();\n',
+    what: 'a committed write is not made durable (the file store)',
+    tests: [T('file-store'), T('persistence')],
+  },
+  {
+    id: 'batch-duplicate-id',
+    file: 'packages/engine/src/engine.ts',
+    find: '      if (callerIds.has(id))\n',
+    replace: '      if (false)\n',
+    what: 'an id given twice in one batch is accepted',
+    tests: WRITE_TESTS,
+  },
+  {
+    id: 'taken-id',
+    file: 'packages/engine/src/engine.ts',
+    find: '    if (taken.size > 0)\n',
+    replace: '    if (false)\n',
+    what: 'an id already stored is accepted again',
+    tests: WRITE_TESTS,
+  },
+  {
+    id: 'update-not-found',
+    file: 'packages/engine/src/engine.ts',
+    find: "          if (!row) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });\n          if (fields.text",
+    replace: '          if (fields.text',
+    what: 'an update of a memory deleted while its text was embedded writes nothing and answers',
+    tests: WRITE_TESTS,
+  },
+  {
+    id: 'forget-empty-filter',
+    file: 'packages/engine/src/engine.ts',
+    find: '      if (!all && where === EVERY_MEMORY) {\n',
+    replace: '      if (false) {\n',
+    what: 'forget with a filter that sets no condition deletes every memory',
+    tests: WRITE_TESTS,
+  },
+  // store.ts: rows JSON cannot carry go one by one.
+  {
+    id: 'insert-json-safe',
+    file: 'packages/engine/src/store.ts',
+    find: '    !rows.every(jsonSafe)\n',
+    replace: '    false\n',
+    what: 'rows with values JSON cannot carry go through the JSON insert',
+    tests: [T('store-insert'), T('hardening'), T('injection')],
+  },
+  {
+    id: 'insert-rid-limit',
+    file: 'packages/engine/src/store.ts',
+    find: '    last > Number.MAX_SAFE_INTEGER - rows.length ||\n',
+    what: 'rids near 2^53 go through the JSON insert',
+    tests: [T('store-insert'), T('hardening')],
+  },
+  {
+    id: 'vectors-same-length',
+    file: 'packages/engine/src/store.ts',
+    find: '    vectors.some((v) => v.byteLength !== size) ||\n',
+    what: 'vectors of different lengths are cut as if of one length',
+    tests: [T('store-insert'), T('engine'), T('embedder')],
+  },
+  // validate.ts: every guard of what a write accepts.
+  ...[
+    [
+      'label',
+      "  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_LABEL) {\n",
+      '  if (false) {\n',
+    ],
+    ['label-column-text', '  return assertColumnText(value, what);\n', '  return value;\n'],
+    [
+      'text-string',
+      "  if (typeof value !== 'string') throw new AnamnesisError('INVALID_INPUT', 'text must be a string');\n",
+      '',
+    ],
+    ['text-blank', '  if (text.trim().length === 0)\n', '  if (false)\n'],
+    ['text-length', '  if (text.length > maxLength) {\n', '  if (false) {\n'],
+    ['text-well-formed', "  return assertWellFormed(text, 'text');\n", '  return text;\n'],
+    ['tags-array', '  if (!Array.isArray(tags) || tags.length > MAX_TAGS) {\n', '  if (false) {\n'],
+    [
+      'meta-object',
+      "  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {\n",
+      '  if (false) {\n',
+    ],
+    ['meta-keys', '  if (entries.length > MAX_META_KEYS) {\n', '  if (false) {\n'],
+    ['meta-key', '    assertMetaKey(key);\n', ''],
+    ['meta-value', '    assertMetaValue(value, key);\n', ''],
+    ['meta-chars', '    if (chars > MAX_META_CHARS) {\n', '    if (false) {\n'],
+    [
+      'links-array',
+      "  if (!Array.isArray(links)) throw new AnamnesisError('INVALID_INPUT', 'links must be an array');\n",
+      '',
+    ],
+    ['links-count', '  if (links.length > MAX_LINKS) {\n', '  if (false) {\n'],
+    ['link-object', "    if (!l || typeof l !== 'object')\n", '    if (false)\n'],
+    [
+      'link-weight',
+      "    assertInRange(weight, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER, 'link weight');\n",
+      '',
+    ],
+    ['time-range', '  assertInRange(ms, -MAX_TIME, MAX_TIME, what);\n', ''],
+    [
+      'remember-object',
+      "  if (!input || typeof input !== 'object')\n    throw new AnamnesisError('INVALID_INPUT', 'a memory must be an object');\n",
+      '',
+    ],
+    ['remember-importance', "  assertInRange(importance, 0, 1, 'importance');\n", ''],
+    ['remember-memory-score', "  assertInRange(memoryScore, 0, 1, 'memoryScore');\n", ''],
+    ['update-object', "  if (!patch || typeof patch !== 'object')\n", '  if (false)\n'],
+    ['update-known-keys', '    if (!known.has(key))\n', '    if (false)\n'],
+    ['update-importance', "    assertInRange(patch.importance, 0, 1, 'importance');\n", ''],
+    ['update-memory-score', "    assertInRange(patch.memoryScore, 0, 1, 'memoryScore');\n", ''],
+  ].map(([id, find, replace]) => ({
+    id: `validate-${id}`,
+    file: 'packages/engine/src/validate.ts',
+    find,
+    replace,
+    what: 'a write accepts what this guard refuses',
+    tests: VALIDATE_TESTS,
+  })),
+];
+
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, write: { type: 'string' }, list: { type: 'boolean' } },
+});
+const only = values.only ? new Set(values.only.split(',')) : undefined;
+const chosen = MUTANTS.filter((m) => !only || only.has(m.id));
+if (only && chosen.length !== only.size) throw new Error(`unknown mutant in --only ${values.only}`);
+
+/**
+ * The line (1-based) of the first line the mutant changes; throws unless `find` occurs exactly
+ * once in `text`.
+ */
+function locate(text, m) {
+  const at = text.indexOf(m.find);
+  if (at < 0 || text.indexOf(m.find, at + 1) >= 0)
+    throw new Error(
+      `${m.id} (${m.file}): the text must occur exactly once (found ${at < 0 ? 0 : 'twice'})`,
+    );
+  const replace = m.replace ?? '';
+  let same = 0;
+  while (same < m.find.length && m.find[same] === replace[same]) same++;
+  const changed = at + m.find.slice(0, same).lastIndexOf('\n') + 1;
+  return text.slice(0, changed).split('\n').length;
+}
+
+const report = join(tmpdir(), `mutation-pass-${process.pid}.json`);
+/** The Vitest run in progress (killed, with the files restored, on SIGINT or SIGTERM). */
+let running;
+/** Runs test files; resolves with the failed tests' full names (empty: all passed). */
+async function runTests(files) {
+  rmSync(report, { force: true });
+  const r = await new Promise((resolve) => {
+    running = spawn(
+      'npx',
+      [
+        'vitest',
+        'run',
+        '--bail',
+        '1',
+        '--reporter',
+        'json',
+        '--outputFile',
+        report,
+        ...new Set(files),
+      ],
+      {
+        env: { ...process.env, FORCE_COLOR: '0' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        detached: true,
+      },
+    );
+    let stderr = '';
+    running.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+    running.on('close', (status) => resolve({ status, stderr }));
+  });
+  running = undefined;
+  let failed = [];
+  try {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    for (const file of json.testResults ?? []) {
+      const rel = file.name.replace(`${process.cwd()}/`, '');
+      for (const t of file.assertionResults ?? [])
+        if (t.status === 'failed') failed.push(`${rel} › ${t.fullName}`);
+      if ((file.assertionResults ?? []).length === 0 && file.status === 'failed')
+        failed.push(`${rel} (failed to load: ${(file.message ?? '').split('\n')[0]})`);
+    }
+  } catch {
+    if (r.status !== 0) failed.push(`(vitest exited ${r.status}: ${(r.stderr ?? '').slice(-300)})`);
+  }
+  if (r.status !== 0 && failed.length === 0) failed.push(`(vitest exited ${r.status})`);
+  return failed;
+}
+
+const originals = new Map();
+const restore = () => {
+  for (const [file, text] of originals) writeFileSync(file, text);
+};
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    if (running?.pid) process.kill(-running.pid, 'SIGKILL'); // the Vitest run and its workers
+    restore();
+    process.exit(130);
+  });
+
+const dirty = execFileSync(
+  'git',
+  ['status', '--porcelain', ...new Set(chosen.map((m) => m.file))],
+  {
+    encoding: 'utf8',
+  },
+).trim();
+if (dirty) console.error(`note: uncommitted changes in the mutated files:\n${dirty}`);
+
+// Every mutant is checked to apply before anything runs.
+const lines = new Map(chosen.map((m) => [m.id, locate(readFileSync(m.file, 'utf8'), m)]));
+if (values.list) {
+  for (const m of chosen) console.log(`${m.id} ${m.file}:${lines.get(m.id)}`);
+  process.exit(0);
+}
+const allTests = [...new Set(chosen.flatMap((m) => m.tests))];
+console.error(`baseline: ${allTests.length} test files, unmutated…`);
+const baseline = await runTests(allTests);
+if (baseline.length > 0) {
+  console.error(`the tests fail without any mutant:\n${baseline.join('\n')}`);
+  process.exit(1);
+}
+
+const results = [];
+try {
+  for (const m of chosen) {
+    const text = readFileSync(m.file, 'utf8');
+    originals.set(m.file, text);
+    writeFileSync(m.file, text.replace(m.find, m.replace ?? ''));
+    const start = Date.now();
+    const failed = await runTests(m.tests);
+    writeFileSync(m.file, text);
+    const result = {
+      ...m,
+      line: lines.get(m.id),
+      killedBy: failed[0],
+      s: (Date.now() - start) / 1000,
+    };
+    results.push(result);
+    console.error(
+      `${m.id} (${m.file}:${result.line}): ${failed.length ? `killed by ${failed[0]}` : 'SURVIVED'} [${result.s.toFixed(0)} s]`,
+    );
+  }
+} finally {
+  restore();
+}
+
+const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const table = [
+  '| mutant | file:line | what it breaks | killed by |',
+  '| --- | --- | --- | --- |',
+  ...results.map(
+    (r) =>
+      `| \`${r.id}\` | ${r.file.replace('packages/engine/src/', '')}:${r.line} | ${cell(r.what)} | ${r.killedBy ? cell(r.killedBy.replace('packages/engine/test/', '')) : '**SURVIVED**'} |`,
+  ),
+].join('\n');
+console.log(table);
+const survived = results.filter((r) => !r.killedBy);
+console.log(`\n${results.length - survived.length} of ${results.length} mutants killed`);
+if (values.write) {
+  const doc = readFileSync(values.write, 'utf8');
+  const begin = '<!-- mutation-pass:begin -->';
+  const end = '<!-- mutation-pass:end -->';
+  const a = doc.indexOf(begin);
+  const b = doc.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`${values.write} has no ${begin} … ${end}`);
+  writeFileSync(values.write, `${doc.slice(0, a + begin.length)}\n${table}\n${doc.slice(b)}`);
+  console.error(`wrote the table into ${values.write}`);
+}
+process.exitCode = survived.length > 0 ? 1 : 0;
