@@ -2,11 +2,12 @@
  * `@anamnesis/client/vite`: the one line a Vite app needs (`plugins: [anamnesis()]`).
  *
  * - Serves (dev server) and emits (build; `vite preview` serves the emitted copies) the default
- *   model's files under `/models/` and ONNX Runtime's wasm files under `/ort/`, from the exact
- *   onnxruntime-web version that `@huggingface/transformers` depends on (the one the engine
- *   loads), so nothing comes from a CDN. The default model runs in plain JavaScript on `'wasm'`
- *   and `'auto'`: the runtime's files are only fetched for other models, `device: 'webgpu'` or
- *   `runtime: 'onnx'` (see `ortBuilds`).
+ *   model's files under `/models/`, and, only for an app that asks for them (`ortBuilds`), ONNX
+ *   Runtime's wasm files under `/ort/`, from the exact onnxruntime-web version that
+ *   `@huggingface/transformers` depends on (the one the engine loads), so nothing comes from a
+ *   CDN. The default model runs in plain JavaScript on `'wasm'` and `'auto'`: the runtime's files
+ *   are only fetched for other models, `device: 'webgpu'` or `runtime: 'onnx'`, so by default none
+ *   is emitted (they are 40 MB).
  * - A missing file under those paths is a 404, never the app's `index.html` (transformers.js
  *   would cache that page as a model file).
  * - Keeps `@sqlite.org/sqlite-wasm` (and this package, whose worker is found through
@@ -27,6 +28,8 @@ import {
   type Plugin,
   type ResolvedConfig,
 } from 'vite';
+
+import { AnamnesisError } from '@anamnesis/errors';
 
 const require = createRequire(import.meta.url);
 
@@ -157,11 +160,14 @@ export interface AnamnesisPluginOptions {
   /** URL path of ONNX Runtime's files (`openMemory`'s `assets.ort`). Default `'/ort/'`. */
   ortPath?: string;
   /**
-   * ONNX Runtime builds to serve and emit: `'plain'` (wasm only, 14 MB; what `device: 'wasm'`
-   * loads) and `'asyncify'` (wasm and WebGPU, 27 MB; what `'webgpu'` and `'auto'` load). Default both.
-   * The default model on `'wasm'` or `'auto'` runs in plain JavaScript and loads neither; an app
-   * that never asks for ONNX Runtime (no other model, no `device: 'webgpu'`, no `runtime: 'onnx'`)
-   * can pass `[]` to leave the runtime (up to 40 MB) out of its build.
+   * ONNX Runtime builds to serve and emit under `ortPath`: `'plain'` (wasm only, 14 MB; what
+   * `device: 'wasm'` loads for an ONNX model or `runtime: 'onnx'`) and `'asyncify'` (wasm and
+   * WebGPU, 27 MB; what `'webgpu'` and `'auto'` load for an ONNX model). Default `[]`: none, since
+   * the default model on `'wasm'` or `'auto'` runs in plain JavaScript and never loads ONNX
+   * Runtime. An app that offers another model, `device: 'webgpu'` or `runtime: 'onnx'` lists the
+   * builds those load (`['plain', 'asyncify']` for all of them; `device: 'webgpu'` or `'auto'`,
+   * which fall back to wasm, need both). Without the build a path needs, the runtime's files
+   * answer 404 and the model does not load (`MODEL_LOAD_FAILED`).
    */
   ortBuilds?: ('asyncify' | 'plain')[];
   /**
@@ -194,7 +200,15 @@ function slashes(path: string): string {
 export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
   const modelsPath = slashes(options.modelsPath ?? '/models/');
   const ortPath = slashes(options.ortPath ?? '/ort/');
-  const builds = options.ortBuilds ?? ['plain', 'asyncify'];
+  const builds = options.ortBuilds ?? [];
+  for (const b of builds) {
+    if (!Object.hasOwn(ORT_BUILDS, b)) {
+      throw new AnamnesisError(
+        'INVALID_INPUT',
+        `anamnesis(): unknown ortBuilds entry ${String(b)}`,
+      );
+    }
+  }
   const none = options.backend === 'tfidf' ? [] : undefined;
   const routes: Route[] = [
     {
