@@ -21,6 +21,7 @@ import { createReadStream, existsSync, readdirSync, readFileSync, statSync } fro
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join, normalize, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import {
   defaultClientConditions,
@@ -79,6 +80,14 @@ export const ORT_DIST = (() => {
  */
 const SOURCE_CONDITION = '@anamnesis/source';
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
+
+/**
+ * What the engine's `#transformers` import becomes in a build without ONNX Runtime (see
+ * `no-onnx-runtime.ts`): the compiled file next to this one, or its source in the repo.
+ */
+const NO_ONNX_RUNTIME = fileURLToPath(
+  new URL(FROM_SOURCES ? './no-onnx-runtime.ts' : './no-onnx-runtime.js', import.meta.url),
+);
 
 /** ONNX Runtime builds: `asyncify` (wasm and WebGPU, 27 MB) and `plain` (wasm only, 14 MB). */
 export const ORT_BUILDS = {
@@ -254,11 +263,20 @@ export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
   return {
     name: 'anamnesis',
     config() {
+      // No ONNX Runtime in the build: transformers.js (which carries the runtime's JavaScript and
+      // is only imported on an ONNX path) is left out too.
+      const alias =
+        builds.length === 0 || none
+          ? [{ find: /^#transformers$/, replacement: NO_ONNX_RUNTIME }]
+          : [];
       return {
         optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm', '@anamnesis/client'] },
         worker: { format: 'es' },
+        resolve: {
+          alias,
+          ...(FROM_SOURCES && { conditions: [SOURCE_CONDITION, ...defaultClientConditions] }),
+        },
         ...(FROM_SOURCES && {
-          resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
           ssr: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } },
         }),
       };

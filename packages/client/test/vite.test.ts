@@ -60,12 +60,18 @@ describe("anamnesis({ backend: 'tfidf' })", () => {
   });
 });
 
-/** The file names a build of a one-line app with `plugins` writes (nothing is written to disk). */
-async function builtFiles(plugin: ReturnType<typeof anamnesis>): Promise<string[]> {
+/**
+ * The files (name → text of its JavaScript, '' for other files) that a build of a one-line app
+ * with `plugin` writes (nothing is written to disk).
+ */
+async function built(
+  plugin: ReturnType<typeof anamnesis>,
+  main = 'console.log(1);',
+): Promise<Map<string, string>> {
   const root = mkdtempSync(join(tmpdir(), 'anamnesis-vite-'));
   try {
     writeFileSync(join(root, 'index.html'), '<script type="module" src="./main.js"></script>');
-    writeFileSync(join(root, 'main.js'), 'console.log(1);');
+    writeFileSync(join(root, 'main.js'), main);
     const output = (await build({
       configFile: false,
       root,
@@ -73,7 +79,7 @@ async function builtFiles(plugin: ReturnType<typeof anamnesis>): Promise<string[
       plugins: [plugin],
       build: { write: false, reportCompressedSize: false },
     })) as Rolldown.RolldownOutput;
-    return output.output.map((o) => o.fileName).sort();
+    return new Map(output.output.map((o) => [o.fileName, o.type === 'chunk' ? o.code : '']));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -81,16 +87,26 @@ async function builtFiles(plugin: ReturnType<typeof anamnesis>): Promise<string[
 
 describe('anamnesis() at build', () => {
   it('emits the default model and no ONNX Runtime file by default', async () => {
-    const files = await builtFiles(anamnesis());
+    const files = [...(await built(anamnesis())).keys()];
     expect(files).toEqual(expect.arrayContaining(MODEL_FILES.map((f) => `models/${f}`)));
     expect(files.filter((f) => f.startsWith('ort/') || /ort-wasm/.test(f))).toEqual([]);
   });
 
   it("emits exactly the ONNX Runtime builds listed in ortBuilds (['asyncify'])", async () => {
-    const files = await builtFiles(anamnesis({ ortBuilds: ['asyncify'] }));
+    const files = [...(await built(anamnesis({ ortBuilds: ['asyncify'] }))).keys()];
     expect(files.filter((f) => f.startsWith('ort/'))).toEqual(
       ORT_BUILDS.asyncify.map((f) => `ort/${f}`).sort(),
     );
+  });
+
+  it("leaves transformers.js out by default: the engine's #transformers says ONNX Runtime is not in the build", async () => {
+    const files = await built(
+      anamnesis(),
+      "void import('#transformers').then((m) => m.pipeline());",
+    );
+    const code = [...files.values()].join('\n');
+    expect(code).toContain('this app was built without ONNX Runtime');
+    expect(code).not.toMatch(/onnxruntime|InferenceSession/);
   });
 
   it('refuses an unknown build with INVALID_INPUT', () => {
