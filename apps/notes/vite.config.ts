@@ -13,7 +13,11 @@ export default defineConfig({
   // Serves and emits the default model and ONNX Runtime's wasm files, from the app's own origin:
   // both builds, for the person who picks ONNX Runtime (wasm) or WebGPU in the Model panel; the
   // service worker precaches neither (see sw-files.ts).
-  plugins: [anamnesis({ ortBuilds: ['plain', 'asyncify'] }), notices.write, serviceWorker()],
+  plugins: [
+    anamnesis({ ortBuilds: ['plain', 'asyncify'], preload: true }),
+    notices.write,
+    serviceWorker(),
+  ],
   appType: 'spa',
   worker: { format: 'es', plugins: () => [notices.collect] },
   build: {

@@ -23,9 +23,9 @@ import {
   runtimeFiles,
   runtimeOptions,
   saveRuntimeChoice,
-  whenControlled,
   type RuntimeChoice,
 } from './runtime-choice.ts';
+import { registerWhenAnswered, whenControlled } from './service-worker.ts';
 import { newNoteId, NotesStore, type NoteHit } from './store.ts';
 
 const PROFILES = ['default', 'mnemosyne', 'memsense', 'mnestic', 'mnemexa'] as const;
@@ -224,7 +224,15 @@ let editorTouched = false;
  * `data-model="ready"`) and, at the frame that shows it (as `type-to-paint` ends), as a User
  * Timing mark `notes:<phase>` that benchmarks read.
  */
+/** Resolves when the first store opened, and when its model is ready (for the service worker). */
+let storeWasOpened: () => void;
+const storeOpen = new Promise<void>((resolve) => (storeWasOpened = resolve));
+let modelWasReady: () => void;
+const modelReady = new Promise<void>((resolve) => (modelWasReady = resolve));
+
 function reached(phase: 'ready' | 'store' | 'model', value: string): void {
+  if (phase === 'store') storeWasOpened();
+  if (phase === 'model') modelWasReady();
   document.body.dataset[phase] = value;
   requestAnimationFrame(() => performance.mark(`notes:${phase}`));
 }
@@ -812,6 +820,5 @@ function startFailed(e: unknown): void {
 
 start().catch(startFailed);
 
-if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  void navigator.serviceWorker.register('/sw.js', { scope: '/' });
-}
+// Offline use: the service worker, once the app has answered (see service-worker.ts).
+registerWhenAnswered(modelReady, storeOpen);

@@ -102,23 +102,3 @@ export async function downloadFiles(
   }
   onProgress({ loaded, total: Math.max(total, loaded) });
 }
-
-/**
- * Resolves once a service worker controls the page (so that what it downloads is kept for offline
- * use); at once where none is registered (a dev server, a browser without them); at the latest
- * after `timeoutMs` (ms).
- */
-export async function whenControlled(timeoutMs = 10_000): Promise<void> {
-  const sw = (navigator as Partial<Navigator>).serviceWorker;
-  if (!sw || sw.controller || !(await sw.getRegistration())) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    new Promise<void>((resolve) => {
-      sw.addEventListener('controllerchange', () => resolve(), { once: true });
-    }),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
-    }),
-  ]);
-  clearTimeout(timer);
-}

@@ -185,6 +185,15 @@ export interface AnamnesisPluginOptions {
    * (6 MB) and the runtime (up to 40 MB) out of the build. Default `'model'`.
    */
   backend?: 'model' | 'tfidf';
+  /**
+   * Adds `<link rel="preload">` for the client's worker script and SQLite's wasm to each built HTML
+   * page, so that the browser downloads them beside the page's own script instead of one after the
+   * other (the page starts the worker, which then asks for the wasm): on a first visit the store
+   * opens sooner (about half a second at 10 Mbit/s). For pages that open a store at once; a page
+   * that only forwards to another tab's store (`follow: true`, an extension popup) would download
+   * them for nothing. Build only. Default `false`.
+   */
+  preload?: boolean;
 }
 
 /** A route: URL prefix → folder, optionally only some files. */
@@ -283,6 +292,27 @@ export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
     },
     configResolved(resolved) {
       config = resolved;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        if (!options.preload || !ctx.bundle) return undefined;
+        const base = config?.base ?? '/';
+        const files = Object.keys(ctx.bundle).filter(
+          (f) => /(^|\/)worker-[\w-]+\.js$/.test(f) || /(^|\/)sqlite3-[\w-]+\.wasm$/.test(f),
+        );
+        return files.map((f) => ({
+          tag: 'link',
+          attrs: {
+            rel: 'preload',
+            href: `${base}${f}`,
+            as: 'fetch',
+            crossorigin: '',
+            ...(f.endsWith('.wasm') ? { type: 'application/wasm' } : {}),
+          },
+          injectTo: 'head' as const,
+        }));
+      },
     },
     configureServer(server) {
       server.middlewares.use(middleware(false));
