@@ -67,11 +67,13 @@ describe("anamnesis({ backend: 'tfidf' })", () => {
 async function built(
   plugin: ReturnType<typeof anamnesis>,
   main = 'console.log(1);',
+  extra: Record<string, string | Uint8Array> = {},
 ): Promise<Map<string, string>> {
   const root = mkdtempSync(join(tmpdir(), 'anamnesis-vite-'));
   try {
     writeFileSync(join(root, 'index.html'), '<script type="module" src="./main.js"></script>');
     writeFileSync(join(root, 'main.js'), main);
+    for (const [name, text] of Object.entries(extra)) writeFileSync(join(root, name), text);
     const output = (await build({
       configFile: false,
       root,
@@ -79,7 +81,12 @@ async function built(
       plugins: [plugin],
       build: { write: false, reportCompressedSize: false },
     })) as Rolldown.RolldownOutput;
-    return new Map(output.output.map((o) => [o.fileName, o.type === 'chunk' ? o.code : '']));
+    return new Map(
+      output.output.map((o) => [
+        o.fileName,
+        o.type === 'chunk' ? o.code : typeof o.source === 'string' ? o.source : '',
+      ]),
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -107,6 +114,26 @@ describe('anamnesis() at build', () => {
     const code = [...files.values()].join('\n');
     expect(code).toContain('this app was built without ONNX Runtime');
     expect(code).not.toMatch(/onnxruntime|InferenceSession/);
+  });
+
+  it('preloads the worker script and sqlite3.wasm in the page only with preload: true', async () => {
+    const app = [
+      "new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });",
+      {
+        'worker.js': "void fetch(new URL('./sqlite3.wasm', import.meta.url));",
+        // over Vite's 4 KB inlining limit, so that it is a file of its own
+        'sqlite3.wasm': new Uint8Array(8192),
+      },
+    ] as const;
+    const html = async (plugin: ReturnType<typeof anamnesis>) =>
+      (await built(plugin, app[0], app[1])).get('index.html')!;
+    const preloads = (page: string) =>
+      [...page.matchAll(/<link rel="preload" href="([^"]+)" as="fetch"/g)].map((m) => m[1]);
+    expect(preloads(await html(anamnesis({ preload: true })))).toEqual([
+      expect.stringMatching(/^\/assets\/worker-[\w-]+\.js$/),
+      expect.stringMatching(/^\/assets\/sqlite3-[\w-]+\.wasm$/),
+    ]);
+    expect(preloads(await html(anamnesis()))).toEqual([]);
   });
 
   it('refuses an unknown build with INVALID_INPUT', () => {
