@@ -20,7 +20,13 @@ import tseslint from 'typescript-eslint';
  */
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/test-results/**', '**/playwright-report/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/dist-onnx/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
@@ -52,6 +58,7 @@ export default tseslint.config(
       'apps/*/vite.config.ts',
       'apps/*/vitest.config.ts',
       'apps/notes/pwa.ts',
+      'apps/notes/sw-files.ts',
       'apps/notes/test/**',
     ],
     ignores: ['apps/bench/**'],

@@ -7,7 +7,8 @@ import { defineConfig } from 'vite';
 const port = Number(process.env.EXAMPLE_PORT ?? 5174);
 
 export default defineConfig({
-  // Serves and emits the model and ONNX Runtime files; keeps sqlite3.wasm loadable.
+  // Serves and emits the default model (no ONNX Runtime: it runs in plain JavaScript); keeps
+  // sqlite3.wasm loadable.
   plugins: [anamnesis()],
   build: {
     target: 'es2022',

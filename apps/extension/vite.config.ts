@@ -9,9 +9,21 @@ import { defineConfig, type Plugin } from 'vite';
 import { thirdPartyNotices } from './notices.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const outDir = join(root, 'dist');
-/** The zip of `dist/` (what a store upload takes), next to it rather than inside it. */
-const zipFile = join(root, 'release', 'anamnesis-extension.zip');
+/**
+ * The ONNX variant (`ANAMNESIS_EXTENSION_ONNX=1`, `pnpm build:onnx`): the same extension with ONNX
+ * Runtime packaged (both builds, 41 MB), whose store runs the default model on it, on WebGPU where
+ * it is faster (`device: 'auto'`, `runtime: 'onnx'`): the starting point for an extension that
+ * runs another ONNX model. The default build runs the default model in plain JavaScript and ships
+ * no runtime. Either way every file is packaged: MV3 allows no remote code.
+ */
+const onnx = process.env.ANAMNESIS_EXTENSION_ONNX === '1';
+const outDir = join(root, onnx ? 'dist-onnx' : 'dist');
+/** The zip of the output folder (what a store upload takes), next to it rather than inside it. */
+const zipFile = join(
+  root,
+  'release',
+  onnx ? 'anamnesis-extension-onnx.zip' : 'anamnesis-extension.zip',
+);
 
 /** After the build: zips `dist/` (pure JS, no `zip` CLI needed). */
 function zipDist(): Plugin {
@@ -60,9 +72,15 @@ export default defineConfig({
   root,
   // Relative URLs: pages load their scripts from the extension's own origin.
   base: './',
-  // The default model under /models/ and ONNX Runtime's wasm-only build under /ort/ (the default
-  // model runs on wasm; the 27 MB WebGPU build is left out), all packaged: no remote code.
-  plugins: [anamnesis({ ortBuilds: ['plain'] }), testPermissions(), notices.write, zipDist()],
+  // The default model under /models/ (it runs in plain JavaScript: no ONNX Runtime), and in the
+  // ONNX variant both ONNX Runtime builds under /ort/; all packaged: no remote code.
+  plugins: [
+    anamnesis({ ortBuilds: onnx ? ['plain', 'asyncify'] : [] }),
+    testPermissions(),
+    notices.write,
+    zipDist(),
+  ],
+  define: { __ANAMNESIS_ONNX__: JSON.stringify(onnx) },
   worker: { format: 'es', plugins: () => [notices.collect] },
   build: {
     target: 'es2022',

@@ -1,13 +1,18 @@
 /**
- * A Vite plugin that writes the service worker after the build: it precaches every file of the
- * output folder (the app shell, the wasm files, the default model), so the app loads and searches
- * with the network off after the first visit. The cache name carries a hash of the file list and
- * contents, so a new build replaces the old cache.
+ * A Vite plugin that writes the service worker after the build. It precaches what the default path
+ * needs (the app shell, SQLite's wasm, the default model, the notices: see `sw-files.ts`), so the
+ * app loads and searches with the network off after the first visit. ONNX Runtime and the chunk
+ * that loads it are not precached: they are cached the first time they are fetched (when the
+ * person picks a runtime that needs them), in a cache of their own, and served from it offline.
+ * Each cache name carries a hash of its files' names and contents, so a new build replaces the old
+ * caches; a person who had fetched ONNX Runtime gets the new build's copies during its install.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Plugin, ResolvedConfig } from 'vite';
+
+import { splitFiles } from './sw-files.ts';
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -18,22 +23,56 @@ function files(dir: string): string[] {
 
 const WORKER = (
   cacheName: string,
+  onDemandCacheName: string,
   urls: string[],
+  onDemand: string[],
 ) => `// Generated at build time by apps/notes/pwa.ts.
 const CACHE = ${JSON.stringify(cacheName)};
+const ON_DEMAND_CACHE = ${JSON.stringify(onDemandCacheName)};
 const PRECACHE = ${JSON.stringify(urls)};
+// Fetched only on an ONNX Runtime path, then kept in ON_DEMAND_CACHE for offline use.
+const ON_DEMAND = ${JSON.stringify(onDemand)};
+
+// Someone who fetched ONNX Runtime from an earlier build keeps it offline: the files it had (and
+// the chunks that load them, whose names change) are fetched again now, while online.
+async function refreshOnDemand() {
+  const had = new Set();
+  for (const name of await caches.keys()) {
+    if (!name.startsWith('anamnesis-notes-onnx-') || name === ON_DEMAND_CACHE) continue;
+    for (const request of await (await caches.open(name)).keys()) had.add(new URL(request.url).pathname);
+  }
+  if (had.size === 0) return;
+  const wanted = ON_DEMAND.filter((path) => had.has(path) || path.endsWith('.js'));
+  // On failure they are fetched again when first needed.
+  await (await caches.open(ON_DEMAND_CACHE)).addAll(wanted).catch(() => undefined);
+}
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches.open(CACHE)
+      .then((cache) => cache.addAll(PRECACHE))
+      .then(refreshOnDemand)
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     caches.keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('anamnesis-notes-') && k !== CACHE).map((k) => caches.delete(k))))
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('anamnesis-notes-') && k !== CACHE && k !== ON_DEMAND_CACHE).map((k) => caches.delete(k))))
       .then(() => self.clients.claim()),
   );
 });
+
+// An on-demand file from the network, kept for offline use once it arrived whole.
+async function fetchAndKeep(event, path) {
+  const response = await fetch(event.request);
+  if (response.status === 200) {
+    const copy = response.clone();
+    event.waitUntil(caches.open(ON_DEMAND_CACHE).then((cache) => cache.put(path, copy)).catch(() => undefined));
+  }
+  return response;
+}
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
@@ -43,9 +82,21 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(fetch(request).catch(() => caches.match('/index.html')));
     return;
   }
-  event.respondWith(caches.match(request, { ignoreSearch: true, ignoreVary: true }).then((hit) => hit || fetch(request)));
+  event.respondWith(
+    caches.match(request, { ignoreSearch: true, ignoreVary: true }).then((hit) => {
+      if (hit) return hit;
+      return ON_DEMAND.includes(url.pathname) ? fetchAndKeep(event, url.pathname) : fetch(request);
+    }),
+  );
 });
 `;
+
+/** A cache name: `prefix` and a hash of the files' paths and contents. */
+function cacheName(prefix: string, out: string, rels: string[]): string {
+  const hash = createHash('sha256');
+  for (const rel of rels) hash.update(rel).update(readFileSync(join(out, rel)));
+  return `${prefix}${hash.digest('hex').slice(0, 12)}`;
+}
 
 /** The service worker plugin (build only). */
 export function serviceWorker(): Plugin {
@@ -58,22 +109,18 @@ export function serviceWorker(): Plugin {
     },
     closeBundle() {
       const out = resolve(config.root, config.build.outDir);
-      // onnxruntime-web's own `new URL(…wasm, import.meta.url)` makes Vite emit a hashed copy of its
-      // 27 MB wasm under assets/; the app loads the copy under /ort/ (wasmPaths), so only that one
-      // is precached.
-      const all = files(out).filter(
-        (f) => !f.endsWith(`${sep}sw.js`) && !/assets[\\/]ort-wasm[^/\\]*\.wasm$/.test(f),
-      );
-      const hash = createHash('sha256');
-      const urls = all.map((f) => {
-        const rel = relative(out, f).split(sep).join('/');
-        hash.update(rel).update(readFileSync(f));
-        return rel === 'index.html' ? '/index.html' : `/${rel}`;
-      });
+      const rels = files(out).map((f) => relative(out, f).split(sep).join('/'));
+      const { precache, onDemand } = splitFiles(rels);
+      const urls = precache.map((rel) => (rel === 'index.html' ? '/index.html' : `/${rel}`));
       urls.push('/');
       writeFileSync(
         join(out, 'sw.js'),
-        WORKER(`anamnesis-notes-${hash.digest('hex').slice(0, 12)}`, urls),
+        WORKER(
+          cacheName('anamnesis-notes-', out, precache),
+          cacheName('anamnesis-notes-onnx-', out, onDemand),
+          urls,
+          onDemand.map((rel) => `/${rel}`),
+        ),
       );
     },
   };

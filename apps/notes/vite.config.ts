@@ -10,8 +10,14 @@ const notices = thirdPartyNotices({ product: 'the anamnesis notes app', ortDir: 
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  // Serves and emits the default model and ONNX Runtime's wasm files, from the app's own origin.
-  plugins: [anamnesis(), notices.write, serviceWorker()],
+  // Serves and emits the default model and ONNX Runtime's wasm files, from the app's own origin:
+  // both builds, for the person who picks ONNX Runtime (wasm) or WebGPU in the Model panel; the
+  // service worker precaches neither (see sw-files.ts).
+  plugins: [
+    anamnesis({ ortBuilds: ['plain', 'asyncify'], preload: true }),
+    notices.write,
+    serviceWorker(),
+  ],
   appType: 'spa',
   worker: { format: 'es', plugins: () => [notices.collect] },
   build: {

@@ -12,7 +12,8 @@ export default defineConfig({
   root,
   // 'mpa': no index.html fallback for unknown paths (they are 404s).
   appType: 'mpa',
-  plugins: [anamnesis(), brokenModels()],
+  // Both ONNX Runtime builds: the embedder and client tests run ONNX models on wasm and WebGPU.
+  plugins: [anamnesis({ ortBuilds: ['plain', 'asyncify'] }), brokenModels()],
   worker: { format: 'es' },
   build: {
     outDir: 'dist',

@@ -8,13 +8,21 @@ import { connectMemory, type MemoryClient, type OpenMemoryOptions } from '@anamn
 
 import { STORE_NAME, type EnsureOffscreenMessage } from './messages.ts';
 
-/** The model and ONNX Runtime files are packaged in the extension (`/models/`, `/ort/`). */
+/** True in the ONNX variant's build (`pnpm build:onnx`: ONNX Runtime packaged under `/ort/`). */
+declare const __ANAMNESIS_ONNX__: boolean;
+
+/**
+ * The model (and, in the ONNX variant, ONNX Runtime) files are packaged in the extension
+ * (`/models/`, `/ort/`). The default build runs the default model in plain JavaScript; the ONNX
+ * variant runs it on ONNX Runtime, on WebGPU where that is faster.
+ */
 function options(): OpenMemoryOptions {
   return {
     name: STORE_NAME,
     storage: 'opfs',
     persist: true,
     assets: { models: chrome.runtime.getURL('models/'), ort: chrome.runtime.getURL('ort/') },
+    ...(__ANAMNESIS_ONNX__ ? { device: 'auto', runtime: 'onnx' } : {}),
   };
 }
 

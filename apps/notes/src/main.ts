@@ -16,6 +16,16 @@ import { titleFromFile, type Note } from './notes.ts';
 import { SAMPLE_NOTES } from './sample.ts';
 import { snippet } from './snippet.ts';
 import { PendingWrites } from './pending-writes.ts';
+import {
+  downloadFiles,
+  loadRuntimeChoice,
+  RUNTIME_CHOICES,
+  runtimeFiles,
+  runtimeOptions,
+  saveRuntimeChoice,
+  type RuntimeChoice,
+} from './runtime-choice.ts';
+import { registerWhenAnswered, whenControlled } from './service-worker.ts';
 import { newNoteId, NotesStore, type NoteHit } from './store.ts';
 
 const PROFILES = ['default', 'mnemosyne', 'memsense', 'mnestic', 'mnemexa'] as const;
@@ -81,6 +91,23 @@ const progress = h('progress', {
 });
 const progressLabel = h('span', { class: 'progress-label' });
 const modelPanel = h('dl', { class: 'kv', 'aria-label': 'Model' });
+/** The runtime the person chose (see runtime-choice.ts): ONNX Runtime is downloaded when chosen. */
+const runtimeSelect = h(
+  'select',
+  { id: 'runtime', 'aria-label': 'Runs on' },
+  ...RUNTIME_CHOICES.map((c) => h('option', { value: c.value }, c.label)),
+);
+// No WebGPU in this browser: the choice could only fall back to JavaScript.
+if (!('gpu' in navigator))
+  runtimeSelect.querySelector('option[value="webgpu"]')?.setAttribute('disabled', '');
+const runtimeProgress = h('progress', {
+  id: 'runtime-progress',
+  max: 1,
+  value: 0,
+  hidden: true,
+  'aria-label': 'Runtime download',
+});
+const runtimeStatus = h('span', { class: 'progress-label', 'aria-live': 'polite' });
 const storagePanel = h('dl', { class: 'kv', 'aria-label': 'Storage' });
 const persistButton = h('button', { type: 'button' }, 'Keep my notes (ask for persistent storage)');
 const importInput = h('input', {
@@ -146,7 +173,14 @@ app.replaceChildren(
   h(
     'footer',
     { class: 'panels' },
-    h('section', { class: 'panel' }, h('h2', {}, 'Model'), modelPanel),
+    h(
+      'section',
+      { class: 'panel' },
+      h('h2', {}, 'Model'),
+      modelPanel,
+      h('div', { class: 'row' }, h('label', { for: 'runtime' }, 'Runs on '), runtimeSelect),
+      h('div', { class: 'row' }, runtimeProgress, runtimeStatus),
+    ),
     h('section', { class: 'panel' }, h('h2', {}, 'Storage'), storagePanel, persistButton),
     h(
       'section',
@@ -190,14 +224,25 @@ let editorTouched = false;
  * `data-model="ready"`) and, at the frame that shows it (as `type-to-paint` ends), as a User
  * Timing mark `notes:<phase>` that benchmarks read.
  */
+/** Resolves when the first store opened, and when its model is ready (for the service worker). */
+let storeWasOpened: () => void;
+const storeOpen = new Promise<void>((resolve) => (storeWasOpened = resolve));
+let modelWasReady: () => void;
+const modelReady = new Promise<void>((resolve) => (modelWasReady = resolve));
+
 function reached(phase: 'ready' | 'store' | 'model', value: string): void {
+  if (phase === 'store') storeWasOpened();
+  if (phase === 'model') modelWasReady();
   document.body.dataset[phase] = value;
   requestAnimationFrame(() => performance.mark(`notes:${phase}`));
 }
 
 function connect(): void {
+  const choice = loadRuntimeChoice(globalThis.localStorage);
+  runtimeSelect.value = choice;
   memory = connectMemory({
     name: 'notes',
+    ...runtimeOptions(choice),
     onProgress: (e) => showProgress(e),
     // The store opens beside the model: until the model is ready, search finds by words only.
     onReady: (part) => {
@@ -548,6 +593,19 @@ function kv(panel: HTMLElement, rows: [string, string][]): void {
   panel.replaceChildren(...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
 }
 
+/**
+ * What runs the model: as the worker reported it when it knows at open (a model loaded before the
+ * store), else the person's choice (a WebGPU choice that fell back runs in JavaScript).
+ */
+function runtimeShown(): string {
+  const info = memory.info;
+  const onnx =
+    info?.runtime !== undefined
+      ? info.runtime === 'onnx'
+      : !info?.fellBackFrom && loadRuntimeChoice(globalThis.localStorage) !== 'js';
+  return onnx ? 'ONNX Runtime' : 'JavaScript';
+}
+
 async function refreshStats(): Promise<void> {
   let s: Awaited<ReturnType<MemoryClient['stats']>>;
   try {
@@ -561,6 +619,7 @@ async function refreshStats(): Promise<void> {
     ['model', s.model.id],
     ['device', s.model.device === 'webgpu' ? 'WebGPU' : s.model.device],
     ['why', why ?? '—'],
+    ['runtime', runtimeShown()],
     ['dimensions', String(s.model.dims)],
   ]);
   kv(storagePanel, [
@@ -589,6 +648,60 @@ persistButton.addEventListener('click', () => {
     .catch(() => false)
     .then(refreshStats);
 });
+
+/**
+ * The person picks what runs the model: ONNX Runtime's files are downloaded first (with progress;
+ * the service worker keeps them for offline use), then the store is opened again on the new
+ * runtime. A failed download (offline) keeps the runtime as it was and says why.
+ */
+async function switchRuntime(choice: RuntimeChoice): Promise<void> {
+  const before = loadRuntimeChoice(globalThis.localStorage);
+  if (choice === before) return;
+  runtimeSelect.disabled = true;
+  try {
+    const files = runtimeFiles(choice);
+    if (files.length > 0) {
+      runtimeStatus.textContent = 'downloading ONNX Runtime…';
+      await whenControlled();
+      runtimeProgress.hidden = false;
+      await downloadFiles(files, ({ loaded, total }) => {
+        runtimeProgress.max = total || 1;
+        runtimeProgress.value = loaded;
+        runtimeStatus.textContent = `downloading ONNX Runtime ${bytes(loaded)} / ${bytes(total)}`;
+      });
+    }
+  } catch (e) {
+    console.warn('downloading ONNX Runtime failed', e);
+    runtimeSelect.value = before;
+    runtimeProgress.hidden = true;
+    runtimeStatus.textContent = 'ONNX Runtime could not be downloaded (offline?); nothing changed';
+    runtimeSelect.disabled = false;
+    return;
+  }
+  runtimeProgress.hidden = true;
+  runtimeStatus.textContent = 'reopening the store…';
+  saveRuntimeChoice(globalThis.localStorage, choice);
+  try {
+    await firstPage.catch(() => undefined);
+    await memory.close();
+    loaded = false;
+    delete document.body.dataset.model;
+    connect();
+    firstPage = memory.ready.then(() => store.loadFirst());
+    await firstPage;
+    loaded = true;
+    renderNotes();
+    runtimeStatus.textContent = '';
+    void refreshStats();
+  } finally {
+    runtimeSelect.disabled = false;
+  }
+}
+
+runtimeSelect.addEventListener(
+  'change',
+  act(() => switchRuntime(runtimeSelect.value as RuntimeChoice)),
+);
 
 /* ---------- start ---------- */
 
@@ -707,6 +820,5 @@ function startFailed(e: unknown): void {
 
 start().catch(startFailed);
 
-if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  void navigator.serviceWorker.register('/sw.js', { scope: '/' });
-}
+// Offline use: the service worker, once the app has answered (see service-worker.ts).
+registerWhenAnswered(modelReady, storeOpen);

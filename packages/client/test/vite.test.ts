@@ -3,14 +3,15 @@
  * index.html) for anything missing under its paths, and the dependency options anamnesis needs.
  * (The build output and `vite preview` are covered by the browser tests on apps/example.)
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { MODEL_FILES } from '@anamnesis/model-default';
-import { createServer, type ViteDevServer } from 'vite';
+import { build, createServer, type Rolldown, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { anamnesis, MODEL_ROOT, ORT_DIST, ORT_FILES } from '../src/vite.ts';
+import { anamnesis, MODEL_ROOT, ORT_BUILDS, ORT_DIST, ORT_FILES } from '../src/vite.ts';
 
 let server: ViteDevServer;
 let base: string;
@@ -59,7 +60,115 @@ describe("anamnesis({ backend: 'tfidf' })", () => {
   });
 });
 
+/**
+ * The files (name → text of its JavaScript, '' for other files) that a build of a one-line app
+ * with `plugin` writes (nothing is written to disk).
+ */
+async function built(
+  plugin: ReturnType<typeof anamnesis>,
+  main = 'console.log(1);',
+  extra: Record<string, string | Uint8Array> = {},
+): Promise<Map<string, string>> {
+  const root = mkdtempSync(join(tmpdir(), 'anamnesis-vite-'));
+  try {
+    writeFileSync(join(root, 'index.html'), '<script type="module" src="./main.js"></script>');
+    writeFileSync(join(root, 'main.js'), main);
+    for (const [name, text] of Object.entries(extra)) writeFileSync(join(root, name), text);
+    const output = (await build({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      plugins: [plugin],
+      build: { write: false, reportCompressedSize: false },
+    })) as Rolldown.RolldownOutput;
+    return new Map(
+      output.output.map((o) => [
+        o.fileName,
+        o.type === 'chunk' ? o.code : typeof o.source === 'string' ? o.source : '',
+      ]),
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+describe('anamnesis() at build', () => {
+  it('emits the default model and no ONNX Runtime file by default', async () => {
+    const files = [...(await built(anamnesis())).keys()];
+    expect(files).toEqual(expect.arrayContaining(MODEL_FILES.map((f) => `models/${f}`)));
+    expect(files.filter((f) => f.startsWith('ort/') || /ort-wasm/.test(f))).toEqual([]);
+  });
+
+  it("emits exactly the ONNX Runtime builds listed in ortBuilds (['asyncify'])", async () => {
+    const files = [...(await built(anamnesis({ ortBuilds: ['asyncify'] }))).keys()];
+    expect(files.filter((f) => f.startsWith('ort/'))).toEqual(
+      ORT_BUILDS.asyncify.map((f) => `ort/${f}`).sort(),
+    );
+  });
+
+  it("leaves transformers.js out by default: the engine's #transformers says ONNX Runtime is not in the build", async () => {
+    const files = await built(
+      anamnesis(),
+      "void import('#transformers').then((m) => m.pipeline());",
+    );
+    const code = [...files.values()].join('\n');
+    expect(code).toContain('this app was built without ONNX Runtime');
+    expect(code).not.toMatch(/onnxruntime|InferenceSession/);
+  });
+
+  it('preloads the worker script and sqlite3.wasm in the page only with preload: true', async () => {
+    const app = [
+      "new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });",
+      {
+        'worker.js': "void fetch(new URL('./sqlite3.wasm', import.meta.url));",
+        // over Vite's 4 KB inlining limit, so that it is a file of its own
+        'sqlite3.wasm': new Uint8Array(8192),
+      },
+    ] as const;
+    const html = async (plugin: ReturnType<typeof anamnesis>) =>
+      (await built(plugin, app[0], app[1])).get('index.html')!;
+    const preloads = (page: string) =>
+      [...page.matchAll(/<link rel="preload" href="([^"]+)" as="fetch"/g)].map((m) => m[1]);
+    expect(preloads(await html(anamnesis({ preload: true })))).toEqual([
+      expect.stringMatching(/^\/assets\/worker-[\w-]+\.js$/),
+      expect.stringMatching(/^\/assets\/sqlite3-[\w-]+\.wasm$/),
+    ]);
+    expect(preloads(await html(anamnesis()))).toEqual([]);
+  });
+
+  it('refuses an unknown build with INVALID_INPUT', () => {
+    expect(() => anamnesis({ ortBuilds: ['jsep' as 'plain'] })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+  });
+});
+
 describe('anamnesis() on the dev server', () => {
+  it('serves no ONNX Runtime file without ortBuilds', async () => {
+    const plain = await createServer({
+      configFile: false,
+      root: MODEL_ROOT,
+      logLevel: 'silent',
+      plugins: [anamnesis()],
+      server: { port: 0, host: '127.0.0.1', ws: false },
+      optimizeDeps: { noDiscovery: true },
+    });
+    await plain.listen();
+    try {
+      const url = plain.resolvedUrls!.local[0]!.replace(/\/$/, '');
+      const model = await fetch(`${url}/models/${MODEL_FILES[0]}`);
+      expect(model.status).toBe(200);
+      await model.arrayBuffer();
+      for (const file of ORT_FILES) {
+        const response = await fetch(`${url}/ort/${file}`);
+        expect(response.status, file).toBe(404);
+        await response.text();
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('serves every default model file and the chosen ONNX Runtime build, byte for byte', async () => {
     for (const file of MODEL_FILES) {
       const response = await fetch(`${base}/models/${file}`);

@@ -1,0 +1,157 @@
+/**
+ * The notes app's first visit costs what the default path needs: no ONNX Runtime file (its wasm,
+ * its loaders, or the transformers.js chunk that carries its JavaScript) is requested by the page,
+ * its workers or the service worker, and none is precached; after it, the app works offline. A
+ * person who then picks ONNX Runtime in the Model panel downloads it (with a progress bar), the
+ * store reopens on it, and it keeps working offline from the service worker's cache.
+ */
+import type { Page } from '@playwright/test';
+import type { Page as PuppeteerPage } from 'puppeteer-core';
+
+import { inFirefox } from '../firefox.ts';
+import { consoleErrors, createNote, expect, NOTES_URL, search, test } from './notes-fixtures.ts';
+
+test.use({ baseURL: NOTES_URL, serviceWorkers: 'allow' });
+
+/** A file only an ONNX Runtime path needs. */
+const ONNX_FILE = /\/ort\/|ort-wasm|onnxruntime|transformers/;
+
+/** Every URL the service worker's caches hold, by cache name (in the page). */
+async function cachedUrls(): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const name of await caches.keys()) {
+    out[name] = (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname);
+  }
+  return out;
+}
+
+/** Resolves once the service worker installed (precached) and controls the page. */
+async function controlled(): Promise<void> {
+  await navigator.serviceWorker.ready;
+  while (!navigator.serviceWorker.controller) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** The app after a load: interactive, the store open. */
+async function started(page: Page): Promise<void> {
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await page.waitForSelector('body[data-store="open"]', { state: 'attached', timeout: 60_000 });
+}
+
+test('the first visit requests no ONNX Runtime file; offline after it, a note is saved and found', async ({
+  page,
+  context,
+}) => {
+  const errors = consoleErrors(page);
+  const requested: string[] = [];
+  // Pages, dedicated workers and (in Chromium) the service worker's own fetches.
+  context.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  await page.goto('/');
+  await started(page);
+  await page.waitForSelector('body[data-model="ready"]', { state: 'attached', timeout: 60_000 });
+  await page.evaluate(controlled);
+  await createNote(page, 'Harbour', 'The ferry to the island leaves at nine from pier four.');
+  expect((await search(page, 'ferry island'))[0]).toBe('Harbour');
+
+  expect(requested.length).toBeGreaterThan(10);
+  expect(requested).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
+  expect(requested.filter((p) => ONNX_FILE.test(p))).toEqual([]);
+  const cached = await page.evaluate(cachedUrls);
+  const all = Object.values(cached).flat();
+  expect(all).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
+  expect(all.filter((p) => ONNX_FILE.test(p))).toEqual([]);
+
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await started(page);
+    await createNote(page, 'Offline', 'Written on the train with no network at all.');
+    expect((await search(page, 'train network'))[0]).toBe('Offline');
+    expect((await search(page, 'ferry island'))[0]).toBe('Harbour');
+    expect(requested.filter((p) => ONNX_FILE.test(p))).toEqual([]);
+  } finally {
+    await context.setOffline(false);
+  }
+  expect(errors).toEqual([]);
+});
+
+test('picking ONNX Runtime downloads it with a progress bar, reopens the store on it, and it works offline after', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  const errors = consoleErrors(page);
+  const requested: string[] = [];
+  context.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  await page.goto('/');
+  await started(page);
+  await page.evaluate(controlled);
+  await createNote(page, 'Luna', 'Adopted a kitten from the shelter; she naps on the sofa.');
+  await expect(page.getByRole('definition').filter({ hasText: 'JavaScript' })).toBeVisible();
+  expect(requested.filter((p) => ONNX_FILE.test(p))).toEqual([]);
+
+  // The progress bar is shown while the runtime downloads; seen before it hides again.
+  const shown = page.waitForSelector('#runtime-progress:not([hidden])', { timeout: 30_000 });
+  await page.getByLabel('Runs on').selectOption('onnx');
+  await shown;
+  await expect(page.getByRole('definition').filter({ hasText: 'ONNX Runtime' })).toBeVisible({
+    timeout: 60_000,
+  });
+  await page.waitForSelector('body[data-model="ready"]', { state: 'attached', timeout: 60_000 });
+  await expect(page.locator('#runtime-progress')).toBeHidden();
+  expect(requested).toContain('/ort/ort-wasm-simd-threaded.wasm');
+  // Only the worker imports transformers.js, on ONNX Runtime: the model runs on it now.
+  expect(requested).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^\/assets\/transformers\.web-[\w-]+\.js$/)]),
+  );
+  expect(requested.filter((p) => /asyncify/.test(p))).toEqual([]); // the wasm-only build
+  expect((await search(page, 'my cat'))[0]).toBe('Luna'); // by meaning: no word in common
+  const cached = Object.values(await page.evaluate(cachedUrls)).flat();
+  expect(cached).toEqual(
+    expect.arrayContaining([
+      '/ort/ort-wasm-simd-threaded.wasm',
+      '/ort/ort-wasm-simd-threaded.mjs',
+      expect.stringMatching(/^\/assets\/transformers\.web-[\w-]+\.js$/),
+    ]),
+  );
+
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await started(page);
+    await page.waitForSelector('body[data-model="ready"]', { state: 'attached', timeout: 60_000 });
+    await expect(page.getByLabel('Runs on')).toHaveValue('onnx');
+    await expect(page.getByRole('definition').filter({ hasText: 'ONNX Runtime' })).toBeVisible();
+    expect((await search(page, 'my cat'))[0]).toBe('Luna');
+  } finally {
+    await context.setOffline(false);
+  }
+  expect(errors).toEqual([]);
+});
+
+test('Firefox: the first visit requests no ONNX Runtime file and precaches none; a note is saved and found', async () => {
+  await inFirefox(NOTES_URL, async (page: PuppeteerPage, seen) => {
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+    await page.goto(`${NOTES_URL}/`);
+    await page.waitForSelector('body[data-store="open"]', { timeout: 60_000 });
+    await page.evaluate(controlled);
+    await page.locator('#new-note').click();
+    await page.locator('#title').fill('Harbour');
+    await page.locator('#body').fill('The ferry to the island leaves at nine from pier four.');
+    await page.locator('.editor .primary').click();
+    await page.waitForFunction(
+      () => document.querySelector('.editor .status')?.textContent === 'saved',
+    );
+    await page.locator('#search').fill('ferry island');
+    await page.waitForFunction(
+      () => document.querySelector('.result .result-title')?.textContent === 'Harbour',
+    );
+    expect(requested).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
+    expect(requested.filter((p) => ONNX_FILE.test(p))).toEqual([]);
+    const cached = Object.values(await page.evaluate(cachedUrls)).flat();
+    expect(cached).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
+    expect(cached.filter((p) => ONNX_FILE.test(p))).toEqual([]);
+    expect(seen.errors).toEqual([]);
+    expect(seen.foreign).toEqual([]);
+  });
+});
