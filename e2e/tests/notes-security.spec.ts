@@ -135,7 +135,13 @@ test('hostile titles, bodies and tags are shown as text: no element, no dialog, 
   // Explain view of each result, then open it: the editor holds the text exactly.
   for (const note of HOSTILE) {
     await search(page, note.title);
-    const result = page.locator('.result', { hasText: note.title }).first();
+    // the result titled so (another note's body may quote the title, and rank above it)
+    const result = page
+      .locator('.result')
+      .filter({
+        has: page.locator('.result-title').getByText(note.title, { exact: true }),
+      })
+      .first();
     await result.locator('summary').click();
     await expect(result.getByTestId('explain')).toBeVisible();
     await result.locator('.result-open').click();
