@@ -19,6 +19,7 @@ import { MODEL_ID } from '@anamnesis/model-default';
 import type { AnyOrama } from '@orama/orama';
 
 import { oramaIndex, oramaSearch, type OramaSimilarity } from '../src/orama-index.ts';
+import { timeEach } from './time-each.ts';
 
 let engine: Engine | undefined;
 let embedder: Embedder | undefined;
@@ -34,16 +35,6 @@ export interface QuerySets {
   samples: string[];
   /** anamnesis cold recalls: asked nowhere else. */
   cold: string[];
-}
-
-async function timeEach(items: readonly string[], fn: (q: string) => Promise<unknown>) {
-  const times: number[] = [];
-  for (const q of items) {
-    const start = performance.now();
-    await fn(q);
-    times.push(performance.now() - start);
-  }
-  return times;
 }
 
 /**

@@ -16,6 +16,7 @@
 import { connectMemory, openMemory, type MemoryClient } from '@anamnesis/client';
 import { contentWords, makeCorpus, makeNamedQueries, noteFacts, ZipfWords } from '../src/corpus.ts';
 import type { EngineWorkerCalls, QuerySets } from './engine-worker.ts';
+import { timeEach } from './time-each.ts';
 
 const TOKENIZER_URL = '/models/anamnesis/glove-100d-sif/tokenizer.json';
 const OPEN = { timeoutMs: 600_000, openTimeoutMs: 300_000 } as const;
@@ -43,16 +44,6 @@ interface Cold {
 function heapMb(): number | null {
   const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
   return memory ? memory.usedJSHeapSize / 1e6 : null;
-}
-
-async function timeEach(items: readonly string[], fn: (q: string) => Promise<unknown>) {
-  const times: number[] = [];
-  for (const q of items) {
-    const start = performance.now();
-    await fn(q);
-    times.push(performance.now() - start);
-  }
-  return times;
 }
 
 /** The dedicated bench worker, one call at a time. */
