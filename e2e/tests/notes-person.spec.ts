@@ -171,4 +171,23 @@ test.describe('chromium: what a person finds', () => {
       expect(shown[1]!.snippet).toContain('pinecone42');
     });
   });
+
+  test('three notes saved in a row, then at once a search for the second: the list on screen ends with it first', async ({
+    page,
+  }) => {
+    await asPerson(page, async (person) => {
+      await writeNotes(person, [
+        ['Dentist', 'Checkup on Thursday at nine, bring the insurance card.'],
+        ['Bike repair', 'The rear derailleur cable snapped; the shop fixes it Saturday.'],
+        ['Groceries', 'Oat milk, lentils, two lemons and coffee beans.'],
+      ]);
+      // no wait for "saved": the search is typed at once, and the list must follow the saves
+      const shown = await searchUntil(
+        person,
+        'derailleur cable',
+        (s) => s[0]?.title === 'Bike repair',
+      );
+      expect(titles(shown)[0], JSON.stringify(shown)).toBe('Bike repair');
+    });
+  });
 });

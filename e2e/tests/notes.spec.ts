@@ -148,3 +148,22 @@ test('two tabs on the app stay consistent', async ({ context }) => {
   expect(await search(a, 'lighthouses')).toContain('From B');
   expect(errors).toEqual([]);
 });
+
+test('a search on screen follows another tab: its save appears and its delete goes, with no action here', async ({
+  context,
+}) => {
+  const a = await context.newPage();
+  const b = await context.newPage();
+  const errors = [...consoleErrors(a), ...consoleErrors(b)];
+  await openApp(a);
+  await openApp(b);
+  await search(a, 'harbour ferry timetable');
+  const titles = a.getByRole('list', { name: 'Results' }).locator('.result-title');
+  await expect(titles).toHaveCount(0);
+  await createNote(b, 'Ferry', 'The harbour ferry timetable changes in October.');
+  // tab a does nothing: its list follows the store
+  await expect(titles.first()).toHaveText('Ferry', { timeout: 15_000 });
+  await b.getByRole('button', { name: 'Delete' }).click();
+  await expect(titles).toHaveCount(0, { timeout: 15_000 });
+  expect(errors).toEqual([]);
+});

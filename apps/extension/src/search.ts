@@ -5,7 +5,7 @@
  * may search at once (the query waits for the store).
  */
 import { isAnamnesisError } from '@anamnesis/client';
-import type { RecallResult } from '@anamnesis/engine';
+import type { RecallOptions, RecallResult } from '@anamnesis/engine';
 
 import { h } from '../../notes/src/dom.ts';
 import { explainView } from '../../notes/src/explain.ts';
@@ -19,14 +19,19 @@ const list = document.querySelector<HTMLElement>('#results')!;
 const status = document.querySelector<HTMLElement>('#status')!;
 
 const memory = openPageStore();
+/** What is searched: remembered passages of pages, with their explanation. */
+const SEARCH: RecallOptions = { topK: 40, explain: true, filter: { kind: 'page' } };
+/** Paints counted up: a paint that finds a newer one started drops what it read. */
 let latest = 0;
 
-async function search(query: string): Promise<void> {
+/**
+ * Shows the answer of the live search (see the end of this file) for `query`: a new query as the
+ * person types, and again whenever the store changes (a page remembered in another tab, the model
+ * ready), without the page asking.
+ */
+async function paint(results: RecallResult[], query: string): Promise<void> {
   const ticket = ++latest;
-  const results = query.trim()
-    ? await memory.recall(query, { topK: 40, explain: true, filter: { kind: 'page' } })
-    : [];
-  if (ticket !== latest) return; // a newer query is on its way
+  if (query !== input.value) return; // the field holds newer text: its answer is on its way
   const pages = groupByPage(results, isPopup ? 6 : 15);
   list.replaceChildren(...pages.map((page) => pageView(page, query)));
   const stats = await memory.stats();
@@ -126,7 +131,6 @@ async function open(event: Event, id: string, url: string): Promise<void> {
   if (isPopup) window.close();
 }
 
-input.addEventListener('input', () => void search(input.value).catch(showError));
 document.querySelector('#full')?.addEventListener('click', (e) => {
   e.preventDefault();
   void chrome.tabs.create({
@@ -141,4 +145,10 @@ function showError(error: unknown): void {
 }
 
 input.value = new URLSearchParams(location.search).get('q') ?? '';
-void search(input.value).catch(showError);
+const search = memory.live(
+  input.value,
+  SEARCH,
+  (results, update) => void paint(results, update.query).catch(showError),
+  showError,
+);
+input.addEventListener('input', () => search.set(input.value, SEARCH));

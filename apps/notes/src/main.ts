@@ -5,12 +5,13 @@ import {
   loadSettings,
   recoverMemory,
   saveSettings,
+  type LiveRecall,
+  type LiveUpdate,
   type MemoryClient,
 } from '@anamnesis/client';
-import type { ProgressEvent } from '@anamnesis/engine';
+import type { ProgressEvent, RecallResult } from '@anamnesis/engine';
 import { bytes, h } from './dom.ts';
 import { explainDetails } from './explain.ts';
-import { Latest } from './latest.ts';
 import { PagedList } from './paged-list.ts';
 import { titleFromFile, type Note } from './notes.ts';
 import { SAMPLE_NOTES } from './sample.ts';
@@ -26,7 +27,7 @@ import {
   type RuntimeChoice,
 } from './runtime-choice.ts';
 import { registerWhenAnswered, whenControlled } from './service-worker.ts';
-import { newNoteId, NotesStore, type NoteHit } from './store.ts';
+import { newNoteId, NotesStore, searchOptions, type NoteHit } from './store.ts';
 
 const PROFILES = ['default', 'mnemosyne', 'memsense', 'mnestic', 'mnemexa'] as const;
 
@@ -207,6 +208,13 @@ app.replaceChildren(
  * wait in order (see `connectMemory`), and every save and delete is journalled until acknowledged.
  */
 let memory: MemoryClient;
+/**
+ * The live search of what the search field holds (`memory.live`, started in {@link connect}): one
+ * recall at a time; keystrokes that come while one runs are served by one recall for the newest
+ * text when it ends, and every change of the store (a save, a delete, another tab's write, the
+ * model ready) runs it again, so the list on screen follows every acknowledged write.
+ */
+let liveSearch: LiveRecall | undefined;
 let store: NotesStore;
 let writes: PendingWrites;
 /** The note in the editor: an existing note's id, or the id the new note will be saved under. */
@@ -249,8 +257,7 @@ function connect(): void {
       if (part !== 'model') return;
       reached('model', 'ready');
       showProgress(undefined);
-      void runSearch(); // the same query, now by meaning too
-      void refreshStats();
+      void refreshStats(); // the live search runs again by itself: the model's readiness is a change
     },
   });
   store = new NotesStore(memory, () => {
@@ -259,6 +266,13 @@ function connect(): void {
     if (loaded) renderNotes();
   });
   writes = new PendingWrites(store, globalThis.localStorage);
+  liveSearch?.close();
+  liveSearch = memory.live(
+    searchInput.value,
+    searchOptions(profileSelect.value),
+    (results, update) => void paint(results, update),
+    (e) => (timing.textContent = `search failed: ${messageOf(e)}`),
+  );
 }
 connect();
 
@@ -389,7 +403,6 @@ function save(): void {
         editorStatus.textContent = same ? 'saved' : 'unsaved changes';
       }
       renderNotes();
-      await runSearch();
       await refreshStats();
     },
     (e: unknown) => {
@@ -405,7 +418,6 @@ function remove(): void {
   writes.run({ kind: 'delete', id }).then(
     async () => {
       renderNotes();
-      await runSearch();
       await refreshStats();
     },
     (e: unknown) => {
@@ -461,42 +473,47 @@ let unpainted: number[] = [];
 /** Result lists painted so far (`data-search-painted`, for tests and benchmarks to wait on). */
 let painted = 0;
 
-/**
- * Searches for what the search field holds: one search at a time; keystrokes that come while one
- * runs are served by one search for the newest text when it ends, so the worker never works
- * through a queue of stale queries and the final query is always searched and painted.
- */
-const searches = new Latest(search);
-
-/** Asks for the results of the field's text as it is now (see {@link searches}). */
-function runSearch(): Promise<void> {
-  return searches.request();
+/** Asks for the results of the field's text as it is now, by the chosen profile. */
+function runSearch(): void {
+  liveSearch?.set(searchInput.value, searchOptions(profileSelect.value));
+  // An emptied field shows the notes at once (its recall answers nothing anyway).
+  if (searchInput.value.trim() === '') showNoSearch(performance.now());
 }
 
-async function search(isStale: () => boolean): Promise<void> {
-  const query = searchInput.value;
-  const start = performance.now();
-  notesPages.hidden = query.trim() !== '';
+/** No search: the list of notes instead of results. */
+function showNoSearch(at: number): void {
+  notesPages.hidden = false;
+  resultsList.replaceChildren();
+  resultsList.dataset.query = '';
+  timing.textContent = '';
+  unpainted = unpainted.filter((t) => t > at);
+  renderNotes();
+}
+
+/** Paints counted up: one that finds a newer one started drops what it read. */
+let paints = 0;
+
+/** Shows a live search's answer, unless the field holds newer text (whose answer comes next). */
+async function paint(results: RecallResult[], update: LiveUpdate): Promise<void> {
+  const ticket = ++paints;
+  const { query, startedAt: start } = update;
+  if (query !== searchInput.value) return;
+  // The worker's share (recall and the round trip), apart from the page's rendering.
+  performance.measure('search-recall', { start, end: performance.now() });
   if (query.trim() === '') {
-    resultsList.replaceChildren();
-    resultsList.dataset.query = '';
-    timing.textContent = '';
-    unpainted = unpainted.filter((t) => t > start);
-    renderNotes();
+    showNoSearch(start);
     return;
   }
+  notesPages.hidden = true;
   let hits: NoteHit[];
   try {
     await firstPage; // typed before the store opened: its notes are needed to show results
-    const asked = performance.now();
-    hits = await store.search(query, profileSelect.value);
-    // The worker's share (recall and the round trip), apart from the page's rendering.
-    performance.measure('search-recall', { start: asked, end: performance.now() });
+    hits = await store.hits(results);
   } catch (e) {
-    if (!isStale()) timing.textContent = `search failed: ${messageOf(e)}`;
+    if (ticket === paints) timing.textContent = `search failed: ${messageOf(e)}`;
     return;
   }
-  if (isStale()) return; // newer text (or a save) asked again: the next search paints
+  if (ticket !== paints || query !== searchInput.value) return; // a newer answer paints
   const deleting = writes.deleting();
   hits = hits.filter((hit) => !deleting.has(hit.noteId));
   const byWords = hits.some((hit) => hit.partial) ? ' (by words: the model is loading)' : '';
@@ -518,11 +535,11 @@ async function search(isStale: () => boolean): Promise<void> {
 
 searchInput.addEventListener('input', (e) => {
   unpainted.push(e.timeStamp);
-  void runSearch();
+  runSearch();
 });
 profileSelect.addEventListener('change', () => {
   void saveSettings({ profile: profileSelect.value }, { name: 'notes' });
-  void runSearch();
+  runSearch();
 });
 
 /* ---------- sample, import, export ---------- */
@@ -722,18 +739,21 @@ async function start(): Promise<void> {
   openEditor();
   firstPage = memory.ready.then(() => store.loadFirst());
   const settings = loadSettings({ name: 'notes' }).then((saved) => {
-    if (saved.profile && (PROFILES as readonly string[]).includes(saved.profile))
+    if (
+      saved.profile &&
+      saved.profile !== profileSelect.value &&
+      (PROFILES as readonly string[]).includes(saved.profile)
+    ) {
       profileSelect.value = saved.profile;
+      runSearch(); // anything typed already is searched by it
+    }
   });
   showProgress({ phase: 'model', loaded: 0, total: 0 }, 'loading the model');
   // What an earlier visit saved or deleted without an acknowledgement (a reload right after a
   // click): run again, first, in its order.
   for (const write of writes.pending()) {
     writes.run(write).then(
-      () => {
-        renderNotes();
-        return runSearch();
-      },
+      () => renderNotes(),
       // kept in the journal: tried again at the next start
       (e: unknown) => console.error(`a ${write.kind} left by the last visit failed`, e),
     );

@@ -1,4 +1,4 @@
-import type { Engine, RecallResult } from '@anamnesis/engine';
+import type { Engine, RecallOptions, RecallResult } from '@anamnesis/engine';
 import {
   chunkId,
   foldByNote,
@@ -45,6 +45,11 @@ export const FIRST_PAGE = 100;
 
 /** A search hit folded to its note. */
 export type NoteHit = RecallResult & { noteId: string };
+
+/** What a search asks the store for, by a scoring profile: 30 results, explained. */
+export function searchOptions(profile: string): RecallOptions {
+  return { profile, topK: 30, explain: true };
+}
 
 /** Notes on top of a memory store: every note's memories share the note id as their session. */
 export class NotesStore {
@@ -250,7 +255,11 @@ export class NotesStore {
 
   /** Searches by a profile; results are folded to notes, best first, with their explanation. */
   async search(query: string, profile: string): Promise<NoteHit[]> {
-    const results = await this.#memory.recall(query, { profile, topK: 30, explain: true });
+    return this.hits(await this.#memory.recall(query, searchOptions(profile)));
+  }
+
+  /** A search's results (a recall with {@link searchOptions}) folded to notes, best first. */
+  async hits(results: RecallResult[]): Promise<NoteHit[]> {
     let folded = foldByNote(results);
     // A note another tab wrote: refresh the in-page index once (or wait for the rest behind the
     // first page, which reads it).

@@ -10,6 +10,7 @@ import type {
   ProgressEvent,
   TransformersEmbedderOptions,
   OpenTimings,
+  StoreChange,
 } from '@anamnesis/engine';
 
 import type { Reply } from './wire.ts';
@@ -194,12 +195,14 @@ export type RemoteWorkerApi = {
 export interface WorkerApi {
   /**
    * Opens the store and loads the model, beside each other or the model first (see
-   * `OpenMemoryOptions.onReady`); resolves once the store is open.
+   * `OpenMemoryOptions.onReady`); resolves once the store is open. `onChange` hears every change
+   * the store commits until the worker closes.
    */
   open(
     options: WorkerOpenOptions,
     onProgress?: (event: ProgressEvent) => void,
     onReady?: (part: ReadyPart) => void,
+    onChange?: (change: StoreChange) => void,
   ): Promise<OpenInfo>;
   /**
    * Runs one engine method. `stats` is extended with the browser's storage figures. A write with

@@ -13,6 +13,13 @@ export {
   type MemoryInfo,
   type RecoverMemoryOptions,
 } from './memory.ts';
+export {
+  liveRecall,
+  type LiveRecall,
+  type LiveSource,
+  type LiveUpdate,
+  type MemoryChange,
+} from './live.ts';
 export { type AssetUrls, type MemoryState, type OpenMemoryOptions, type Role } from './options.ts';
 export {
   ENGINE_METHODS,
@@ -32,6 +39,7 @@ export {
   type UiSettings,
 } from './settings.ts';
 export type {
+  ChangeKind,
   EngineStats,
   Explain,
   LinkInput,
@@ -44,5 +52,6 @@ export type {
   RecallOptions,
   RecallResult,
   RememberInput,
+  StoreChange,
   UpdateInput,
 } from '@anamnesis/engine';

@@ -3,7 +3,7 @@
  * owner tab per store (`tabs/coordinator.ts`); `recoverMemory` salvages a damaged store.
  */
 
-import type { OpfsRecoverResult } from '@anamnesis/engine';
+import type { OpfsRecoverResult, RecallOptions, RecallResult } from '@anamnesis/engine';
 import { AnamnesisError } from '@anamnesis/errors';
 import * as Comlink from 'comlink';
 
@@ -17,6 +17,7 @@ import {
   type RemoteWorkerApi,
 } from './api.ts';
 import { withDeadline } from './deadline.ts';
+import { liveRecall, type LiveRecall, type LiveUpdate, type MemoryChange } from './live.ts';
 import { browserEnvironment, type ClientEnvironment } from './environment.ts';
 import {
   resolveOptions,
@@ -62,8 +63,27 @@ export interface MemoryClient extends MemoryApi {
   /** Which parts are ready (see `onReady`). */
   readonly readiness: Readonly<Record<ReadyPart, boolean>>;
   /**
+   * Hears every change the store commits, whichever tab (or the extension's owner) wrote it: the
+   * kind of write, the ids it changed and the owner's generation (see {@link MemoryChange}), in
+   * commit order, shortly after the commit (before or after the writer's own answer). Returns the
+   * function that stops it. A listener that throws is reported and fails nothing.
+   */
+  subscribe(listener: (change: MemoryChange) => void): () => void;
+  /**
+   * A recall that follows the store: runs `query` now, and again after every change any tab
+   * commits (coalesced: at most one recall in flight), delivering each answer to `onResults` in
+   * the order the runs started; never an answer for a query replaced by `set`, nor after `close`.
+   * See {@link LiveRecall}.
+   */
+  live(
+    query: string,
+    options: RecallOptions | undefined,
+    onResults: (results: RecallResult[], update: LiveUpdate) => void,
+    onError?: (error: unknown) => void,
+  ): LiveRecall;
+  /**
    * Waits for calls in flight, closes the store and the worker, and hands ownership to the next
-   * tab. Idempotent; later calls reject with `CLOSED`.
+   * tab. Idempotent; later calls reject with `CLOSED`; live recalls and listeners stop.
    */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -208,9 +228,33 @@ function memoryOf(
   for (const method of Object.keys(ENGINE_METHODS) as EngineMethod[]) {
     methods[method] = (...args: unknown[]) => client.call(method, args);
   }
-  const close = () => client.close().finally(closed);
+  const lives = new Set<LiveRecall>();
+  const close = () => {
+    for (const live of lives) live.close();
+    return client.close().finally(closed);
+  };
+  const subscribe = (listener: (change: MemoryChange) => void) => client.subscribe(listener);
+  const live: MemoryClient['live'] = (query, options, onResults, onError) => {
+    const handle = liveRecall(
+      { recall: methods.recall as MemoryApi['recall'], subscribe },
+      query,
+      options,
+      onResults,
+      onError,
+    );
+    lives.add(handle);
+    return {
+      ...handle,
+      close: () => {
+        lives.delete(handle);
+        handle.close();
+      },
+    };
+  };
   const memory: MemoryClient = Object.freeze({
     ...(methods as unknown as MemoryApi),
+    subscribe,
+    live,
     name: client.name,
     ready,
     get state() {

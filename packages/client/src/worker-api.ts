@@ -14,6 +14,7 @@ import {
   type Embedder,
   type Engine,
   type ProgressEvent,
+  type StoreChange,
   type WriteMethod,
 } from '@anamnesis/engine';
 import * as Comlink from 'comlink';
@@ -205,6 +206,7 @@ export function createWorkerApi(): WorkerApi {
     options: WorkerOpenOptions,
     onProgress?: (event: ProgressEvent) => void,
     onReady?: (part: ReadyPart) => void,
+    onChange?: (change: StoreChange) => void,
   ): Promise<OpenInfo> {
     const start = performance.now();
     watchQuota();
@@ -255,6 +257,8 @@ export function createWorkerApi(): WorkerApi {
           storage: options.storage,
           embedder: beside ? loading! : (embedder ?? 'tfidf'),
           onModelMismatch: options.onModelMismatch,
+          // Kept until the worker closes (never released): every committed change, in order.
+          ...(onChange ? { onChange: forwarder(onChange)!.send } : {}),
           ...(options.pageCacheMb !== undefined ? { pageCacheMb: options.pageCacheMb } : {}),
           onProgress: progress,
         });
@@ -330,9 +334,9 @@ export function createWorkerApi(): WorkerApi {
   }
 
   return {
-    open(options, onProgress, onReady) {
+    open(options, onProgress, onReady, onChange) {
       if (opening) return Promise.reject(new AnamnesisError('INVALID_INPUT', 'already opened'));
-      opening = open(options, onProgress, onReady);
+      opening = open(options, onProgress, onReady, onChange);
       return opening;
     },
 

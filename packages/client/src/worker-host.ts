@@ -1,6 +1,6 @@
 /** The owner's worker: started, opened, called with deadlines, closed. */
 
-import type { ProgressEvent } from '@anamnesis/engine';
+import type { ProgressEvent, StoreChange } from '@anamnesis/engine';
 import { AnamnesisError, isAnamnesisError } from '@anamnesis/errors';
 import * as Comlink from 'comlink';
 
@@ -75,14 +75,18 @@ export class WorkerHost {
     this.fellBackFrom = fellBackFrom;
   }
 
-  /** Starts a worker and opens the store in it; on a poisoned WebGPU, retries in a fresh worker on wasm. */
+  /**
+   * Starts a worker and opens the store in it; on a poisoned WebGPU, retries in a fresh worker on
+   * wasm. `onChange` hears every change the store commits while this worker has it open.
+   */
   static async start(
     env: ClientEnvironment,
     open: WorkerOpenOptions,
     settings: Settings,
+    onChange?: (change: StoreChange) => void,
   ): Promise<WorkerHost> {
     try {
-      return await WorkerHost.#launch(env, open, settings, undefined);
+      return await WorkerHost.#launch(env, open, settings, undefined, onChange);
     } catch (e) {
       if (
         !isAnamnesisError(e, 'UNSUPPORTED') ||
@@ -95,7 +99,13 @@ export class WorkerHost {
         embedder: { ...open.embedder, device: 'wasm', wasmPaths: plainRuntime(settings.ort) },
         simulateWebGpuFailure: false,
       };
-      return WorkerHost.#launch(env, wasm, settings, { code: e.code, message: e.message });
+      return WorkerHost.#launch(
+        env,
+        wasm,
+        settings,
+        { code: e.code, message: e.message },
+        onChange,
+      );
     }
   }
 
@@ -104,6 +114,7 @@ export class WorkerHost {
     open: WorkerOpenOptions,
     settings: Settings,
     fellBackFrom: { code: string; message: string } | undefined,
+    onChange: ((change: StoreChange) => void) | undefined,
   ): Promise<WorkerHost> {
     const worker = env.createWorker();
     const remote = Comlink.wrap<RemoteWorkerApi>(worker);
@@ -123,7 +134,12 @@ export class WorkerHost {
       const info = await withDeadline(settings.openTimeoutMs, 'open', (touch) =>
         Promise.race([
           remote
-            .open(open, signOfLife(onProgress, touch), signOfLife(onReady, touch))
+            .open(
+              open,
+              signOfLife(onProgress, touch),
+              signOfLife(onReady, touch),
+              onChange ? Comlink.proxy(onChange) : undefined,
+            )
             .then((r) => unwrap(r as Reply<OpenInfo>)),
           failed,
         ]),

@@ -18,6 +18,7 @@ import {
 } from '../src/index.ts';
 import { terminateWorker } from '../src/testing.ts';
 import { fromWireError, reply, toWireError, unwrap } from '../src/wire.ts';
+import { PROTOCOL_VERSION } from '../src/tabs/protocol.ts';
 import { LockRegistry, Tab } from './tabs.ts';
 
 const NOTES = [
@@ -406,19 +407,20 @@ describe('hostile tab messages', () => {
     channel.addEventListener('message', (e: MessageEvent) => {
       received.push(e.data as Record<string, unknown>);
     });
-    channel.postMessage({ v: 2, t: 'hello', from: 'rogue' });
+    channel.postMessage({ v: PROTOCOL_VERSION, t: 'hello', from: 'rogue' });
     await until(() => received.some((m) => m.t === 'owner'));
     const owner = received.find((m) => m.t === 'owner')!.from as string;
     let id = 100;
     return {
       owner,
       received,
-      post: (message: Record<string, unknown>) => channel.postMessage({ v: 2, ...message }),
+      post: (message: Record<string, unknown>) =>
+        channel.postMessage({ v: PROTOCOL_VERSION, ...message }),
       /** Sends a call to the owner and waits briefly for its answer (undefined: none came). */
       async call(method: unknown, args: unknown, extra: Record<string, unknown> = {}) {
         const callId = ++id;
         channel.postMessage({
-          v: 2,
+          v: PROTOCOL_VERSION,
           t: 'call',
           from: 'rogue',
           to: owner,

@@ -30,6 +30,7 @@ import {
 } from './store.ts';
 import { TfidfSimilarity, type TfidfSimilarityOptions } from './tfidf-similarity.ts';
 import type {
+  ChangeKind,
   EngineStats,
   LinkInput,
   Memory,
@@ -37,6 +38,7 @@ import type {
   RecallOptions,
   RecallResult,
   RememberInput,
+  StoreChange,
   UpdateInput,
 } from './types.ts';
 import {
@@ -98,6 +100,13 @@ export interface EngineOptions {
   pageCacheMb?: number;
   /** Progress of model loading and re-embedding. */
   onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Called after every committed change, in commit order, before the write's caller is answered:
+   * what changed and the new generation. A write that changes nothing (a duplicate text, an unlink
+   * of no link, a write re-sent under an operation id it already ran under) calls nothing. Errors
+   * the listener throws are reported with `console.error` and never fail the write.
+   */
+  onChange?: (change: StoreChange) => void;
 }
 
 /** Options of `rememberMany`. */
@@ -201,6 +210,7 @@ export class Engine {
   /** What recalls read per memory, kept until the store changes. */
   readonly #memo = new RecallMemo();
   #generation = 0;
+  readonly #onChange: ((change: StoreChange) => void) | undefined;
   #schemaVersion: number;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -224,6 +234,7 @@ export class Engine {
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
     this.#pageCacheMb = options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB;
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
+    this.#onChange = options.onChange;
     this.#dedup = new DedupIndex(io.db, this.#read, (read) => this.#bulkRead(read));
     this.#retrieved = new RetrievedEvents(io.db, () => {
       this.#dirty = true;
@@ -232,7 +243,7 @@ export class Engine {
     this.#schemaVersion = schemaVersion;
     this.#writes = new WritePath(io.db, {
       closed: () => this.#closed,
-      bump: () => this.#bump(),
+      bump: (change) => this.#bump(change),
       persist: () => this.#persist(),
       now: () => this.#now(),
     });
@@ -354,6 +365,7 @@ export class Engine {
             this.#generation++;
             this.#modelState = 'ready';
             this.#scheduleVectorParts();
+            this.#changed({ kind: 'model', ids: [] });
           }),
         ),
       )
@@ -479,11 +491,22 @@ export class Engine {
     return out;
   }
 
-  #bump(): void {
+  #bump(change: { kind: ChangeKind; ids: readonly string[] }): void {
     this.#generation++;
     this.#memo.clear();
     this.#dirty = true;
     this.#scheduleVectorParts();
+    this.#changed(change);
+  }
+
+  /** Tells the change listener (see `EngineOptions.onChange`). */
+  #changed(change: { kind: ChangeKind; ids: readonly string[] }): void {
+    if (!this.#onChange) return;
+    try {
+      this.#onChange({ kind: change.kind, ids: [...change.ids], generation: this.#generation });
+    } catch (e) {
+      console.error('anamnesis: an onChange listener threw', e);
+    }
   }
 
   /**
@@ -603,6 +626,8 @@ export class Engine {
     const vectors: Float32Array[] = [];
     return this.#writes.run({
       what: 'remembering',
+      kind: 'remember',
+      ids: () => fresh.map((m) => m.id),
       // In the serialised section: duplicates and taken ids are decided against the store as the
       // transaction will find it, so concurrent identical texts get one id.
       encode: async () => {
@@ -718,6 +743,8 @@ export class Engine {
       let vector: Float32Array | undefined;
       return this.#writes.run({
         what: 'updating',
+        kind: 'update',
+        ids: () => [key],
         encode: async () => {
           const before = rowById(this.#io.db, key);
           if (!before) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
@@ -784,20 +811,24 @@ export class Engine {
       }
       return this.#writes.run({
         what: 'forgetting',
+        kind: 'forget',
         tx: (db) => {
-          const found = db
-            .selectArrays(`SELECT m.rid FROM memories m WHERE ${where}`, params)
-            .map((r) => r[0] as number);
+          const rows = db.selectArrays(
+            `SELECT m.rid, m.id FROM memories m WHERE ${where} ORDER BY m.rid`,
+            params,
+          );
+          const found = rows.map((r) => r[0] as number);
           if (found.length > 0) this.#dropSnapshots();
           db.exec({
             sql: 'DELETE FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
             bind: [JSON.stringify(found)],
           });
-          return found;
+          return { rids: found, ids: rows.map((r) => r[1] as string) };
         },
-        apply: (found) => this.#similarity.remove(found),
-        changed: (found) => found.length > 0,
-        reply: (found) => found.length,
+        ids: (found) => found.ids,
+        apply: (found) => this.#similarity.remove(found.rids),
+        changed: (found) => found.rids.length > 0,
+        reply: (found) => found.rids.length,
       });
     });
   }
@@ -809,6 +840,8 @@ export class Engine {
       const [l] = validateLinks([typeof to === 'string' ? { to, ...options } : to]);
       await this.#writes.run({
         what: 'linking',
+        kind: 'link',
+        ids: () => [src, l!.to],
         tx: (db) => {
           const rids = ridsByIds(db, [src, l!.to]);
           for (const id of [src, l!.to])
@@ -842,6 +875,8 @@ export class Engine {
       }
       return this.#writes.run({
         what: 'unlinking',
+        kind: 'unlink',
+        ids: () => [src, dst],
         tx: (db) => {
           const rids = ridsByIds(db, [src, dst]);
           if (!rids.has(src) || !rids.has(dst)) return 0;
@@ -868,6 +903,8 @@ export class Engine {
       }
       await this.#writes.run({
         what: 'recording usage',
+        kind: 'usage',
+        ids: () => [key],
         tx: (db) => {
           const rid = ridsByIds(db, [key]).get(key);
           if (rid === undefined)

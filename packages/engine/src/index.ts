@@ -39,6 +39,7 @@ export type { ForgetAll } from './filter.ts';
 export { MAX_LINKS, MAX_META_CHARS, MAX_META_KEYS } from './validate.ts';
 export type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 export type {
+  ChangeKind,
   Compression,
   EngineStats,
   Explain,
@@ -50,5 +51,6 @@ export type {
   RecallOptions,
   RecallResult,
   RememberInput,
+  StoreChange,
   UpdateInput,
 } from './types.ts';

@@ -118,6 +118,8 @@ export function exportJsonl(
 /** What an import changed, for the engine to update its in-memory state. */
 export interface ImportResult {
   added: number;
+  /** Ids of the memories added, in row order. */
+  ids: string[];
   /** Rows added, with their texts and vectors (for the similarity backend). */
   rids: number[];
   texts: string[];
@@ -237,6 +239,8 @@ export function importPlan(
   };
   return {
     what: 'importing',
+    kind: 'import',
+    ids: (r) => r.ids,
     encode: async () => {
       todo = select();
       const missing = todo.filter((x) => !x.vector);
@@ -278,6 +282,7 @@ export function importPlan(
       const rids = new Map(todo.map((x, i) => [x.id, inserted[i]!]));
       const result: ImportResult = {
         added: todo.length,
+        ids: todo.map((x) => x.id),
         rids: inserted,
         texts: todo.map((x) => x.m.text),
         vectors,

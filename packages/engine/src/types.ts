@@ -187,6 +187,29 @@ export interface RecallResult extends Memory {
   partial?: true;
 }
 
+/**
+ * What a committed change did: `'remember'` (`remember`, `rememberMany`), `'update'`, `'forget'`,
+ * `'link'`, `'unlink'`, `'usage'` (`markUsed`), `'import'`, and `'model'` (the embedding model
+ * became ready: recalls now search by meaning too).
+ */
+export type ChangeKind =
+  'remember' | 'update' | 'forget' | 'link' | 'unlink' | 'usage' | 'import' | 'model';
+
+/** One committed change of the store, as change listeners hear it (`EngineOptions.onChange`). */
+export interface StoreChange {
+  kind: ChangeKind;
+  /**
+   * The memories it changed: added (a duplicate text answered with an existing id is not a
+   * change), updated, deleted, linked or unlinked (both ends), or marked used; empty for `'model'`.
+   */
+  ids: string[];
+  /**
+   * The engine's generation after the change: it counts the changes since this engine opened the
+   * store (a new engine, or in a browser a new owner tab, starts again from its own count).
+   */
+  generation: number;
+}
+
 /** What `stats` reports. */
 export interface EngineStats {
   memories: number;

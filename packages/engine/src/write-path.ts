@@ -1,5 +1,6 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { transaction, type Database } from './sqlite.ts';
+import type { ChangeKind } from './types.ts';
 
 /**
  * One write, as the {@link WritePath} runs it: `encode` → `BEGIN IMMEDIATE` → `tx` → `COMMIT` →
@@ -9,6 +10,10 @@ import { transaction, type Database } from './sqlite.ts';
 export interface WritePlan<T, R = T> {
   /** What the write does, for error messages (`'remembering'`). */
   readonly what: string;
+  /** Which kind of change it is, for change listeners (`EngineOptions.onChange`). */
+  readonly kind: ChangeKind;
+  /** The ids of the memories it changed (written, deleted, linked), from what `tx` returned. */
+  ids?(result: T): readonly string[];
   /**
    * Slow work before the transaction, in the serialised section: reads the store to decide what
    * must be embedded, and embeds it. Absent for writes that embed nothing.
@@ -34,8 +39,11 @@ export interface WritePlan<T, R = T> {
 export interface WritePathHooks {
   /** True once the engine is closed: a queued write then fails with `CLOSED`. */
   closed(): boolean;
-  /** A write committed: invalidates cached recalls and marks the store dirty. */
-  bump(): void;
+  /**
+   * A write committed: invalidates cached recalls, marks the store dirty and tells change
+   * listeners what changed.
+   */
+  bump(change: { kind: ChangeKind; ids: readonly string[] }): void;
   /** Makes the committed writes durable where the backend needs it (the file store). */
   persist(): Promise<void>;
   /** The clock, in ms since the epoch (operation records older than a day are dropped). */
@@ -119,7 +127,7 @@ export class WritePath {
     });
     plan.apply?.(result);
     if (operation !== undefined || (plan.changed?.(result) ?? true)) {
-      this.#hooks.bump();
+      this.#hooks.bump({ kind: plan.kind, ids: plan.ids?.(result) ?? [] });
       await this.#hooks.persist();
     }
     return reply;

@@ -35,13 +35,18 @@ describe('WritePath', () => {
     const embedding = new Promise<void>((r) => (release = r));
     const first = path.run({
       what: 'first',
+      kind: 'remember',
       encode: async () => {
         started();
         await embedding;
       },
       tx: (d) => d.exec('INSERT INTO t VALUES (1)'),
     });
-    const queued = path.run({ what: 'queued', tx: (d) => d.exec('INSERT INTO t VALUES (2)') });
+    const queued = path.run({
+      what: 'queued',
+      kind: 'remember',
+      tx: (d) => d.exec('INSERT INTO t VALUES (2)'),
+    });
     await embeddingStarted; // the first write is past its start: only the check after encode stops it
     state.closed = true;
     release();
@@ -56,7 +61,11 @@ describe('WritePath', () => {
     const { db, state, path } = await setUp();
     db.exec('CREATE TABLE operations(id TEXT PRIMARY KEY, reply TEXT, at INTEGER)');
     const write = () =>
-      path.run({ what: 'one', tx: (d) => (d.exec('INSERT INTO t VALUES (1)'), 'done') });
+      path.run({
+        what: 'one',
+        kind: 'remember',
+        tx: (d) => (d.exec('INSERT INTO t VALUES (1)'), 'done'),
+      });
     expect(await path.once('op-1', write)).toBe('done');
     expect(await path.once('op-1', write)).toBe('done'); // answered from its record
     state.closed = true;
@@ -67,7 +76,11 @@ describe('WritePath', () => {
   it('commits, then bumps and persists, a write that changed the store', async () => {
     const { db, state, path } = await setUp();
     expect(
-      await path.run({ what: 'one', tx: (d) => (d.exec('INSERT INTO t VALUES (1)'), 1) }),
+      await path.run({
+        what: 'one',
+        kind: 'remember',
+        tx: (d) => (d.exec('INSERT INTO t VALUES (1)'), 1),
+      }),
     ).toBe(1);
     expect(db.selectValue('SELECT count(*) FROM t')).toBe(1);
     expect(state).toMatchObject({ bumps: 1, persisted: 1 });

@@ -16,7 +16,7 @@
  * - Errors keep their `code` across both boundaries (`wire.ts`); every call has a deadline.
  */
 
-import type { ProgressEvent } from '@anamnesis/engine';
+import type { ProgressEvent, StoreChange } from '@anamnesis/engine';
 import { AnamnesisError } from '@anamnesis/errors';
 
 import {
@@ -28,6 +28,7 @@ import {
 } from '../api.ts';
 import { withDeadline } from '../deadline.ts';
 import type { ChannelLike, ClientEnvironment } from '../environment.ts';
+import type { MemoryChange } from '../live.ts';
 import type { MemoryInfo } from '../memory.ts';
 import type { Role, Settings } from '../options.ts';
 import { fromWireError, toWireError } from '../wire.ts';
@@ -94,6 +95,10 @@ export class TabCoordinator {
   #failed: { error: unknown } | undefined;
   /** Which parts of the store are ready (see `OpenMemoryOptions.onReady`). */
   readonly readiness: Record<ReadyPart, boolean> = { model: false, store: false };
+  /** Who hears the store's changes (see {@link subscribe}). */
+  readonly #listeners = new Set<(change: MemoryChange) => void>();
+  /** Whether an owner was known before: a later one is a hand-over (an `'owner'` change). */
+  #hadOwner = false;
 
   constructor(env: ClientEnvironment, open: WorkerOpenOptions, settings: Settings) {
     this.#env = env;
@@ -187,7 +192,9 @@ export class TabCoordinator {
 
   /** Starts this tab's worker and announces it (first owner, or a follower taking over). */
   async #becomeOwner(): Promise<void> {
-    const host = WorkerHost.start(this.#env, this.#open, this.#settings);
+    const host = WorkerHost.start(this.#env, this.#open, this.#settings, (change) =>
+      this.#ownerChanged(change),
+    );
     this.#host = host;
     // Calls waiting for an owner (never sent, or sent to an owner that went) run here, in order;
     // a write keeps its operation id, so one the old owner applied is answered, not re-applied.
@@ -204,6 +211,46 @@ export class TabCoordinator {
       throw e;
     }
     this.#announce();
+    this.#ownerIsNew();
+  }
+
+  /**
+   * Adds a listener of every change the store commits, whichever tab wrote it; returns the
+   * function that removes it. See `MemoryClient.subscribe`.
+   */
+  subscribe(listener: (change: MemoryChange) => void): () => void {
+    if (typeof listener !== 'function')
+      throw new AnamnesisError('INVALID_INPUT', 'subscribe takes a function');
+    const entry = (change: MemoryChange) => listener(change);
+    this.#listeners.add(entry);
+    return () => void this.#listeners.delete(entry);
+  }
+
+  /** Tells this tab's listeners; one that throws is reported and the others still hear it. */
+  #tell(change: MemoryChange): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener({ ...change, ids: [...change.ids] });
+      } catch (e) {
+        console.error('anamnesis: a change listener threw', e);
+      }
+    }
+  }
+
+  /** The owner's worker committed a change: this tab hears it, then the followers. */
+  #ownerChanged(change: StoreChange): void {
+    if (this.#closing) return;
+    this.#tell(change);
+    this.#post({ t: 'change', from: this.tabId, change });
+  }
+
+  /**
+   * A new owner after another (a hand-over): what this tab heard may have missed the gap between
+   * them, so listeners hear an `'owner'` change (live recalls run again).
+   */
+  #ownerIsNew(): void {
+    if (this.#hadOwner) this.#tell({ kind: 'owner', ids: [], generation: 0 });
+    this.#hadOwner = true;
   }
 
   /** A follower got the lock: the owner is gone. */
@@ -285,6 +332,9 @@ export class TabCoordinator {
         else f.reject(fromWireError(m.error));
         return;
       }
+      case 'change':
+        if (!this.#host && m.from === this.#ownerId) this.#tell(m.change);
+        return;
       case 'retry': {
         if (m.to !== this.tabId) return;
         const f = this.#forwarded.get(m.id);
@@ -311,6 +361,7 @@ export class TabCoordinator {
     this.#settings.onReady?.('model');
     this.#settings.onReady?.('store');
     this.#ownerKnown.resolve(undefined);
+    this.#ownerIsNew();
   }
 
   #send(f: Forwarded): void {
@@ -437,6 +488,7 @@ export class TabCoordinator {
 
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      this.#listeners.clear();
       this.#lockAbort.abort();
       for (const f of this.#forwarded.values()) f.reject(new AnamnesisError('CLOSED'));
       this.#forwarded.clear();

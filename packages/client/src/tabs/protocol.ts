@@ -1,12 +1,12 @@
 import { ENGINE_ARITY, isEngineMethod, type EngineMethod, type OpenInfo } from '../api.ts';
-import type { ProgressEvent } from '@anamnesis/engine';
+import type { ProgressEvent, StoreChange } from '@anamnesis/engine';
 import type { WireError } from '../wire.ts';
 
 /**
  * Version of the tab protocol. Every message carries it as `v`; a tab ignores messages of another
  * version (two versions of an app open at once do not share a store's owner).
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** Messages between the tabs of one store, on BroadcastChannel `anamnesis:<name>`. */
 export type TabMessage = { v: number } & TabBody;
@@ -29,7 +29,33 @@ export type TabBody =
   | { t: 'progress'; to: string; id: number; event: ProgressEvent }
   | { t: 'result'; from: string; to: string; id: number; ok: true; value: unknown }
   | { t: 'result'; from: string; to: string; id: number; ok: false; error: WireError }
-  | { t: 'retry'; from: string; to: string; id: number };
+  | { t: 'retry'; from: string; to: string; id: number }
+  /** The owner's store committed a change (see `MemoryClient.subscribe`). */
+  | { t: 'change'; from: string; change: StoreChange };
+
+/** The kinds of {@link StoreChange} a tab passes on. */
+const CHANGE_KINDS: ReadonlySet<unknown> = new Set<StoreChange['kind']>([
+  'remember',
+  'update',
+  'forget',
+  'link',
+  'unlink',
+  'usage',
+  'import',
+  'model',
+]);
+
+function isStoreChange(value: unknown): value is StoreChange {
+  return (
+    isObject(value) &&
+    CHANGE_KINDS.has(value.kind) &&
+    Array.isArray(value.ids) &&
+    value.ids.every((id) => typeof id === 'string') &&
+    typeof value.generation === 'number' &&
+    Number.isSafeInteger(value.generation) &&
+    value.generation >= 0
+  );
+}
 
 /**
  * A call to this owner, well addressed (`from`, `to`, `id` as they should be) but asking for what
@@ -143,6 +169,11 @@ export function parseTabMessage(data: unknown): TabMessage | RefusedCall | undef
     case 'retry':
       if (!isId(m.from) || !isId(m.to) || !isCallId(m.id)) return undefined;
       return { v, t: 'retry', from: m.from, to: m.to, id: m.id };
+    case 'change': {
+      if (!isId(m.from) || !isStoreChange(m.change)) return undefined;
+      const { kind, ids, generation } = m.change;
+      return { v, t: 'change', from: m.from, change: { kind, ids: [...ids], generation } };
+    }
     default:
       return undefined;
   }
