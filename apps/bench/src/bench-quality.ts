@@ -1,16 +1,21 @@
 /**
- * `pnpm bench:quality -- [--locomo DIR] [--corpora DIR] [--k 10] [--ablate] [--json] [--html FILE]`:
+ * `pnpm bench:quality -- [--locomo DIR] [--corpora DIR] [--model-dir DIR] [--k 10] [--ablate] [--json] [--html FILE]`:
  * retrieval quality of the `default` profile on every corpus our users' data looks like, each on
  * its own line and per split: chat (LoCoMo, `--locomo`), notes, web pages and other languages
  * (`apps/bench/corpora`, see `quality-corpora.ts`). Baselines on the same store and embeddings:
  * BM25 alone (the FTS leg), Orama hybrid (its default fulltext + vector search on the same
  * vectors) and the zero-model TF-IDF backend with the default profile. `--ablate`: `default` with
- * each signal removed, per corpus (the vector leg's share among them).
+ * each signal removed, per corpus (the vector leg's share among them). `--model-dir DIR`: run every
+ * line on the model under the model root DIR (a `build:model --out DIR`, e.g. a smaller variant:
+ * `bench:model-variants`) instead of the shipped one; its id is `model_id` in `DIR/manifest.json`,
+ * else the default model's id.
  */
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createModelEmbedder, DEFAULT_PROFILE, defaultEmbedderOptions } from '@anamnesis/engine';
+import { MODEL_ID } from '@anamnesis/model-default';
 import type { ScoringProfile } from '@anamnesis/ranking';
 import { BASELINES } from './baselines.ts';
 import { writeReport } from './html-report.ts';
@@ -23,6 +28,7 @@ const { values } = parseArgs({
   options: {
     locomo: { type: 'string' },
     corpora: { type: 'string' },
+    'model-dir': { type: 'string' },
     k: { type: 'string', default: '10' },
     ablate: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
@@ -71,7 +77,18 @@ function ablations(): Record<string, ScoringProfile> {
   return out;
 }
 
-const embedder = await createModelEmbedder(await defaultEmbedderOptions());
+/** The shipped model, or the one under `--model-dir` (same loader, another model root). */
+async function embedderOptions(): ReturnType<typeof defaultEmbedderOptions> {
+  const options = await defaultEmbedderOptions();
+  if (values['model-dir'] === undefined) return options;
+  const root = resolve(cwd, values['model-dir']);
+  const manifest = join(root, 'manifest.json');
+  const model = existsSync(manifest)
+    ? (JSON.parse(readFileSync(manifest, 'utf8')) as { model_id: string }).model_id
+    : MODEL_ID;
+  return { ...options, model, localModelPath: root };
+}
+const embedder = await createModelEmbedder(await embedderOptions());
 const t0 = performance.now();
 const results: { line: Line; reports: Record<string, Report> }[] = [];
 for (const line of lines) {
@@ -91,7 +108,7 @@ const seconds = (performance.now() - t0) / 1000;
 const fmt = (x: number) => x.toFixed(3);
 const shown = ['default', 'bm25', 'orama-hybrid', 'tfidf-default'];
 console.log(
-  `bench:quality: ${lines.length} corpus lines, k = ${k}, model ${embedder.id}, ${seconds.toFixed(1)} s`,
+  `bench:quality: ${lines.length} corpus lines, k = ${k}, model ${embedder.id}${values['model-dir'] ? ` from ${resolve(cwd, values['model-dir'])}` : ''}, ${seconds.toFixed(1)} s`,
 );
 console.log(
   `${'corpus'.padEnd(16)} ${'split'.padEnd(9)} ${'q'.padStart(4)}  ${shown.map((n) => `${n} R@${k} / MRR / nDCG`.padEnd(26)).join(' ')}`,

@@ -7,7 +7,7 @@
  *
  * Options (defaults are the shipped model): --out DIR, --cache DIR, --model-id ID, --vocab N,
  * --sif-a A, --components K, --weighting frequency|uniform, --subwords none|chars,
- * --dims N, --max-length N.
+ * --dims N, --levels L (quantised magnitudes ±L, 127 = int8), --max-length N.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,6 +104,7 @@ function main(): void {
       subwords: { type: 'string' },
       'max-length': { type: 'string' },
       dims: { type: 'string' },
+      levels: { type: 'string' },
     },
   });
   const modelDir = resolve(values.out ?? join(packageDir, 'model'));
@@ -124,6 +125,7 @@ function main(): void {
     subwords: (values.subwords ?? d.subwords) as BuildOptions['subwords'],
     maxLength: values['max-length'] ? Number(values['max-length']) : d.maxLength,
     dims: values.dims ? Number(values.dims) : d.dims,
+    quantLevels: values.levels ? Number(values.levels) : d.quantLevels,
   };
   rmSync(join(modelDir, options.modelId), { recursive: true, force: true });
   writeModel(modelDir, options, cacheDir);

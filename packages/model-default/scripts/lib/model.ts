@@ -16,7 +16,10 @@
  *    each vocabulary word once, found by power iteration) is projected out of every row,
  *    row −= (row·u) u, which equals removing it from every sentence vector: the "common discourse"
  *    direction of the SIF paper, shared by nearly all GloVe vectors.
- * 4. int8 quantisation per row: scale = max|row| / 127, q = round(row / scale).
+ * 4. int8 quantisation per row: scale = max|row| / L, q = round(row / scale), L = 127 (the
+ *    shipped model). A smaller L (`quantLevels`, e.g. 7 for the 15 values of int4) keeps the int8
+ *    storage and the runtime format, but measures what coarser weights would cost in quality (and
+ *    what they save once compressed).
  *
  * Out-of-vocabulary words: the tokenizer also has `##x` continuation pieces for every character
  * of the vocabulary, with zero rows, so WordPiece maps an unknown word to its longest known
@@ -61,6 +64,11 @@ export interface BuildOptions {
    * directions (uncentered, uniform over the vocabulary) after the steps above.
    */
   dims: number;
+  /**
+   * Largest quantised magnitude L: q ∈ [−L, L], scale = max|row| / L. 127 is full int8; 7 gives
+   * int4's values (still stored one per byte: the runtime reads int8 rows).
+   */
+  quantLevels: number;
   /** Truncation length written to tokenizer_config.json (tokens, including [CLS] and [SEP]). */
   maxLength: number;
   /** Version string recorded in the ONNX producer_version. */
@@ -76,6 +84,7 @@ export const DEFAULT_BUILD_OPTIONS: BuildOptions = {
   subwords: 'chars',
   punctuation: 'zero',
   dims: 100,
+  quantLevels: 127,
   maxLength: 512,
   producerVersion: '1',
 };
@@ -259,6 +268,10 @@ export function buildModel(glove: GloveVectors, options: BuildOptions): BuiltMod
   const vocabSize = vocab.length;
 
   // int8 per-row quantisation; specials and continuation pieces stay zero.
+  const levels = options.quantLevels;
+  if (!Number.isInteger(levels) || levels < 1 || levels > 127) {
+    throw new Error(`quantLevels must be an integer in 1..127, not ${levels}`);
+  }
   const table = new Int8Array(vocabSize * dims);
   const scale = new Float32Array(vocabSize);
   for (let i = 0; i < words.length; i++) {
@@ -266,11 +279,11 @@ export function buildModel(glove: GloveVectors, options: BuildOptions): BuiltMod
     let maxAbs = 0;
     for (let j = 0; j < dims; j++) maxAbs = Math.max(maxAbs, Math.abs(vectors[i * dims + j]!));
     if (maxAbs === 0) continue;
-    const s = Math.fround(maxAbs / 127);
+    const s = Math.fround(maxAbs / levels);
     scale[id] = s;
     for (let j = 0; j < dims; j++) {
       const q = Math.round(vectors[i * dims + j]! / s);
-      table[id * dims + j] = Math.max(-127, Math.min(127, q));
+      table[id * dims + j] = Math.max(-levels, Math.min(levels, q));
     }
   }
 
@@ -283,7 +296,10 @@ export function buildModel(glove: GloveVectors, options: BuildOptions): BuiltMod
     subwords: options.subwords,
     punctuation: options.punctuation,
     dims,
-    quantization: 'int8 per row, scale = max|row| / 127',
+    quantization:
+      levels === 127
+        ? 'int8 per row, scale = max|row| / 127'
+        : `int8 storage, ${2 * levels + 1} levels per row, scale = max|row| / ${levels}`,
   };
 
   const onnx = encodeStaticModel({
