@@ -224,6 +224,7 @@ test.beforeAll(async () => {
     'engine',
     'errors',
     'langchain',
+    'mcp',
     'model-default',
     'ranking',
   ]);
