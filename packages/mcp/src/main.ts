@@ -81,13 +81,18 @@ export async function main(argv: string[]): Promise<number> {
     } catch (e) {
       log(`anamnesis-mcp: closing the transport: ${String(e)}`);
     }
-    try {
-      await (await engine).close();
-    } catch (e) {
-      // an engine that never opened has nothing to close; anything else is worth a non-zero exit
-      const error = e as { code?: string };
-      if (error?.code !== 'CLOSED') code = 1;
-      log(`anamnesis-mcp: ${why}: ${String(e)}`);
+    const opened = await engine.then(
+      (e) => e,
+      () => undefined, // logged when it failed; nothing to close, but not a clean run
+    );
+    if (opened === undefined) code = 1;
+    else {
+      try {
+        await opened.close();
+      } catch (e) {
+        code = 1;
+        log(`anamnesis-mcp: closing the store after ${why}: ${String(e)}`);
+      }
     }
     process.stdin.off('end', onEnd);
     process.stdin.off('close', onEnd);

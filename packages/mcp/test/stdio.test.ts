@@ -4,7 +4,7 @@
  * tsx (and the `@anamnesis/source` condition, so the workspace packages need no build).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -213,6 +213,32 @@ describe('anamnesis-mcp over stdio', () => {
       expect(out).toBe('');
     });
   }
+
+  test('a store that cannot open: each call is a tool error with the engine code, the file untouched, exit 1', async () => {
+    const bad = join(dir, 'corrupt.db');
+    const bytes = Buffer.from('not a database, not at all. '.repeat(200));
+    writeFileSync(bad, bytes);
+    const { client, stderr } = await connect([SERVER, '--db', bad]);
+    try {
+      expect((await client.listTools()).tools).toHaveLength(4);
+      const recall = await call(client, 'recall', { query: 'anything' });
+      expect(recall.isError).toBe(true);
+      expect(text(recall)).toMatch(/^STORE_CORRUPT: /);
+      const remember = await call(client, 'remember', { text: 'still here?' });
+      expect(text(remember)).toMatch(/^STORE_CORRUPT: /);
+      expect(stderr()).toContain('did not open');
+    } finally {
+      await client.close();
+    }
+    expect(readFileSync(bad).equals(bytes)).toBe(true);
+    const child = spawn(process.execPath, [...NODE_ARGS, SERVER, '--db', bad], {
+      cwd: PACKAGE,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.stdin.end();
+    expect(await exited).toBe(1);
+  });
 
   test('anamnesis mcp (the engine CLI) starts the same server', async () => {
     const { client } = await connect([ENGINE_CLI, 'mcp', '--db', db]);
