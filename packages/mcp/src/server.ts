@@ -320,7 +320,13 @@ export function createMemoryServer(
     },
     async (uri, { topic }) => {
       const raw = Array.isArray(topic) ? topic.join(' ') : (topic ?? '');
-      const parsed = topicSchema.safeParse(decodeURIComponent(raw));
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(raw);
+      } catch {
+        throw new AnamnesisError('INVALID_INPUT', 'topic is not a valid URI component');
+      }
+      const parsed = topicSchema.safeParse(decoded);
       if (!parsed.success) {
         throw new AnamnesisError('INVALID_INPUT', `topic must be 1-${MAX_QUERY_CHARS} characters`);
       }
