@@ -12,7 +12,10 @@
  * (d) the CLI quick start (`npx anamnesis ingest`, then `recall`) on a file store;
  * (e) the client README's recipe without Vite (esbuild), served by a plain static server;
  * (f) the adapters' READMEs (`@anamnesis/langchain`, `@anamnesis/ai-sdk`): their install lines in
- *     one fresh folder, their examples run with plain `node`, and `tsc` over them.
+ *     one fresh folder, their examples run with plain `node`, and `tsc` over them;
+ * (g) the MCP server's README (`@anamnesis/mcp`): its install line, then its desktop-assistant
+ *     configuration (`npx -y @anamnesis/mcp --db …`) started by the MCP SDK's own stdio client,
+ *     and `npx anamnesis mcp` (the engine's CLI) the same way.
  *
  * The `node_modules` size of each kind of app is printed and written to
  * `test-results/consumers-sizes.txt`.
@@ -43,6 +46,7 @@ const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 const CLIENT_README = readFileSync(join(REPO, 'packages', 'client', 'README.md'), 'utf8');
 const LANGCHAIN_README = readFileSync(join(REPO, 'packages', 'langchain', 'README.md'), 'utf8');
 const AI_SDK_README = readFileSync(join(REPO, 'packages', 'ai-sdk', 'README.md'), 'utf8');
+const MCP_README = readFileSync(join(REPO, 'packages', 'mcp', 'README.md'), 'utf8');
 const PORT = 30_000 + (process.pid % 20_000);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
@@ -224,6 +228,7 @@ test.beforeAll(async () => {
     'engine',
     'errors',
     'langchain',
+    'mcp',
     'model-default',
     'ranking',
   ]);
@@ -621,4 +626,67 @@ test('(f) the adapters: README installs, examples with plain node, tsc over them
   const tsc = await sh(`node ${tscBin} -p tsconfig.json`, dir);
   expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
   expect(tsc.code).toBe(0);
+});
+
+/**
+ * A desktop assistant, as far as MCP goes: the SDK's stdio client starts the server from a
+ * `mcpServers` entry (the JSON file given as the argument), initializes, lists the tools,
+ * remembers and recalls; it prints the tool names and the recall text.
+ */
+const MCP_CLIENT = `import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const { command, args } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const client = new Client({ name: 'consumer', version: '0.0.0' });
+await client.connect(new StdioClientTransport({ command, args, stderr: 'ignore' }));
+const { tools } = await client.listTools();
+console.log(tools.map((t) => t.name).sort().join(' '));
+const remembered = await client.callTool({ name: 'remember', arguments: { text: 'The user is allergic to peanuts' } });
+if (remembered.isError) throw new Error(remembered.content[0].text);
+const recalled = await client.callTool({ name: 'recall', arguments: { query: 'what is the user allergic to?' } });
+console.log(recalled.content[0].text);
+await client.close();
+`;
+
+test('(g) the MCP server: README install, its assistant configuration over stdio, anamnesis mcp', async () => {
+  const dir = join(work, 'mcp');
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer-mcp', private: true, type: 'module' }, null, 2),
+  );
+  const installs = commands(block('Install', 'sh', '', MCP_README));
+  expect(installs).toHaveLength(1);
+  await ok(localInstall(installs[0]!, packed), dir);
+  const names = installed(dir);
+  for (const name of ['@modelcontextprotocol/sdk', 'zod', '@anamnesis/engine']) {
+    expect(names.has(name), name).toBe(true);
+  }
+  // The built-in model: no ONNX Runtime, no transformers.js.
+  expect([...names].filter((n) => /onnx|transformers/.test(n))).toEqual([]);
+  console.log(`mcp: ${(await ok('du -sm node_modules', dir)).stdout.split(/\s/)[0]} MB`);
+
+  writeFileSync(join(dir, 'client.mjs'), MCP_CLIENT);
+  const config = JSON.parse(block('Add it to a desktop assistant', 'json', '', MCP_README)) as {
+    mcpServers: Record<string, { command: string; args: string[] }>;
+  };
+  const server = config.mcpServers.anamnesis!;
+  expect(server.command).toBe('npx');
+  // the README's store path, made this folder's
+  const args = server.args.map((a) => (a.endsWith('.db') ? join(dir, 'memory.db') : a));
+  writeFileSync(join(dir, 'readme.json'), JSON.stringify({ command: 'npx', args }));
+  const fromReadme = await ok('node client.mjs readme.json', dir);
+  expect(fromReadme.stdout).toMatch(
+    /^forget list_recent recall remember\nMemories recalled [^\n]*\nEach memory below is one quoted JSON string[^\n]*\n\[1\] \(id [0-9A-Z]{26}, \d{4}-\d{2}-\d{2}\) "The user is allergic to peanuts"\n$/,
+  );
+  expect(existsSync(join(dir, 'memory.db'))).toBe(true);
+
+  // The engine's CLI runs the same server, on the same store (the same memory, not a second one).
+  writeFileSync(
+    join(dir, 'cli.json'),
+    JSON.stringify({ command: 'npx', args: ['anamnesis', 'mcp', '--db', join(dir, 'memory.db')] }),
+  );
+  const fromCli = await ok('node client.mjs cli.json', dir);
+  expect(fromCli.stdout).toBe(fromReadme.stdout);
 });

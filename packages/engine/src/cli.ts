@@ -7,9 +7,12 @@
  *   anamnesis export [--db FILE] [--vectors]
  *   anamnesis import [--db FILE] FILE         an export (JSON Lines), atomically
  *   anamnesis recover FILE [--out FILE]       salvage a damaged store as JSON Lines
+ *   anamnesis mcp [--db FILE]                 an MCP server over stdio (needs @anamnesis/mcp)
  */
 import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AnamnesisError } from '@anamnesis/errors';
 import { createEngine } from './engine.ts';
@@ -24,6 +27,7 @@ const USAGE = `usage:
   anamnesis export [--db FILE] [--vectors]
   anamnesis import [--db FILE] FILE                   an export (JSON Lines), atomically
   anamnesis recover FILE [--out FILE]                 salvage a damaged store as JSON Lines
+  anamnesis mcp [--db FILE]                           an MCP server over stdio (npm install @anamnesis/mcp)
 The store defaults to ./anamnesis.db. recover never writes to FILE (an --out that is FILE, by any
 path or link, is refused); without --out the JSON Lines go to stdout. Stored text is printed
 without terminal control characters; export keeps it exact (as JSON escapes). Import them into a fresh store with: anamnesis import --db NEW.db OUT.jsonl`;
@@ -46,12 +50,55 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   return (await resolvedPath(a)) === (await resolvedPath(b));
 }
 
+/** The package `anamnesis mcp` runs: not a dependency of the engine, installed by who wants it. */
+const MCP_PACKAGE = '@anamnesis/mcp';
+
+/** What `anamnesis mcp` needs of `@anamnesis/mcp`. */
+interface McpModule {
+  main(argv: string[]): Promise<number>;
+}
+
+function isMissing(e: unknown): boolean {
+  const error = e as { code?: string; message?: string };
+  return (
+    (error?.code === 'ERR_MODULE_NOT_FOUND' || error?.code === 'MODULE_NOT_FOUND') &&
+    String(error.message).includes(MCP_PACKAGE)
+  );
+}
+
+/**
+ * `@anamnesis/mcp`, as installed next to the engine or else in the current folder's project;
+ * `UNSUPPORTED` with the install line when neither has it. The name is held in a variable, so
+ * neither TypeScript nor a bundler follows it into the engine's own dependencies.
+ */
+async function loadMcp(): Promise<McpModule> {
+  const name: string = MCP_PACKAGE;
+  try {
+    return (await import(name)) as McpModule;
+  } catch (e) {
+    if (!isMissing(e)) throw e;
+  }
+  let path: string | undefined;
+  try {
+    path = createRequire(join(process.cwd(), 'package.json')).resolve(name);
+  } catch (e) {
+    if (!isMissing(e)) throw e;
+  }
+  if (path !== undefined) return (await import(pathToFileURL(path).href)) as McpModule;
+  throw new AnamnesisError(
+    'UNSUPPORTED',
+    `anamnesis mcp needs the ${MCP_PACKAGE} package, which is not installed: install it next to @anamnesis/engine (npm install ${MCP_PACKAGE}), or run npx ${MCP_PACKAGE}`,
+  );
+}
+
 /** Runs the CLI with `argv` (without node and script); returns the exit code. */
 export async function main(
   argv: string[],
   out: (line: string) => void = console.log,
 ): Promise<number> {
   const [command, ...rest] = argv;
+  // the server parses its own options (and runs until stdin ends)
+  if (command === 'mcp') return (await loadMcp()).main(rest);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

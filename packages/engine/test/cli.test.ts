@@ -51,6 +51,36 @@ describe('anamnesis CLI', () => {
     expect(JSON.parse(exported[1]!)).toMatchObject({ id: 'k', tags: ['pets'] });
   });
 
+  it('mcp without @anamnesis/mcp installed: exits 1 and says what to install', async () => {
+    const bin = join(import.meta.dirname, '../src/bin.ts');
+    const failed = await promisify(execFile)(
+      process.execPath,
+      [
+        '--conditions=@anamnesis/source',
+        '--import',
+        'tsx',
+        bin,
+        'mcp',
+        '--db',
+        join(dir, 'mcp.db'),
+      ],
+      // NODE_PATH out: pnpm's bin shims point it at the workspace's hoisted packages, mcp among them
+      {
+        cwd: join(import.meta.dirname, '..'),
+        env: { ...process.env, NODE_PATH: '' },
+        timeout: 25_000,
+      },
+    ).then(
+      () => null,
+      (e: unknown) => e as { code: number; stdout: string; stderr: string },
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stdout).toBe('');
+    expect(failed?.stderr).toMatch(
+      /^UNSUPPORTED: .*anamnesis mcp needs the @anamnesis\/mcp package, which is not installed: .*npm install @anamnesis\/mcp/,
+    );
+  });
+
   it('prints usage for an unknown command', async () => {
     const r = await run('dance');
     expect(r.code).toBe(2);

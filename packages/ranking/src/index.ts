@@ -115,3 +115,10 @@ export {
   type TfidfSearchOptions,
 } from './tfidf.ts';
 export { compress, countTokens, type CompressOptions, type CompressResult } from './compress.ts';
+export {
+  DATA_NOTICE,
+  DEFAULT_HEADING,
+  memoryBlock,
+  type MemoryBlockOptions,
+  type MemoryLike,
+} from './memory-block.ts';

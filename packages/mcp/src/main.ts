@@ -1,0 +1,114 @@
+/**
+ * `anamnesis-mcp [--db FILE]` (and `anamnesis mcp`, which runs this): the MCP server over stdio on
+ * a file store. stdout carries only the protocol; everything else goes to stderr. The store opens
+ * while the client initializes, and is closed when stdin ends or on SIGTERM / SIGINT.
+ */
+import { mkdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEngine, type Engine } from '@anamnesis/engine';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+
+import { createMemoryServer, DEFAULT_MAX_TEXT_CHARS, DEFAULT_TOKEN_BUDGET } from './server.ts';
+
+/** The store when no `--db` is given: `~/.anamnesis/memory.db`. */
+export function defaultStorePath(): string {
+  return join(homedir(), '.anamnesis', 'memory.db');
+}
+
+const USAGE = `usage: anamnesis-mcp [--db FILE] [--token-budget N] [--max-text-chars N]
+An MCP server over stdio (for a desktop assistant's configuration) on the anamnesis store FILE
+(default ~/.anamnesis/memory.db; give an absolute path: assistants start servers in any folder).
+Tools: remember, recall, forget, list_recent; prompt what_do_you_remember; resource
+anamnesis://about/{topic}. --token-budget: recall's default budget in estimated tokens (default
+${DEFAULT_TOKEN_BUDGET}); --max-text-chars: longest text remember takes (default ${DEFAULT_MAX_TEXT_CHARS}).`;
+
+/**
+ * Runs the server with `argv` (without node and script) until stdin ends or a SIGTERM / SIGINT;
+ * resolves with the exit code once the store is closed. `--help` prints the usage to stderr.
+ */
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      db: { type: 'string' },
+      'token-budget': { type: 'string' },
+      'max-text-chars': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.error(USAGE);
+    return 0;
+  }
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  // Whatever a dependency prints goes to stderr: stdout is the protocol's.
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+
+  const path = resolve(values.db ?? defaultStorePath());
+  const engine: Promise<Engine> = mkdir(dirname(path), { recursive: true }).then(() =>
+    createEngine({ storage: 'file', path }),
+  );
+  engine.catch((e: unknown) => {
+    const error = e as { code?: string; message?: string };
+    log(
+      `anamnesis-mcp: the store ${path} did not open: ${error?.code ?? ''} ${error?.message ?? String(e)}`,
+    );
+  });
+  const server = createMemoryServer(engine, {
+    ...(values['token-budget'] === undefined
+      ? {}
+      : { tokenBudget: Number(values['token-budget']) }),
+    ...(values['max-text-chars'] === undefined
+      ? {}
+      : { maxTextChars: Number(values['max-text-chars']) }),
+    log,
+  });
+  const transport = new StdioServerTransport();
+
+  let done: (code: number) => void = () => {};
+  const finished = new Promise<number>((r) => (done = r));
+  let closing = false;
+  const shutdown = async (why: string): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    let code = 0;
+    try {
+      await server.close();
+    } catch (e) {
+      log(`anamnesis-mcp: closing the transport: ${String(e)}`);
+    }
+    const opened = await engine.then(
+      (e) => e,
+      () => undefined, // logged when it failed; nothing to close, but not a clean run
+    );
+    if (opened === undefined) code = 1;
+    else {
+      try {
+        await opened.close();
+      } catch (e) {
+        code = 1;
+        log(`anamnesis-mcp: closing the store after ${why}: ${String(e)}`);
+      }
+    }
+    process.stdin.off('end', onEnd);
+    process.stdin.off('close', onEnd);
+    process.off('SIGTERM', onTerm);
+    process.off('SIGINT', onTerm);
+    done(code);
+  };
+  const onEnd = () => void shutdown('stdin ended');
+  const onTerm = () => void shutdown('signal');
+  process.stdin.once('end', onEnd);
+  process.stdin.once('close', onEnd);
+  process.once('SIGTERM', onTerm);
+  process.once('SIGINT', onTerm);
+  await server.connect(transport);
+  log(`anamnesis-mcp: serving ${path} over stdio`);
+  const code = await finished;
+  process.stdin.destroy();
+  return code;
+}
