@@ -150,6 +150,17 @@ export interface OpenInfo {
   lockRetries: number;
 }
 
+/** Whether this tab hosts the store (`'owner'`) or forwards to the tab that does (`'follower'`). */
+export type Role = 'owner' | 'follower';
+
+/** Device, backend and model of the store, as opened by the owner's worker. */
+export interface MemoryInfo extends OpenInfo {
+  /** This tab's role. */
+  role: Role;
+  /** Set when WebGPU failed in a first worker and a fresh one runs on wasm. */
+  fellBackFrom?: { code: string; message: string };
+}
+
 /**
  * A part of the store that became ready: `'model'` (the embedding model is loaded, or the TF-IDF
  * backend fitted) and `'store'` (the store is open: calls run).

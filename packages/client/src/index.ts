@@ -10,7 +10,6 @@ export {
   recoverMemory,
   type MemoryClient,
   type MemoryApi,
-  type MemoryInfo,
   type RecoverMemoryOptions,
 } from './memory.ts';
 export {
@@ -27,6 +26,7 @@ export {
   type ClientStorage,
   type EngineApi,
   type EngineMethod,
+  type MemoryInfo,
   type MemoryStats,
   type OpenInfo,
   type ReadyPart,

@@ -11,8 +11,8 @@ import {
   ENGINE_METHODS,
   type EngineApi,
   type EngineMethod,
+  type MemoryInfo,
   type MemoryStats,
-  type OpenInfo,
   type ReadyPart,
   type RemoteWorkerApi,
 } from './api.ts';
@@ -29,14 +29,6 @@ import {
 import { TabCoordinator } from './tabs/coordinator.ts';
 import { unwrap, type Reply } from './wire.ts';
 import { signOfLife } from './worker-host.ts';
-
-/** Device, backend and model of the store, as opened by the owner's worker. */
-export interface MemoryInfo extends OpenInfo {
-  /** This tab's role. */
-  role: Role;
-  /** Set when WebGPU failed in a first worker and a fresh one runs on wasm. */
-  fellBackFrom?: { code: string; message: string };
-}
 
 /** The engine's methods as the client offers them (`stats` adds the browser's storage figures). */
 export type MemoryApi = Omit<EngineApi, 'stats'> & {

@@ -4,7 +4,9 @@ import type { ProgressEvent } from '@anamnesis/engine';
 import { MODEL_ID } from '@anamnesis/model-default';
 import { AnamnesisError } from '@anamnesis/errors';
 
-import type { ClientDevice, ClientStorage, ReadyPart, WorkerOpenOptions } from './api.ts';
+import type { ClientDevice, ClientStorage, ReadyPart, Role, WorkerOpenOptions } from './api.ts';
+
+export type { Role };
 import type { ClientEnvironment } from './environment.ts';
 
 /** URLs (absolute, or relative to the page) where the app serves the files the worker needs. */
@@ -140,9 +142,6 @@ export interface Faults {
  * with the opening error), `'closed'`.
  */
 export type MemoryState = 'opening' | 'ready' | 'failed' | 'closed';
-
-/** Whether this tab hosts the store (`'owner'`) or forwards to the tab that does (`'follower'`). */
-export type Role = 'owner' | 'follower';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_OPEN_TIMEOUT_MS = 120_000;

@@ -7,8 +7,12 @@ import {
   compareFused,
   indexList,
   sumContributions as sum,
+  type LegHit,
   type RankedList,
+  type ScoredCandidate,
 } from './ranked-list.ts';
+
+export type { LegHit, ScoredCandidate };
 import type { Contribution } from './weighted-sum.ts';
 
 /** What the engine knows about each candidate, beyond the legs' ranks. */
@@ -33,22 +37,6 @@ const FEATURE_KEYS = [
   'accessCount',
   'memoryScore',
 ] as const;
-
-/** A leg that found a candidate: its 1-based rank (the mean position of a run of equal scores, see `tiesShareRank`) and raw score there. */
-export interface LegHit {
-  leg: string;
-  rank: number;
-  score: number;
-}
-
-/** A fused candidate with its explanation; `score` is the left-to-right sum of `contributions`. */
-export interface ScoredCandidate {
-  id: string;
-  score: number;
-  similarity: number;
-  legs: LegHit[];
-  contributions: Contribution[];
-}
 
 /**
  * Fuses the legs' ranked lists by a profile into scored candidates, best first. Candidates are the

@@ -1,6 +1,10 @@
 import { halfLifeDecay } from './decay.ts';
-import type { ScoredCandidate } from './fuse.ts';
-import { bestLegRank, compareFused, sumContributions } from './ranked-list.ts';
+import {
+  bestLegRank,
+  compareFused,
+  sumContributions,
+  type ScoredCandidate,
+} from './ranked-list.ts';
 import type { Contribution } from './weighted-sum.ts';
 
 /**

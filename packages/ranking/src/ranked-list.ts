@@ -1,4 +1,21 @@
 import { AnamnesisError, assertArray } from '@anamnesis/errors';
+import type { Contribution } from './weighted-sum.ts';
+
+/** A leg that found a candidate: its 1-based rank (the mean position of a run of equal scores, see `tiesShareRank`) and raw score there. */
+export interface LegHit {
+  leg: string;
+  rank: number;
+  score: number;
+}
+
+/** A fused candidate with its explanation; `score` is the left-to-right sum of `contributions`. */
+export interface ScoredCandidate {
+  id: string;
+  score: number;
+  similarity: number;
+  legs: LegHit[];
+  contributions: Contribution[];
+}
 
 /** One entry of a ranked list: an id and the leg's raw score (higher is better). */
 export interface RankedItem {

@@ -22,6 +22,7 @@ import { AnamnesisError } from '@anamnesis/errors';
 import {
   ENGINE_METHODS,
   type EngineMethod,
+  type MemoryInfo,
   type OpenInfo,
   type ReadyPart,
   type WorkerOpenOptions,
@@ -29,7 +30,6 @@ import {
 import { withDeadline } from '../deadline.ts';
 import type { ChannelLike, ClientEnvironment } from '../environment.ts';
 import type { MemoryChange } from '../live.ts';
-import type { MemoryInfo } from '../memory.ts';
 import type { Role, Settings } from '../options.ts';
 import { fromWireError, toWireError } from '../wire.ts';
 import { splitProgress, WorkerHost } from '../worker-host.ts';
