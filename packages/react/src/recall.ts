@@ -87,6 +87,7 @@ export function useRecall(
       // No recall for a blank query: stop following the store until there is one.
       live.current?.close();
       live.current = undefined;
+      setAnswer(undefined);
       return;
     }
     const recallOptions = JSON.parse(optionsKey) as RecallOptions;
