@@ -11,8 +11,11 @@ import {
   type MemoryClient,
   type OpenMemoryOptions,
 } from '@anamnesis/client';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+
+import { MODEL_ID } from '@anamnesis/model-default';
 
 import { LockRegistry, Tab } from '../../client/test/tabs.ts';
 
@@ -22,12 +25,13 @@ export { LockRegistry, Tab };
  * The default model's folder (what `modelRootPath()` of `@anamnesis/model-default` gives in Node;
  * under happy-dom, Vite rewrites that function's `import.meta.url` for the browser).
  */
-const MODELS = Promise.resolve(
-  join(
-    dirname(createRequire(import.meta.url).resolve('@anamnesis/model-default/package.json')),
-    'model',
-  ) + '/',
+const MODELS = join(
+  dirname(createRequire(import.meta.url).resolve('@anamnesis/model-default/package.json')),
+  'model',
+  '/',
 );
+if (!existsSync(join(MODELS, MODEL_ID, 'config.json')))
+  throw new Error(`the default model is not in ${MODELS}`);
 
 const tabs: Tab[] = [];
 const memories: MemoryClient[] = [];
@@ -45,7 +49,7 @@ export function newTab(registry: LockRegistry): Tab {
 }
 
 export async function storeOptions(name: string): Promise<OpenMemoryOptions> {
-  return { name, device: 'auto', assets: { models: await MODELS } };
+  return { name, device: 'auto', assets: { models: MODELS } };
 }
 
 /** `connectMemory` in `tab`, counting its calls (what `MemoryProvider`'s `connect` takes). */
