@@ -1,7 +1,7 @@
 /**
  * Browser tests of anamnesis: the system Chromium (`/usr/bin/chromium`, never a downloaded
- * browser), headless, with WebGPU on SwiftShader. The test app (`harness/`) and the example app
- * (`apps/example`) are built and served by `vite preview`, each on its own per-run port; every
+ * browser), headless, with WebGPU on SwiftShader. The test app (`harness/`) and the example apps
+ * (`apps/example`, `apps/react-example`) are built and served by `vite preview`, each on its own per-run port; every
  * test fails on a request to any other origin (see `fixtures.ts`).
  */
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,10 @@ process.env.HARNESS_PORT ??= String(20_000 + (process.pid % 20_000));
 process.env.EXAMPLE_PORT ??= String(Number(process.env.HARNESS_PORT) + 1);
 // The notes app (apps/notes) on the one after.
 process.env.NOTES_PORT ??= String(Number(process.env.HARNESS_PORT) + 2);
-const { HARNESS_PORT, EXAMPLE_PORT, NOTES_PORT } = await import('./harness/port.ts');
+// The React example (apps/react-example) on the one after.
+process.env.REACT_EXAMPLE_PORT ??= String(Number(process.env.HARNESS_PORT) + 3);
+const { HARNESS_PORT, EXAMPLE_PORT, NOTES_PORT, REACT_EXAMPLE_PORT } =
+  await import('./harness/port.ts');
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -26,6 +29,8 @@ export const BASE_URL = `http://127.0.0.1:${HARNESS_PORT}`;
 export const EXAMPLE_URL = `http://127.0.0.1:${EXAMPLE_PORT}`;
 /** The notes app. */
 export const NOTES_URL = `http://127.0.0.1:${NOTES_PORT}`;
+/** The React example. */
+export const REACT_EXAMPLE_URL = `http://127.0.0.1:${REACT_EXAMPLE_PORT}`;
 
 export default defineConfig({
   testDir: './tests',
@@ -70,6 +75,16 @@ export default defineConfig({
       cwd: fileURLToPath(new URL('../apps/notes/', import.meta.url)),
       url: `${NOTES_URL}/`,
       env: { PORT: String(NOTES_PORT) },
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // The React example (@anamnesis/react), built and served by `vite preview`.
+      command: 'pnpm run serve',
+      cwd: fileURLToPath(new URL('../apps/react-example/', import.meta.url)),
+      url: `${REACT_EXAMPLE_URL}/`,
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: 'ignore',

@@ -16,6 +16,9 @@
  * (g) the MCP server's README (`@anamnesis/mcp`): its install line, then its desktop-assistant
  *     configuration (`npx -y @anamnesis/mcp --db …`) started by the MCP SDK's own stdio client,
  *     and `npx anamnesis mcp` (the engine's CLI) the same way.
+ * (h) the React example (`apps/react-example`) in a fresh folder with `@anamnesis/react`'s README
+ *     install line, built by Vite, served by `vite preview`: remember, then live results in
+ *     Chromium.
  *
  * The `node_modules` size of each kind of app is printed and written to
  * `test-results/consumers-sizes.txt`.
@@ -23,6 +26,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import {
+  copyFileSync,
   createReadStream,
   existsSync,
   mkdirSync,
@@ -47,6 +51,7 @@ const CLIENT_README = readFileSync(join(REPO, 'packages', 'client', 'README.md')
 const LANGCHAIN_README = readFileSync(join(REPO, 'packages', 'langchain', 'README.md'), 'utf8');
 const AI_SDK_README = readFileSync(join(REPO, 'packages', 'ai-sdk', 'README.md'), 'utf8');
 const MCP_README = readFileSync(join(REPO, 'packages', 'mcp', 'README.md'), 'utf8');
+const REACT_README = readFileSync(join(REPO, 'packages', 'react', 'README.md'), 'utf8');
 const PORT = 30_000 + (process.pid % 20_000);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
@@ -231,6 +236,7 @@ test.beforeAll(async () => {
     'mcp',
     'model-default',
     'ranking',
+    'react',
   ]);
   packed = tarballs;
 
@@ -402,26 +408,8 @@ test('(b) tsc --noEmit, strict and NodeNext, type-checks the quick starts', asyn
   expect(run.code).toBe(0);
 });
 
-test('(c) a Vite app from the browser quick start recalls in Chromium, on OPFS', async ({
-  page,
-}) => {
-  const dir = dirs.browser;
-  writeFileSync(join(dir, 'vite.config.ts'), block('Browser quick start', 'ts', 'vite.config.ts'));
-  mkdirSync(join(dir, 'src'), { recursive: true });
-  writeFileSync(join(dir, 'src', 'main.ts'), block('Browser quick start', 'ts', 'src/main.ts'));
-  writeFileSync(
-    join(dir, 'index.html'),
-    '<!doctype html>\n<html><head><meta charset="utf-8"><title>consumer</title></head>\n' +
-      '<body><script type="module" src="/src/main.ts"></script></body></html>\n',
-  );
-  await ok('npx vite build --logLevel warn', dir);
-  expect(existsSync(join(dir, 'dist', 'models'))).toBe(true);
-  // the default path runs the model in plain JavaScript: the plugin emits no ONNX Runtime
-  // unless the app asks for it (`ortBuilds`)
-  expect(existsSync(join(dir, 'dist', 'ort'))).toBe(false);
-  const emitted = readdirSync(join(dir, 'dist'), { recursive: true }).map(String);
-  expect(emitted.filter((f) => /ort-wasm|onnxruntime/.test(f))).toEqual([]);
-
+/** Serves `dir`'s Vite build with `vite preview` on {@link PORT}; resolves once it answers. */
+async function startPreview(dir: string): Promise<void> {
   // Vite's own bin run by node (not through npx), so that killing it stops the server.
   const vite = join('node_modules', 'vite', 'bin', 'vite.js');
   preview = spawn(
@@ -445,12 +433,39 @@ test('(c) a Vite app from the browser quick start recalls in Chromium, on OPFS',
       { timeout: 60_000 },
     )
     .toBe(200);
+}
 
-  await expectQuickStartLog(page);
+async function stopPreview(): Promise<void> {
+  if (!preview) return;
   const exited = new Promise((resolve) => preview!.once('exit', resolve));
   preview.kill();
   await exited;
   preview = undefined;
+}
+
+test('(c) a Vite app from the browser quick start recalls in Chromium, on OPFS', async ({
+  page,
+}) => {
+  const dir = dirs.browser;
+  writeFileSync(join(dir, 'vite.config.ts'), block('Browser quick start', 'ts', 'vite.config.ts'));
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'src', 'main.ts'), block('Browser quick start', 'ts', 'src/main.ts'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html>\n<html><head><meta charset="utf-8"><title>consumer</title></head>\n' +
+      '<body><script type="module" src="/src/main.ts"></script></body></html>\n',
+  );
+  await ok('npx vite build --logLevel warn', dir);
+  expect(existsSync(join(dir, 'dist', 'models'))).toBe(true);
+  // the default path runs the model in plain JavaScript: the plugin emits no ONNX Runtime
+  // unless the app asks for it (`ortBuilds`)
+  expect(existsSync(join(dir, 'dist', 'ort'))).toBe(false);
+  const emitted = readdirSync(join(dir, 'dist'), { recursive: true }).map(String);
+  expect(emitted.filter((f) => /ort-wasm|onnxruntime/.test(f))).toEqual([]);
+
+  await startPreview(dir);
+  await expectQuickStartLog(page);
+  await stopPreview();
 });
 
 test('(d) the CLI quick start: npx anamnesis ingest, then recall, on a file store', async () => {
@@ -689,4 +704,52 @@ test('(g) the MCP server: README install, its assistant configuration over stdio
   );
   const fromCli = await ok('node client.mjs cli.json', dir);
   expect(fromCli.stdout).toBe(fromReadme.stdout);
+});
+
+test('(h) the React example from the tarballs: built by Vite, remember then live results in Chromium', async ({
+  page,
+}) => {
+  const dir = join(work, 'react');
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer-react', private: true, type: 'module' }, null, 2),
+  );
+  const [install, ...more] = commands(block('Install', 'sh', '', REACT_README));
+  expect(more).toEqual([]);
+  // The README's line, and the bundler and React plugin the example's Vite config uses.
+  await ok(`${localInstall(install!, packed)} vite@8.3.8 @vitejs/plugin-react@6.3.0`, dir);
+  const names = installed(dir);
+  for (const name of ['@anamnesis/react', '@anamnesis/client', 'react', 'react-dom']) {
+    expect(names.has(name), name).toBe(true);
+  }
+  console.log(`react: ${(await ok('du -sm node_modules', dir)).stdout.split(/\s/)[0]} MB`);
+  const example = join(REPO, 'apps', 'react-example');
+  for (const file of ['index.html', 'vite.config.ts', join('src', 'main.tsx')]) {
+    copyFileSync(join(example, file), join(dir, file));
+  }
+  await ok('npx vite build --logLevel warn', dir);
+  expect(existsSync(join(dir, 'dist', 'models'))).toBe(true);
+
+  await startPreview(dir);
+  try {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${ORIGIN}/`, { timeout: 60_000 });
+    await expect(page.locator('#status')).toHaveText('store react-example', { timeout: 60_000 });
+    for (const text of ['I adopted a kitten named Luna', 'Buy oat milk']) {
+      await page.getByLabel('remember').fill(text);
+      await page.getByRole('button', { name: 'Remember' }).click();
+      await expect(page.getByLabel('remember')).toHaveValue('');
+    }
+    await page.getByLabel('search').pressSequentially('kitten', { delay: 30 });
+    await expect(page.locator('#results li').first()).toHaveText('I adopted a kitten named Luna');
+    // live: a text remembered while the results are shown joins them
+    await page.getByLabel('remember').fill('The kitten Luna sleeps on the sofa');
+    await page.getByRole('button', { name: 'Remember' }).click();
+    await expect(page.locator('#results li', { hasText: 'sleeps on the sofa' })).toHaveCount(1);
+    expect(errors).toEqual([]);
+  } finally {
+    await stopPreview();
+  }
 });

@@ -1,0 +1,254 @@
+// @vitest-environment happy-dom
+/**
+ * The provider and hooks in Node with React Testing Library, against the real client and engine
+ * in simulated tabs (`env.ts`): one open under StrictMode, a debounced live recall as a person
+ * types, a result list that follows another tab's write, `useRemember`'s pending and error state.
+ */
+import type { MemoryClient, RecallOptions } from '@anamnesis/client';
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { createElement, StrictMode, useState, type ReactNode } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { MemoryProvider, useMemory, useRecall, useRemember } from '../src/index.ts';
+import {
+  cleanUp,
+  connectIn,
+  countingRecalls,
+  LockRegistry,
+  newTab,
+  openIn,
+  sleep,
+  storeOptions,
+  until,
+} from './env.ts';
+
+afterEach(async () => {
+  cleanup();
+  await cleanUp();
+});
+
+/** Shows a recall's state as text: `pending error partial | text; text`. */
+function Search(props: { query: string; options?: RecallOptions; debounceMs?: number }): ReactNode {
+  const { results, pending, error } = useRecall(
+    props.query,
+    props.options,
+    props.debounceMs === undefined ? {} : { debounceMs: props.debounceMs },
+  );
+  return createElement(
+    'output',
+    { 'data-testid': 'search', 'data-pending': String(pending) },
+    `${error ? `error ${error.code}` : ''}|${results.map((r) => r.text).join('; ')}`,
+  );
+}
+
+function Name(): ReactNode {
+  const memory = useMemory();
+  return createElement('p', { 'data-testid': 'name' }, memory ? memory.name : 'none');
+}
+
+const searchText = () => screen.getByTestId('search').textContent ?? '';
+const searchPending = () => screen.getByTestId('search').getAttribute('data-pending');
+
+describe('MemoryProvider', () => {
+  it('opens the store once under StrictMode (one connect, one worker), and closes it on unmount', async () => {
+    const registry = new LockRegistry();
+    const tab = newTab(registry);
+    const { connect, opened } = connectIn(tab);
+    const options = await storeOptions('strict');
+    const view = render(
+      createElement(
+        StrictMode,
+        null,
+        createElement(
+          MemoryProvider,
+          { options, connect },
+          createElement(Name),
+          createElement(Search, { query: 'boiler', debounceMs: 0 }),
+        ),
+      ),
+    );
+    await waitFor(() => expect(screen.getByTestId('name').textContent).toBe('strict'));
+    // StrictMode's unmount and remount of effects kept the first client: no second open.
+    await sleep(50);
+    expect(opened).toHaveLength(1);
+    expect(tab.workers).toHaveLength(1);
+    const memory = opened[0]!;
+    await memory.ready;
+    expect(memory.state).toBe('ready');
+    // The hooks work under StrictMode too (its effects' second run set up a live recall again).
+    await memory.remember({ text: 'the boiler service is booked for March' });
+    await waitFor(() => expect(searchText()).toBe('|the boiler service is booked for March'));
+    view.unmount();
+    await until(() => memory.state === 'closed');
+  });
+
+  it('shares a client the app made and never closes it', async () => {
+    const registry = new LockRegistry();
+    const memory = await openIn(newTab(registry), await storeOptions('given'));
+    const view = render(createElement(MemoryProvider, { memory }, createElement(Name)));
+    expect(screen.getByTestId('name').textContent).toBe('given');
+    view.unmount();
+    await sleep(20);
+    expect(memory.state).toBe('ready');
+  });
+
+  it('useMemory outside a provider throws INVALID_INPUT', () => {
+    const error = console.error;
+    console.error = () => undefined; // React reports the render error too
+    try {
+      expect(() => renderHook(() => useMemory())).toThrow(
+        expect.objectContaining({ name: 'AnamnesisError', code: 'INVALID_INPUT' }),
+      );
+    } finally {
+      console.error = error;
+    }
+  });
+});
+
+describe('useRecall', () => {
+  /** Types `word` one letter every `gapMs`, re-rendering `<Search>` with each prefix. */
+  async function typeInto(
+    memory: MemoryClient,
+    word: string,
+    debounceMs: number,
+    gapMs: number,
+  ): Promise<void> {
+    const view = render(
+      createElement(MemoryProvider, { memory }, createElement(Search, { query: '', debounceMs })),
+    );
+    expect(searchText()).toBe('|');
+    for (let i = 1; i <= word.length; i++) {
+      view.rerender(
+        createElement(
+          MemoryProvider,
+          { memory },
+          createElement(Search, { query: word.slice(0, i), debounceMs, options: { topK: 3 } }),
+        ),
+      );
+      expect(searchPending()).toBe('true');
+      await act(() => sleep(gapMs));
+    }
+  }
+
+  it('debounces typing: five quick keystrokes make one recall, of the last text', async () => {
+    const registry = new LockRegistry();
+    const base = await openIn(newTab(registry), await storeOptions('debounce'));
+    await base.remember({ text: 'renew the passport before the trip' });
+    await base.remember({ text: 'the boiler service is booked for March' });
+    const { memory, recalled } = countingRecalls(base);
+    await typeInto(memory, 'passp', 150, 20);
+    await waitFor(() => expect(searchPending()).toBe('false'));
+    expect(searchText()).toMatch(/^\|renew the passport before the trip/);
+    expect(recalled).toEqual(['passp']);
+    // An inline options object equal by value does not start another recall.
+    await act(() => sleep(200));
+    expect(recalled).toEqual(['passp']);
+  });
+
+  it('without a debounce the same typing recalls more than once (what the debounce saves)', async () => {
+    const registry = new LockRegistry();
+    const base = await openIn(newTab(registry), await storeOptions('no-debounce'));
+    await base.remember({ text: 'renew the passport before the trip' });
+    const { memory, recalled } = countingRecalls(base);
+    await typeInto(memory, 'passp', 0, 40);
+    await waitFor(() => expect(searchPending()).toBe('false'));
+    expect(searchText()).toBe('|renew the passport before the trip');
+    expect(recalled.length).toBeGreaterThanOrEqual(3);
+    expect(recalled.at(-1)).toBe('passp');
+  });
+
+  it('a blank query gives [] without a recall', async () => {
+    const registry = new LockRegistry();
+    const base = await openIn(newTab(registry), await storeOptions('blank'));
+    const { memory, recalled } = countingRecalls(base);
+    render(createElement(MemoryProvider, { memory }, createElement(Search, { query: '   ' })));
+    await act(() => sleep(250));
+    expect(searchText()).toBe('|');
+    expect(searchPending()).toBe('false');
+    expect(recalled).toEqual([]);
+  });
+
+  it("follows the store: another tab's remember shows in the list", async () => {
+    const registry = new LockRegistry();
+    const [a, b] = [newTab(registry), newTab(registry)];
+    const options = await storeOptions('two-tabs');
+    const { connect, opened } = connectIn(a);
+    render(
+      createElement(
+        MemoryProvider,
+        { options, connect },
+        createElement(Search, { query: 'boiler service' }),
+      ),
+    );
+    await waitFor(() => expect(searchPending()).toBe('false'));
+    expect(searchText()).toBe('|');
+    await opened[0]!.ready;
+    const other = await openIn(b, options);
+    expect(other.role).toBe('follower');
+    await other.remember({ text: 'the boiler service is booked for March' });
+    await waitFor(() => expect(searchText()).toBe('|the boiler service is booked for March'));
+  });
+});
+
+describe('useRemember', () => {
+  it('counts calls in flight as pending, keeps the last failure (with its code) until reset', async () => {
+    const registry = new LockRegistry();
+    const memory = await openIn(newTab(registry), await storeOptions('remember'));
+    const wrapper = ({ children }: { children?: ReactNode }) =>
+      createElement(MemoryProvider, { memory }, children);
+    const { result } = renderHook(() => useRemember(), { wrapper });
+    expect(result.current.pending).toBe(false);
+    let calls: Promise<string>[] = [];
+    act(() => {
+      calls = [
+        result.current.remember({ text: 'buy oat milk' }),
+        result.current.remember({ text: 'call the plumber on Monday' }),
+      ];
+    });
+    expect(result.current.pending).toBe(true);
+    await act(() => calls[0]!);
+    // one call still in flight, or both done: pending follows the count
+    await act(() => calls[1]!);
+    expect(result.current.pending).toBe(false);
+    const ids = await Promise.all(calls);
+    expect(new Set(ids).size).toBe(2);
+    expect((await memory.stats()).memories).toBe(2);
+    expect(result.current.error).toBeUndefined();
+
+    let failure: unknown;
+    await act(() => result.current.remember({ text: '   ' }).catch((e: unknown) => (failure = e)));
+    expect(failure).toMatchObject({ name: 'AnamnesisError', code: 'INVALID_INPUT' });
+    expect(result.current.error).toBe(failure);
+    expect(result.current.pending).toBe(false);
+    // a later success does not clear it; reset does
+    await act(() => result.current.remember({ text: 'water the plants' }));
+    expect(result.current.error?.code).toBe('INVALID_INPUT');
+    act(() => result.current.reset());
+    expect(result.current.error).toBeUndefined();
+  });
+
+  it('a remember wired to a form: the list updates after the remember resolves', async () => {
+    const registry = new LockRegistry();
+    const memory = await openIn(newTab(registry), await storeOptions('form'));
+    function App(): ReactNode {
+      const [query] = useState('plumber');
+      const { remember, pending } = useRemember();
+      return createElement(
+        'div',
+        null,
+        createElement(
+          'button',
+          { onClick: () => void remember({ text: 'call the plumber on Monday' }) },
+          pending ? 'saving' : 'save',
+        ),
+        createElement(Search, { query }),
+      );
+    }
+    render(createElement(MemoryProvider, { memory }, createElement(App)));
+    await waitFor(() => expect(searchPending()).toBe('false'));
+    act(() => screen.getByRole('button').click());
+    expect(screen.getByRole('button').textContent).toBe('saving');
+    await waitFor(() => expect(searchText()).toBe('|call the plumber on Monday'));
+    expect(screen.getByRole('button').textContent).toBe('save');
+  });
+});
