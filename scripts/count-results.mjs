@@ -10,7 +10,9 @@ import { join } from 'node:path';
 
 const dir = process.argv[2] ?? 'test-results';
 /** Reports every full run writes; one missing means its step did not run. */
-const expected = (process.env.EXPECTED_REPORTS ?? 'vitest.json,playwright.json,consumers.json')
+const expected = (
+  process.env.EXPECTED_REPORTS ?? 'vitest.json,playwright.json,webkit.json,consumers.json'
+)
   .split(',')
   .filter(Boolean);
 let passed = 0;

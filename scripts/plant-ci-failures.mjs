@@ -122,7 +122,11 @@ try {
     if (c.missing !== 'consumers.json')
       playwright(`consumers-${i}`, PASSING_BROWSER, join(results, 'consumers.json'));
     if (c.step) write(join(results, 'failed-steps.txt'), `${c.step}\n`);
-    const run = spawnSync(process.execPath, [summary, results], { encoding: 'utf8' });
+    // The scratch run writes the three kinds of report (a Vitest one, two Playwright ones).
+    const run = spawnSync(process.execPath, [summary, results], {
+      encoding: 'utf8',
+      env: { ...process.env, EXPECTED_REPORTS: 'vitest.json,playwright.json,consumers.json' },
+    });
     const line = run.stdout.trim().split('\n').at(-1) ?? '';
     const reported = run.status !== 0 && !/^\d+ passed, 0 failed$/.test(line);
     const ok = reported === c.fails;

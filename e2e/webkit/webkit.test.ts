@@ -1,0 +1,100 @@
+/**
+ * WebKit (the engine of Safari and of every iOS browser): WebKitGTK's MiniBrowser over W3C
+ * WebDriver under Xvfb (`webdriver.ts`), on the example app and the notes app as built for users
+ * (`apps/example/dist`, `apps/notes/dist`, served as a static server would). What a WebKit user
+ * gets is asserted as it is, not as we would like it: in WebDriver's automation session the
+ * website data store is ephemeral and `navigator.storage.getDirectory()` fails (without OPFS
+ * feature flags the API is missing; with `--features=+FileSystem,+StorageAPI` it rejects with
+ * `UnknownError`), so the store lives in memory and the apps say so; everything else (the worker,
+ * SQLite-WASM with FTS5, the default model, recall by words and meaning, the notes a person writes
+ * in a row) must work. Runs after the Playwright suites (`pnpm test:e2e`), which build the apps.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { serveStatic, type StaticServer } from '../../apps/bench/src/static-server.ts';
+import { checkNotes, inARow, until } from '../tests/person.ts';
+import { startWebKit, webkitPerson, type WebKit } from './webdriver.ts';
+
+const dist = (app: string) => fileURLToPath(new URL(`../../apps/${app}/dist`, import.meta.url));
+
+let webkit: WebKit;
+const servers: StaticServer[] = [];
+
+beforeAll(async () => {
+  for (const app of ['example', 'notes'])
+    if (!existsSync(dist(app))) throw new Error(`build apps/${app} first (pnpm test:e2e does)`);
+  webkit = await startWebKit();
+}, 60_000);
+
+afterAll(async () => {
+  await webkit?.close();
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function serve(app: string): Promise<string> {
+  const server = await serveStatic(dist(app));
+  servers.push(server);
+  return `${server.url}/`;
+}
+
+describe(`WebKit (MiniBrowser)`, () => {
+  it('the example app: the store opens in its worker (in memory, and says why), remembers, recalls by words and meaning', async () => {
+    await webkit.goto(await serve('example'));
+    const state = await until(
+      () =>
+        webkit.run<string>(
+          'try { return window.memory.state } catch (e) { return "no memory yet" }',
+        ),
+      (s) => s === 'ready' || s === 'failed',
+    );
+    expect(state).toBe('ready');
+    const out = await webkit.runAsync<string>(
+      `const done = arguments[arguments.length - 1];
+       (async () => {
+         const m = window.memory;
+         await m.rememberMany([
+           { text: 'I adopted a kitten named Luna and she sleeps on the sofa' },
+           { text: 'the quarterly tax filing deadline is in april' },
+         ]);
+         const byWords = await m.recall('kitten Luna');
+         while (!m.readiness.model) await new Promise((r) => setTimeout(r, 50));
+         const byMeaning = await m.recall('my pet cat');
+         const stats = await m.stats();
+         let opfs;
+         try { await navigator.storage.getDirectory(); opfs = 'available'; } catch (e) { opfs = String(e); }
+         done(JSON.stringify({
+           byWords: byWords[0]?.text, byMeaning: byMeaning[0]?.text, partial: byMeaning[0]?.partial ?? false,
+           memories: stats.memories, backend: stats.backend, reason: stats.backendReason ?? null,
+           device: m.info.device, opfs,
+         }));
+       })().catch((e) => done('error: ' + e));`,
+    );
+    const r = JSON.parse(out) as Record<string, unknown>;
+    console.log(`WebKit ${webkit.browserVersion}: ${out}`);
+    expect(r.byWords).toContain('kitten');
+    expect(r.byMeaning).toContain('kitten'); // no word in common: the model's vectors found it
+    expect(r.partial).toBe(false);
+    expect(r.memories).toBe(2);
+    // Measured, not hoped: no OPFS in the automation session; the store says why it is in memory.
+    expect(r.backend).toBe('memory');
+    expect(String(r.reason)).toMatch(/OPFS is not available/);
+  });
+
+  it('the notes app: the in-memory banner shows; notes written in a row, one edited while saving and one deleted at once, are all kept and found', async () => {
+    const url = await serve('notes');
+    const person = webkitPerson(webkit);
+    const expected = await inARow(person, url);
+    await checkNotes(person, expected);
+    const banner = await until(
+      () =>
+        webkit.run<boolean>(
+          'const b = document.querySelector(\'[aria-label="Storage warning"]\'); return !!b && !b.hidden',
+        ),
+      (shown) => shown,
+      20_000,
+    );
+    expect(banner).toBe(true);
+  }, 180_000);
+});
