@@ -7,48 +7,19 @@
 import { modelRootPath } from '@anamnesis/model-default';
 import { AnamnesisError, type ErrorCode } from '@anamnesis/errors';
 import * as Comlink from 'comlink';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
-import {
-  connectMemory,
-  openMemory,
-  type MemoryClient,
-  type MemoryState,
-  type OpenMemoryOptions,
-} from '../src/index.ts';
+import { connectMemory, openMemory, type MemoryClient, type MemoryState } from '../src/index.ts';
 import { terminateWorker } from '../src/testing.ts';
 import { fromWireError, reply, toWireError, unwrap } from '../src/wire.ts';
 import { PROTOCOL_VERSION } from '../src/tabs/protocol.ts';
-import { LockRegistry, Tab } from './tabs.ts';
+import { closeAfterTest, LockRegistry, newTab, open, until } from './opened.ts';
 
 const NOTES = [
   { id: 'cat', text: 'I adopted a kitten named Luna and she sleeps on the sofa', tags: ['pets'] },
   { id: 'tax', text: 'the quarterly tax filing deadline is in april, send receipts' },
   { id: 'trip', text: 'we hiked along the mountain trail and camped by a lake' },
 ];
-
-const tabs: Tab[] = [];
-const memories: MemoryClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(memories.splice(0).map((m) => m.close().catch(() => undefined)));
-  await Promise.all(tabs.splice(0).map((t) => t.dispose()));
-});
-
-function newTab(registry: LockRegistry): Tab {
-  const tab = new Tab(registry);
-  tabs.push(tab);
-  return tab;
-}
-
-async function open(tab: Tab, options: OpenMemoryOptions = {}): Promise<MemoryClient> {
-  const memory = await openMemory(
-    { device: 'auto', assets: { models: await modelRootPath() }, ...options },
-    tab.env,
-  );
-  memories.push(memory);
-  return memory;
-}
 
 async function rejection(p: Promise<unknown>): Promise<AnamnesisError> {
   try {
@@ -65,14 +36,6 @@ async function rejectsWith(p: Promise<unknown>, code: ErrorCode): Promise<Anamne
   expect(e.code).toBe(code);
   return e;
 }
-
-const until = async (check: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 describe('errors across the boundary', () => {
   it('keeps code, details, message and cause of an AnamnesisError through Comlink, with no global handler', async () => {
@@ -290,7 +253,7 @@ describe('tabs', () => {
       b.env,
     );
     expect(ma.readiness).toEqual({ model: false, store: false });
-    memories.push(ma, mb);
+    closeAfterTest(ma, mb);
     expect(ma.state).toBe('opening');
     expect(() => ma.info).toThrow(AnamnesisError);
     // no await between these: each tab's calls are answered in the order they were made
@@ -327,7 +290,7 @@ describe('tabs', () => {
       { name: 'follow', device: 'auto', assets: { models }, follow: true },
       popup.env,
     );
-    memories.push(follower);
+    closeAfterTest(follower);
     const early = follower.remember({ id: 'p1', text: 'a page remembered from the popup' });
     await new Promise((r) => setTimeout(r, 100));
     expect(follower.state).toBe('opening'); // no owner yet, and it does not become one
@@ -342,7 +305,7 @@ describe('tabs', () => {
     await late; // answered by the new owner (a fresh in-memory store here)
     expect(follower.role).toBe('follower');
     const noShare = connectMemory({ storage: 'memory', follow: true }, newTab(registry).env);
-    memories.push(noShare);
+    closeAfterTest(noShare);
     await rejectsWith(noShare.ready, 'UNSUPPORTED');
   });
 
@@ -371,7 +334,7 @@ describe('tabs', () => {
       },
       newTab(registry).env,
     );
-    memories.push(m);
+    closeAfterTest(m);
     const early = m.remember({ id: 'k', text: 'typed before the model failed' });
     await m.ready;
     expect(await early).toBe('k');

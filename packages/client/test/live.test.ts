@@ -3,53 +3,13 @@
  * API and engine behind Comlink, Node's BroadcastChannel), and `liveRecall`'s ordering rules on a
  * source whose answers the test releases one by one.
  */
-import { modelRootPath } from '@anamnesis/model-default';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { RecallResult } from '@anamnesis/engine';
-import {
-  liveRecall,
-  openMemory,
-  type LiveSource,
-  type LiveUpdate,
-  type MemoryChange,
-  type MemoryClient,
-  type OpenMemoryOptions,
-} from '../src/index.ts';
+import { liveRecall, type LiveSource, type LiveUpdate, type MemoryChange } from '../src/index.ts';
 import { PROTOCOL_VERSION } from '../src/tabs/protocol.ts';
 import { terminateWorker } from '../src/testing.ts';
-import { LockRegistry, Tab } from './tabs.ts';
-
-const tabs: Tab[] = [];
-const memories: MemoryClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(memories.splice(0).map((m) => m.close().catch(() => undefined)));
-  await Promise.all(tabs.splice(0).map((t) => t.dispose()));
-});
-
-function newTab(registry: LockRegistry): Tab {
-  const tab = new Tab(registry);
-  tabs.push(tab);
-  return tab;
-}
-
-async function open(tab: Tab, options: OpenMemoryOptions = {}): Promise<MemoryClient> {
-  const memory = await openMemory(
-    { device: 'auto', assets: { models: await modelRootPath() }, ...options },
-    tab.env,
-  );
-  memories.push(memory);
-  return memory;
-}
-
-const until = async (check: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+import { LockRegistry, newTab, open, until } from './opened.ts';
 
 describe('subscribe: every tab hears every committed change', () => {
   it('owner and follower hear writes from either tab, with kind and ids, in commit order', async () => {
