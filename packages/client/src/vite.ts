@@ -186,12 +186,13 @@ export interface AnamnesisPluginOptions {
    */
   backend?: 'model' | 'tfidf';
   /**
-   * Adds `<link rel="preload">` for the client's worker script and SQLite's wasm to each built HTML
-   * page, so that the browser downloads them beside the page's own script instead of one after the
-   * other (the page starts the worker, which then asks for the wasm): on a first visit the store
-   * opens sooner (about half a second at 10 Mbit/s). For pages that open a store at once; a page
-   * that only forwards to another tab's store (`follow: true`, an extension popup) would download
-   * them for nothing. Build only. Default `false`.
+   * Adds `<link rel="preload">` for SQLite's wasm to each built HTML page, so that the browser
+   * downloads it beside the page's own script instead of after the worker asked for it: on a
+   * first visit the store opens sooner. (The worker script itself is not preloaded: a `Worker`
+   * does not take a preloaded response, so it would be downloaded twice; the client starts the
+   * worker as it connects instead.) For pages that open a store at once; a page that only forwards
+   * to another tab's store (`follow: true`, an extension popup) would download it for nothing.
+   * Build only. Default `false`.
    */
   preload?: boolean;
 }
@@ -298,9 +299,7 @@ export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
       handler(_html, ctx) {
         if (!options.preload || !ctx.bundle) return undefined;
         const base = config?.base ?? '/';
-        const files = Object.keys(ctx.bundle).filter(
-          (f) => /(^|\/)worker-[\w-]+\.js$/.test(f) || /(^|\/)sqlite3-[\w-]+\.wasm$/.test(f),
-        );
+        const files = Object.keys(ctx.bundle).filter((f) => /(^|\/)sqlite3-[\w-]+\.wasm$/.test(f));
         return files.map((f) => ({
           tag: 'link',
           attrs: {
@@ -308,7 +307,7 @@ export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
             href: `${base}${f}`,
             as: 'fetch',
             crossorigin: '',
-            ...(f.endsWith('.wasm') ? { type: 'application/wasm' } : {}),
+            type: 'application/wasm',
           },
           injectTo: 'head' as const,
         }));

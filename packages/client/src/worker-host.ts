@@ -76,17 +76,19 @@ export class WorkerHost {
   }
 
   /**
-   * Starts a worker and opens the store in it; on a poisoned WebGPU, retries in a fresh worker on
-   * wasm. `onChange` hears every change the store commits while this worker has it open.
+   * Starts a worker (or takes `worker`, started and sent nothing yet) and opens the store in it;
+   * on a poisoned WebGPU, retries in a fresh worker on wasm. `onChange` hears every change the
+   * store commits while this worker has it open.
    */
   static async start(
     env: ClientEnvironment,
     open: WorkerOpenOptions,
     settings: Settings,
     onChange?: (change: StoreChange) => void,
+    worker: WorkerLike = env.createWorker(),
   ): Promise<WorkerHost> {
     try {
-      return await WorkerHost.#launch(env, open, settings, undefined, onChange);
+      return await WorkerHost.#launch(worker, open, settings, undefined, onChange);
     } catch (e) {
       if (
         !isAnamnesisError(e, 'UNSUPPORTED') ||
@@ -100,7 +102,7 @@ export class WorkerHost {
         simulateWebGpuFailure: false,
       };
       return WorkerHost.#launch(
-        env,
+        env.createWorker(),
         wasm,
         settings,
         { code: e.code, message: e.message },
@@ -110,13 +112,12 @@ export class WorkerHost {
   }
 
   static async #launch(
-    env: ClientEnvironment,
+    worker: WorkerLike,
     open: WorkerOpenOptions,
     settings: Settings,
     fellBackFrom: { code: string; message: string } | undefined,
     onChange: ((change: StoreChange) => void) | undefined,
   ): Promise<WorkerHost> {
-    const worker = env.createWorker();
     const remote = Comlink.wrap<RemoteWorkerApi>(worker);
     let onError: ((event: Event) => void) | undefined;
     try {

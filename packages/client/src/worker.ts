@@ -4,8 +4,12 @@
  * understands that pattern (Vite) bundles it with its imports. It exposes {@link createWorkerApi}
  * through Comlink, every answer a plain `Reply` (see `wire.ts`).
  */
+import { loadSqlite } from '@anamnesis/engine';
 import * as Comlink from 'comlink';
 
 import { answering, createWorkerApi } from './worker-api.ts';
 
 Comlink.expose(answering(createWorkerApi()));
+// SQLite-WASM downloads and compiles while the tab still decides whether this worker opens its
+// store (the tab starts it before it has the store's lock); an open reports a failed load.
+void loadSqlite().catch(() => undefined);

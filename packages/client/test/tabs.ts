@@ -91,7 +91,13 @@ export class LockRegistry {
 /** A simulated tab. */
 export class Tab {
   readonly channels: BroadcastChannel[] = [];
-  readonly workers: { api: WorkerApi; ports: MessagePort[] }[] = [];
+  /** Every worker the tab started: whether it was asked to open a store, and stopped. */
+  readonly workers: {
+    api: WorkerApi;
+    ports: MessagePort[];
+    opened: boolean;
+    terminated: boolean;
+  }[] = [];
   readonly env: ClientEnvironment;
   readonly #registry: LockRegistry;
 
@@ -101,10 +107,16 @@ export class Tab {
       createWorker: () => {
         const { port1, port2 } = new MessageChannel();
         const api = createWorkerApi();
-        Comlink.expose(answering(api), port1);
-        this.workers.push({ api, ports: [port1, port2] });
+        const worker = { api, ports: [port1, port2], opened: false, terminated: false };
+        const open: WorkerApi['open'] = (...args) => {
+          worker.opened = true;
+          return api.open(...args);
+        };
+        Comlink.expose(answering({ ...api, open }), port1);
+        this.workers.push(worker);
         return Object.assign(port2, {
           terminate() {
+            worker.terminated = true;
             port1.close();
             port2.close();
           },

@@ -33,6 +33,7 @@ export {
   type OpfsRecoverResult,
 } from './storage/opfs.ts';
 export { SCHEMA_VERSION } from './schema.ts';
+export { loadSqlite } from './sqlite.ts';
 export { TFIDF_MODEL_ID, type TfidfSimilarityOptions } from './tfidf-similarity.ts';
 export { VectorIndex, unitVector, type VectorHit } from './vector-index.ts';
 export type { ForgetAll } from './filter.ts';

@@ -8,7 +8,11 @@ export type Database = InstanceType<Sqlite3['oo1']['DB']>;
 
 let modulePromise: Promise<Sqlite3> | undefined;
 
-/** Loads SQLite-WASM once per realm (worker or Node process). */
+/**
+ * Loads SQLite-WASM once per realm (worker or Node process): every store opened in the realm
+ * shares the load. Calling it before the first open (a worker, as it starts) lets the wasm
+ * download and compile while the open is still being decided.
+ */
 export function loadSqlite(): Promise<Sqlite3> {
   modulePromise ??= sqlite3InitModule().catch((cause: unknown) => {
     modulePromise = undefined;

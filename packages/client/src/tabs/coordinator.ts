@@ -28,7 +28,12 @@ import {
   type WorkerOpenOptions,
 } from '../api.ts';
 import { withDeadline } from '../deadline.ts';
-import type { ChannelLike, ClientEnvironment } from '../environment.ts';
+import type {
+  ChannelLike,
+  ClientEnvironment,
+  LockManagerLike,
+  WorkerLike,
+} from '../environment.ts';
 import type { MemoryChange } from '../live.ts';
 import type { Role, Settings } from '../options.ts';
 import { fromWireError, toWireError } from '../wire.ts';
@@ -157,22 +162,23 @@ export class TabCoordinator {
       );
       return;
     }
-    const granted = await new Promise<boolean>((resolve, reject) => {
-      locks
-        .request(lockName, { ifAvailable: true }, (lock) => {
-          if (!lock) {
-            resolve(false);
-            return Promise.resolve();
-          }
-          resolve(true);
-          return new Promise<void>((release) => (this.#releaseLock = release));
-        })
-        .catch(reject);
-    });
+    // The worker starts while the lock is asked for: on a first visit the browser answers the
+    // origin's first storage request (this lock) only once it has set up the origin's storage,
+    // about as long as the worker takes to download and start. A tab that turns out to follow
+    // stops it before sending it anything.
+    const worker = this.#env.createWorker();
+    let granted: boolean;
+    try {
+      granted = await this.#askLock(locks, lockName);
+    } catch (e) {
+      worker.terminate();
+      throw e;
+    }
     if (granted) {
-      await this.#becomeOwner();
+      await this.#becomeOwner(worker);
       return;
     }
+    worker.terminate();
     // A follower: queue for the lock (taking over when the owner goes), find the owner.
     locks
       .request(lockName, { signal: this.#lockAbort.signal }, () => {
@@ -190,10 +196,33 @@ export class TabCoordinator {
     );
   }
 
-  /** Starts this tab's worker and announces it (first owner, or a follower taking over). */
-  async #becomeOwner(): Promise<void> {
-    const host = WorkerHost.start(this.#env, this.#open, this.#settings, (change) =>
-      this.#ownerChanged(change),
+  /** Takes the store's lock if no other tab holds it (held until released); false if one does. */
+  #askLock(locks: LockManagerLike, lockName: string): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      locks
+        .request(lockName, { ifAvailable: true }, (lock) => {
+          if (!lock) {
+            resolve(false);
+            return Promise.resolve();
+          }
+          resolve(true);
+          return new Promise<void>((release) => (this.#releaseLock = release));
+        })
+        .catch(reject);
+    });
+  }
+
+  /**
+   * Starts this tab's worker (or opens the store in `worker`, already started) and announces it
+   * (first owner, or a follower taking over).
+   */
+  async #becomeOwner(worker?: WorkerLike): Promise<void> {
+    const host = WorkerHost.start(
+      this.#env,
+      this.#open,
+      this.#settings,
+      (change) => this.#ownerChanged(change),
+      worker,
     );
     this.#host = host;
     // Calls waiting for an owner (never sent, or sent to an owner that went) run here, in order;
