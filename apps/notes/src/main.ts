@@ -496,10 +496,12 @@ let paints = 0;
 /** Shows a live search's answer, unless the field holds newer text (whose answer comes next). */
 async function paint(results: RecallResult[], update: LiveUpdate): Promise<void> {
   const ticket = ++paints;
-  const { query, startedAt: start } = update;
+  const { query, startedAt: start, cause } = update;
   if (query !== searchInput.value) return;
-  // The worker's share (recall and the round trip), apart from the page's rendering.
-  performance.measure('search-recall', { start, end: performance.now() });
+  // The worker's share of what was typed (recall and the round trip), apart from the page's
+  // rendering; runs again after a store change are not a person's search.
+  if (cause === 'query' || cause === 'start')
+    performance.measure('search-recall', { start, end: performance.now() });
   if (query.trim() === '') {
     showNoSearch(start);
     return;
