@@ -168,7 +168,13 @@ test("model: 'tfidf' opens with no model and no ONNX Runtime: remembers, recalls
     model: { id: string; dims: number };
     openMs: number;
   };
-  expect(info).toMatchObject({ backend: 'opfs', device: 'none', model: { id: 'tfidf', dims: 0 } });
+  expect(info).toMatchObject({
+    backend: 'opfs',
+    device: 'none',
+    model: { id: 'tfidf', dims: 0 },
+    // a new store's pool: its database, its journal and one spare file
+    timings: { storageSteps: { poolFiles: 3 } },
+  });
   ok(await c.call('t', 'rememberMany', [NOTES]));
   const hits = ok(await c.call('t', 'recall', ['kitten sofa'])) as { id: string }[];
   expect(hits[0]!.id).toBe('cat');

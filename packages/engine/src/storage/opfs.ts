@@ -22,6 +22,11 @@ export function installStorePool(sqlite3: Sqlite3, name: string): Promise<StoreP
   return sqlite3.installOpfsSAHPoolVfs({
     name: `anamnesis-sahpool-${name}`,
     directory: `.anamnesis/${name}`,
+    // A store opens two files: the database and its rollback journal (temporary files are in
+    // memory); one more is spare. Each file of the pool is created on the first visit and held
+    // open on every visit, so the default of 6 costs time for nothing. (A pool made with more
+    // keeps them.)
+    initialCapacity: 3,
     preserveOnInitFailure: true,
     forceReinitIfPreviouslyFailed: true,
     // Silent: a pool that cannot open its files yet (the previous owner's worker still holds them
