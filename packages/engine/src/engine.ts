@@ -1,22 +1,27 @@
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
 import { AnamnesisError, assertArray } from '@anamnesis/errors';
 import { ArcCache, type UsageEventKind } from '@anamnesis/ranking';
-import { sha256Hex } from './content-hash.ts';
-import { DedupIndex } from './dedup-index.ts';
-import { RetrievedEvents } from './retrieved-events.ts';
-import { cacheKey } from './cache-key.ts';
-import { DenseSimilarity } from './dense-similarity.ts';
-import type { Embedder, ProgressEvent, TransformersEmbedderOptions } from './embedder.ts';
-import { buildFilter, EVERY_MEMORY, isForgetAll, type ForgetAll } from './filter.ts';
-import { createModelEmbedder } from './model-embedder.ts';
-import { newId } from './ids.ts';
-import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from './jsonl.ts';
-import { Reader } from './reader.ts';
-import { recall as runRecall } from './recall.ts';
-import { RecallMemo } from './rid-memo.ts';
-import { LoadingSimilarity } from './loading-similarity.ts';
-import { BULK_READ_PAGE_CACHE, DEFAULT_PAGE_CACHE_MB, migrate, pageCachePragma } from './schema.ts';
-import { loadSqlite, mapSqliteError, transaction } from './sqlite.ts';
+import { sha256Hex } from './store/content-hash.ts';
+import { DedupIndex } from './store/dedup-index.ts';
+import { RetrievedEvents } from './store/retrieved-events.ts';
+import { cacheKey } from './recall/cache-key.ts';
+import { DenseSimilarity } from './similarity/dense-similarity.ts';
+import type { Embedder, ProgressEvent, TransformersEmbedderOptions } from './embedding/embedder.ts';
+import { buildFilter, EVERY_MEMORY, isForgetAll, type ForgetAll } from './input/filter.ts';
+import { createModelEmbedder } from './embedding/model-embedder.ts';
+import { newId } from './store/ids.ts';
+import { exportJsonl, importPlan, type ImportOptions, type ExportOptions } from './io/jsonl.ts';
+import { Reader } from './store/reader.ts';
+import { recall as runRecall } from './recall/recall.ts';
+import { RecallMemo } from './recall/rid-memo.ts';
+import { LoadingSimilarity } from './similarity/loading-similarity.ts';
+import {
+  BULK_READ_PAGE_CACHE,
+  DEFAULT_PAGE_CACHE_MB,
+  migrate,
+  pageCachePragma,
+} from './store/schema.ts';
+import { loadSqlite, mapSqliteError, transaction } from './store/sqlite.ts';
 import type { StorageBackend, StorageKind, StorageOpenSteps } from './storage/backend.ts';
 import { openStorage } from './storage/open.ts';
 import {
@@ -27,8 +32,8 @@ import {
   ridsByIds,
   toMemory,
   readMemoryRow,
-} from './store.ts';
-import { TfidfSimilarity, type TfidfSimilarityOptions } from './tfidf-similarity.ts';
+} from './store/store.ts';
+import { TfidfSimilarity, type TfidfSimilarityOptions } from './similarity/tfidf-similarity.ts';
 import type {
   ChangeKind,
   EngineStats,
@@ -48,9 +53,9 @@ import {
   validateRemember,
   validateUpdate,
   type NewMemory,
-} from './validate.ts';
-import type { SimilarityBackend } from './similarity.ts';
-import { WritePath } from './write-path.ts';
+} from './input/validate.ts';
+import type { SimilarityBackend } from './similarity/similarity.ts';
+import { WritePath } from './writes/write-path.ts';
 
 export type { StorageKind };
 

@@ -1,6 +1,6 @@
-import type { Database } from './sqlite.ts';
+import type { Database } from '../store/sqlite.ts';
 import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
-import type { VectorHit } from './vector-index.ts';
+import type { VectorHit } from '../vectors/vector-index.ts';
 
 /**
  * The similarity backend of an engine whose embedding model is still loading (the engine was given a

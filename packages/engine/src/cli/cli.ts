@@ -15,10 +15,10 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AnamnesisError } from '@anamnesis/errors';
-import { createEngine } from './engine.ts';
-import { recoverStore } from './recover.ts';
+import { createEngine } from '../engine.ts';
+import { recoverStore } from '../io/recover.ts';
 import { jsonTerminalSafe, terminalSafe } from './terminal.ts';
-import type { RememberInput } from './types.ts';
+import type { RememberInput } from '../types.ts';
 
 const USAGE = `usage:
   anamnesis ingest [--db FILE] FILE...                JSON Lines or text files

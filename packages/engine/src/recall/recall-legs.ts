@@ -1,11 +1,11 @@
 import { prepareFtsQuery, usageDecay, type RankedList } from '@anamnesis/ranking';
-import { EVERY_MEMORY, type SqlFilter } from './filter.ts';
-import { queryStopwords } from './lexical.ts';
-import { TFIDF_MODEL_ID } from './tfidf-similarity.ts';
-import type { Columns, Reader } from './reader.ts';
-import { readRidsByIds, type CandidateRow } from './store.ts';
-import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
-import type { ExtraList } from './types.ts';
+import { EVERY_MEMORY, type SqlFilter } from '../input/filter.ts';
+import { queryStopwords } from '../store/lexical.ts';
+import { TFIDF_MODEL_ID } from '../similarity/tfidf-similarity.ts';
+import type { Columns, Reader } from '../store/reader.ts';
+import { readRidsByIds, type CandidateRow } from '../store/store.ts';
+import type { PreparedQuery, SimilarityBackend } from '../similarity/similarity.ts';
+import type { ExtraList } from '../types.ts';
 
 /**
  * The legs of recall: each ranks memories by one signal, filters applied inside. Candidate legs

@@ -1,7 +1,7 @@
-import type { ProgressEvent } from './embedder.ts';
-import type { Reader } from './reader.ts';
-import type { Database, Sqlite3 } from './sqlite.ts';
-import type { VectorHit } from './vector-index.ts';
+import type { ProgressEvent } from '../embedding/embedder.ts';
+import type { Reader } from '../store/reader.ts';
+import type { Database, Sqlite3 } from '../store/sqlite.ts';
+import type { VectorHit } from '../vectors/vector-index.ts';
 
 /**
  * The similarity half of the engine: how memories and queries become comparable. Two kinds exist:

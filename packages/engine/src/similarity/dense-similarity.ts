@@ -1,16 +1,16 @@
-import type { Embedder, ProgressEvent } from './embedder.ts';
-import { transaction, type Database, type Sqlite3 } from './sqlite.ts';
-import { writeVectors } from './store.ts';
-import { Reader } from './reader.ts';
+import type { Embedder, ProgressEvent } from '../embedding/embedder.ts';
+import { transaction, type Database, type Sqlite3 } from '../store/sqlite.ts';
+import { writeVectors } from '../store/store.ts';
+import { Reader } from '../store/reader.ts';
 import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
-import { unitVector, VectorIndex, type VectorHit } from './vector-index.ts';
+import { unitVector, VectorIndex, type VectorHit } from '../vectors/vector-index.ts';
 import {
   checkSnapshot,
   partRows,
   readSnapshot,
   snapshotCoverage,
   writeSnapshotPart,
-} from './vector-snapshot.ts';
+} from '../vectors/vector-snapshot.ts';
 
 /** Rows embedded per transaction while a store re-embeds. */
 const REEMBED_BATCH = 256;

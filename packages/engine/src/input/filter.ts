@@ -1,6 +1,6 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { assertWellFormed } from './text.ts';
-import type { MemoryFilter, MetaValue } from './types.ts';
+import type { MemoryFilter, MetaValue } from '../types.ts';
 
 /** Metadata keys, tags-free identifiers: the only caller text that names anything in SQL. */
 export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;

@@ -1,5 +1,5 @@
 import { AnamnesisError } from '@anamnesis/errors';
-import { dateTime } from './filter.ts';
+import { dateTime } from '../input/filter.ts';
 
 /**
  * An injective text key for recall options: unlike `JSON.stringify`, values that validate

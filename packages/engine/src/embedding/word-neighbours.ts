@@ -1,4 +1,4 @@
-import { Int8Rows } from './int8-rows.ts';
+import { Int8Rows } from '../vectors/int8-rows.ts';
 
 /** Nearest words returned per query word. */
 export const NEIGHBOURS_PER_WORD = 2;

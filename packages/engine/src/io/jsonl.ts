@@ -1,14 +1,14 @@
 import { AnamnesisError, assertInRange } from '@anamnesis/errors';
 import { norm } from '@anamnesis/ranking';
-import { sha256Hex } from './content-hash.ts';
-import type { ProgressEvent } from './embedder.ts';
-import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory } from './store.ts';
-import type { Database } from './sqlite.ts';
-import type { Memory } from './types.ts';
-import { MAX_TIME, validateLinks, validateRemember } from './validate.ts';
-import { unitVector } from './vector-index.ts';
-import type { SimilarityBackend } from './similarity.ts';
-import type { WritePlan } from './write-path.ts';
+import { sha256Hex } from '../store/content-hash.ts';
+import type { ProgressEvent } from '../embedding/embedder.ts';
+import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory } from '../store/store.ts';
+import type { Database } from '../store/sqlite.ts';
+import type { Memory } from '../types.ts';
+import { MAX_TIME, validateLinks, validateRemember } from '../input/validate.ts';
+import { unitVector } from '../vectors/vector-index.ts';
+import type { SimilarityBackend } from '../similarity/similarity.ts';
+import type { WritePlan } from '../writes/write-path.ts';
 
 /** Options of `export`. */
 export interface ExportOptions {

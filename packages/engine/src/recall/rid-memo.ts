@@ -1,5 +1,5 @@
-import type { Reader } from './reader.ts';
-import { candidateRows, type CandidateRow } from './store.ts';
+import type { Reader } from '../store/reader.ts';
+import { candidateRows, type CandidateRow } from '../store/store.ts';
 
 /** Values kept at most by one memo; past it the memo starts again empty. */
 const DEFAULT_CAPACITY = 16_384;

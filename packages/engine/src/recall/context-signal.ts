@@ -8,9 +8,9 @@ import {
   type ContextWeights,
   type ScoredCandidate,
 } from '@anamnesis/ranking';
-import { EVERY_MEMORY } from './filter.ts';
+import { EVERY_MEMORY } from '../input/filter.ts';
 import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
-import type { CandidateRow } from './store.ts';
+import type { CandidateRow } from '../store/store.ts';
 
 /** A candidate whose session neighbours are looked up. */
 export interface ContextCentre {

@@ -1,6 +1,6 @@
 import { AnamnesisError } from '@anamnesis/errors';
-import { transaction, type Database } from './sqlite.ts';
-import type { ChangeKind } from './types.ts';
+import { transaction, type Database } from '../store/sqlite.ts';
+import type { ChangeKind } from '../types.ts';
 
 /**
  * One write, as the {@link WritePath} runs it: `encode` → `BEGIN IMMEDIATE` → `tx` → `COMMIT` →

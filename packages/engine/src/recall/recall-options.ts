@@ -1,8 +1,8 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { type ScoringProfile } from '@anamnesis/ranking';
-import { IDENTIFIER } from './filter.ts';
+import { IDENTIFIER } from '../input/filter.ts';
 import { resolveProfile } from './profiles.ts';
-import type { ExtraList, RecallOptions } from './types.ts';
+import type { ExtraList, RecallOptions } from '../types.ts';
 
 /** Legs the pipeline runs itself: an extra list may not take one of these labels. */
 export const BUILT_IN_LEGS: readonly string[] = [

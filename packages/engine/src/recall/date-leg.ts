@@ -1,6 +1,6 @@
 import { queryDateWindows, type RankedList } from '@anamnesis/ranking';
-import type { Reader } from './reader.ts';
-import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
+import type { Reader } from '../store/reader.ts';
+import type { PreparedQuery, SimilarityBackend } from '../similarity/similarity.ts';
 
 /**
  * The `date` leg: when the query names a calendar day or month ("on 3 June, 2023", "in May 2023";

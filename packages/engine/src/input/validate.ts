@@ -1,7 +1,7 @@
 import { AnamnesisError, assertInRange } from '@anamnesis/errors';
 import { assertMetaKey, assertMetaValue, toMillis } from './filter.ts';
 import { assertColumnText, assertWellFormed, stripBom } from './text.ts';
-import type { LinkInput, Memory, MetaValue, RememberInput, UpdateInput } from './types.ts';
+import type { LinkInput, Memory, MetaValue, RememberInput, UpdateInput } from '../types.ts';
 
 /** A validated, normalised memory ready to insert (the store adds the rest of a `Memory`). */
 export type NewMemory = Omit<Memory, 'id' | 'updatedAt' | 'accessCount'> & {

@@ -1,6 +1,6 @@
 import type { Columns, Reader } from './reader.ts';
 import type { Database } from './sqlite.ts';
-import type { Memory, MetaValue } from './types.ts';
+import type { Memory, MetaValue } from '../types.ts';
 
 /** The columns every memory read selects, in this order. */
 export const MEMORY_COLUMNS =

@@ -17,8 +17,8 @@ import {
 import { applyContext } from './context-signal.ts';
 import { dateLeg } from './date-leg.ts';
 import { applySpeaker } from './speaker-signal.ts';
-import { buildFilter } from './filter.ts';
-import { lexicalWords } from './lexical.ts';
+import { buildFilter } from '../input/filter.ts';
+import { lexicalWords } from '../store/lexical.ts';
 import {
   allowedRids,
   expansionLeg,
@@ -32,10 +32,16 @@ import {
   vectorLeg,
 } from './recall-legs.ts';
 import { planRecall, type RecallPlan } from './recall-options.ts';
-import type { SimilarityBackend } from './similarity.ts';
+import type { SimilarityBackend } from '../similarity/similarity.ts';
 import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
-import { memoryRows, readRidsByIds, sessionRows, toMemory, type MemoryRow } from './store.ts';
-import type { Explain, RecallOptions, RecallResult } from './types.ts';
+import {
+  memoryRows,
+  readRidsByIds,
+  sessionRows,
+  toMemory,
+  type MemoryRow,
+} from '../store/store.ts';
+import type { Explain, RecallOptions, RecallResult } from '../types.ts';
 
 /**
  * The share of the query's words (`lexicalWords`) written in the Latin script (or digits): the model legs (vector,

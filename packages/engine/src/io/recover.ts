@@ -1,4 +1,4 @@
-import { sha256Hex } from './content-hash.ts';
+import { sha256Hex } from '../store/content-hash.ts';
 import { exportJsonl } from './jsonl.ts';
 import {
   freelistPages,
@@ -7,10 +7,16 @@ import {
   scanTableLeaves,
   withRepairedHeader,
 } from './page-scan.ts';
-import { migrate } from './schema.ts';
-import { importDatabase, loadSqlite, type Database } from './sqlite.ts';
-import { insertMemories, MEMORY_COLUMNS, toMemory, toMemoryRow, type MemoryRow } from './store.ts';
-import { validateLinks, validateRemember } from './validate.ts';
+import { migrate } from '../store/schema.ts';
+import { importDatabase, loadSqlite, type Database } from '../store/sqlite.ts';
+import {
+  insertMemories,
+  MEMORY_COLUMNS,
+  toMemory,
+  toMemoryRow,
+  type MemoryRow,
+} from '../store/store.ts';
+import { validateLinks, validateRemember } from '../input/validate.ts';
 
 /** What {@link recoverStore} salvaged from a damaged store. */
 export interface RecoverResult {

@@ -9,10 +9,10 @@ import {
   type SparseVector,
   type TfidfOptions,
 } from '@anamnesis/ranking';
-import { sha256Hex } from './content-hash.ts';
-import type { Database } from './sqlite.ts';
+import { sha256Hex } from '../store/content-hash.ts';
+import type { Database } from '../store/sqlite.ts';
 import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
-import type { VectorHit } from './vector-index.ts';
+import type { VectorHit } from '../vectors/vector-index.ts';
 
 /** The model id a TF-IDF store records. */
 export const TFIDF_MODEL_ID = 'tfidf';
