@@ -1,5 +1,31 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { dateTime } from '../input/filter.ts';
+import type { RecallOptions } from '../types.ts';
+
+/** The recall cache's time slot, ms: an answer is served from the cache within one minute's slot. */
+export const RECALL_CACHE_SLOT_MS = 60_000;
+
+/**
+ * The recall cache's key of a normalised query: the store's generation (any committed change), the
+ * time slot of `now` (scores depend on age: priors, recency profiles), the query and the options.
+ */
+export function recallKey(
+  generation: number,
+  now: number,
+  query: string,
+  options: RecallOptions,
+): string {
+  return `${generation}\u0000${Math.floor(now / RECALL_CACHE_SLOT_MS)}\u0000${query}\u0000${cacheKey(options)}`;
+}
+
+/** Freezes a cached answer and everything in it: callers share it. */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
 
 /**
  * An injective text key for recall options: unlike `JSON.stringify`, values that validate

@@ -136,7 +136,29 @@ export function pageCachePragma(mb: number): string {
 }
 
 /** The page cache while a bulk read streams through pages read once: 2 MB. */
-export const BULK_READ_PAGE_CACHE = 'PRAGMA cache_size = -2048';
+const BULK_READ_PAGE_CACHE = 'PRAGMA cache_size = -2048';
+
+/**
+ * Runs `read` on the small bulk-read page cache ({@link BULK_READ_PAGE_CACHE}), then restores the
+ * store's own of `pageCacheMb` (when its promise settles, for an asynchronous read): pages read once
+ * (the stored vectors at open, ~40 MB at 100k memories; a dedup rebuild's rows; the stored vectors
+ * a snapshot part copies) do not fill the cache, whose memory would stay (a WebAssembly memory
+ * never shrinks). For a store on OPFS: a memory or file store is in memory already.
+ */
+export function bulkRead<T>(db: Database, pageCacheMb: number, read: () => T): T {
+  const restore = () => db.exec(pageCachePragma(pageCacheMb));
+  db.exec(BULK_READ_PAGE_CACHE);
+  let out: T;
+  try {
+    out = read();
+  } catch (e) {
+    restore();
+    throw e;
+  }
+  if (out instanceof Promise) return out.finally(restore) as T;
+  restore();
+  return out;
+}
 
 /**
  * Applies pragmas for the backend (on OPFS a page cache of `pageCacheMb`) and runs pending
