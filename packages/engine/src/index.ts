@@ -14,14 +14,14 @@ export {
   WRITE_METHODS,
 } from './engine.ts';
 export type { StorageOpenSteps } from './storage/backend.ts';
-export {
-  createTransformersEmbedder,
-  type DeviceSelection,
-  type Embedder,
-  type EmbedderDevice,
-  type ProgressEvent,
-  type TransformersEmbedderOptions,
+export type {
+  DeviceSelection,
+  Embedder,
+  EmbedderDevice,
+  ProgressEvent,
+  TransformersEmbedderOptions,
 } from './embedding/embedder.ts';
+export { createTransformersEmbedder } from './embedding/transformers-embedder.ts';
 export { createModelEmbedder } from './embedding/model-embedder.ts';
 export {
   createStaticEmbedder,

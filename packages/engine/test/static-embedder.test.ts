@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createTransformersEmbedder, type Embedder } from '../src/embedding/embedder.ts';
+import type { Embedder } from '../src/embedding/embedder.ts';
+import { createTransformersEmbedder } from '../src/embedding/transformers-embedder.ts';
 import { createModelEmbedder } from '../src/embedding/model-embedder.ts';
 import { createStaticEmbedder, isStaticModel } from '../src/embedding/static-embedder.ts';
 import { rejectsWith } from './helpers.ts';

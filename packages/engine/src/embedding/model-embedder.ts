@@ -3,11 +3,8 @@
  * that gives the same vectors without ONNX Runtime, any other model (or an explicit
  * `runtime: 'onnx'` or `device: 'webgpu'`) through transformers.js and ONNX Runtime.
  */
-import {
-  createTransformersEmbedder,
-  type Embedder,
-  type TransformersEmbedderOptions,
-} from './embedder.ts';
+import type { Embedder, TransformersEmbedderOptions } from './embedder.ts';
+import { createTransformersEmbedder } from './transformers-embedder.ts';
 import { createStaticEmbedder, isStaticModel } from './static-embedder.ts';
 
 /**
