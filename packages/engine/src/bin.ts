@@ -3,8 +3,8 @@
  * The `anamnesis` executable (`bin` of `@anamnesis/engine`): runs {@link main} on the process
  * arguments. Built to `dist/bin.js`, plain JavaScript: no compiler at run time.
  */
-import { main } from './cli.ts';
-import { terminalSafe } from './terminal.ts';
+import { main } from './cli/cli.ts';
+import { terminalSafe } from './cli/terminal.ts';
 
 try {
   process.exitCode = await main(process.argv.slice(2));

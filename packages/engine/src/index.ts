@@ -14,31 +14,40 @@ export {
   WRITE_METHODS,
 } from './engine.ts';
 export type { StorageOpenSteps } from './storage/backend.ts';
+export type {
+  DeviceSelection,
+  Embedder,
+  EmbedderDevice,
+  ProgressEvent,
+  TransformersEmbedderOptions,
+} from './embedding/embedder.ts';
+export { createTransformersEmbedder } from './embedding/transformers-embedder.ts';
+export { createModelEmbedder } from './embedding/model-embedder.ts';
 export {
-  createTransformersEmbedder,
-  type DeviceSelection,
-  type Embedder,
-  type EmbedderDevice,
-  type ProgressEvent,
-  type TransformersEmbedderOptions,
-} from './embedder.ts';
-export { createModelEmbedder } from './model-embedder.ts';
-export { createStaticEmbedder, isStaticModel, STATIC_MODEL_KIND } from './static-embedder.ts';
-export type { ExportOptions, ImportOptions } from './jsonl.ts';
-export { recoverStore, type RecoverResult } from './recover.ts';
-export { DEFAULT_PRIORS, DEFAULT_PROFILE, ENGINE_PROFILES, resolveProfile } from './profiles.ts';
+  createStaticEmbedder,
+  isStaticModel,
+  STATIC_MODEL_KIND,
+} from './embedding/static-embedder.ts';
+export type { ExportOptions, ImportOptions } from './io/jsonl.ts';
+export { recoverStore, type RecoverResult } from './io/recover.ts';
+export {
+  DEFAULT_PRIORS,
+  DEFAULT_PROFILE,
+  ENGINE_PROFILES,
+  resolveProfile,
+} from './recall/profiles.ts';
 export {
   recoverOpfsStore,
   type OpfsRecoverOptions,
   type OpfsRecoverResult,
 } from './storage/opfs.ts';
-export { SCHEMA_VERSION } from './schema.ts';
-export { loadSqlite } from './sqlite.ts';
-export { TFIDF_MODEL_ID, type TfidfSimilarityOptions } from './tfidf-similarity.ts';
-export { VectorIndex, unitVector, type VectorHit } from './vector-index.ts';
-export type { ForgetAll } from './filter.ts';
-export { MAX_LINKS, MAX_META_CHARS, MAX_META_KEYS } from './validate.ts';
-export type { PreparedQuery, SimilarityBackend } from './similarity.ts';
+export { SCHEMA_VERSION } from './store/schema.ts';
+export { loadSqlite } from './store/sqlite.ts';
+export { TFIDF_MODEL_ID, type TfidfSimilarityOptions } from './similarity/tfidf-similarity.ts';
+export { VectorIndex, unitVector, type VectorHit } from './vectors/vector-index.ts';
+export type { ForgetAll } from './input/filter.ts';
+export { MAX_LINKS, MAX_META_CHARS, MAX_META_KEYS } from './input/validate.ts';
+export type { PreparedQuery, SimilarityBackend } from './similarity/similarity.ts';
 export type {
   ChangeKind,
   Compression,

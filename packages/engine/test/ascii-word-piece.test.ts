@@ -6,7 +6,7 @@ import { mulberry32 } from '@anamnesis/ranking';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { asciiWordPiece } from '../src/ascii-word-piece.ts';
+import { asciiWordPiece } from '../src/embedding/ascii-word-piece.ts';
 
 let json: Record<string, unknown>;
 let config: Record<string, unknown>;

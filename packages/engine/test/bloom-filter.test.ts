@@ -7,7 +7,7 @@ import {
   bloomPositions,
   optimalHashCount,
   optimalSize,
-} from '../src/bloom-filter.ts';
+} from '../src/store/bloom-filter.ts';
 
 const invalid = expect.objectContaining({ code: 'INVALID_INPUT' });
 

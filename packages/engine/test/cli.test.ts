@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.ts';
+import { main } from '../src/cli/cli.ts';
 import { createEngine } from '../src/index.ts';
 import { defaultEmbedder } from './helpers.ts';
 

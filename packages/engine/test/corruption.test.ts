@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.ts';
+import { main } from '../src/cli/cli.ts';
 import { createEngine, recoverStore } from '../src/index.ts';
 import { caseSeed, FUZZ_CASES, FUZZ_SEED, Gen, replay } from './fuzz-gen.ts';
-import { headerPageSize, scanTableLeaves } from '../src/page-scan.ts';
-import { importDatabase, loadSqlite } from '../src/sqlite.ts';
+import { headerPageSize, scanTableLeaves } from '../src/io/page-scan.ts';
+import { importDatabase, loadSqlite } from '../src/store/sqlite.ts';
 import { defaultEmbedder, rejectsWith } from './helpers.ts';
 
 const N = 500;

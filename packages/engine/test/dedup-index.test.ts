@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BloomFilter } from '../src/bloom-filter.ts';
-import { DedupIndex } from '../src/dedup-index.ts';
-import { Reader } from '../src/reader.ts';
-import { migrate } from '../src/schema.ts';
-import { loadSqlite } from '../src/sqlite.ts';
-import { dedupKey, insertMemories } from '../src/store.ts';
+import { BloomFilter } from '../src/store/bloom-filter.ts';
+import { DedupIndex } from '../src/store/dedup-index.ts';
+import { Reader } from '../src/store/reader.ts';
+import { migrate } from '../src/store/schema.ts';
+import { loadSqlite } from '../src/store/sqlite.ts';
+import { dedupKey, insertMemories } from '../src/store/store.ts';
 
 async function store(count: number) {
   const sqlite3 = await loadSqlite();

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { join, normalize, sep } from 'node:path';
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTransformersEmbedder } from '../src/embedder.ts';
+import { createTransformersEmbedder } from '../src/embedding/transformers-embedder.ts';
 
 /**
  * A hub-like model host on loopback: `/<model id>/resolve/<revision>/<file>` serves the default

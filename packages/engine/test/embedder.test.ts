@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { createTransformersEmbedder } from '../src/embedder.ts';
+import { createTransformersEmbedder } from '../src/embedding/transformers-embedder.ts';
 import { rejectsWith } from './helpers.ts';
 
 /** A copy of the default model root with one file removed or replaced. */

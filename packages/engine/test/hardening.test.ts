@@ -17,7 +17,7 @@ import {
   type Engine,
   type MemoryFilter,
 } from '../src/index.ts';
-import { exportDatabase, importDatabase, loadSqlite } from '../src/sqlite.ts';
+import { exportDatabase, importDatabase, loadSqlite } from '../src/store/sqlite.ts';
 import { rejectsWith } from './helpers.ts';
 
 let engine: Engine;

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { AnamnesisError, type ErrorCode } from '@anamnesis/errors';
-import { createTransformersEmbedder, type Embedder } from '../src/embedder.ts';
-import { createModelEmbedder } from '../src/model-embedder.ts';
+import type { Embedder } from '../src/embedding/embedder.ts';
+import { createTransformersEmbedder } from '../src/embedding/transformers-embedder.ts';
+import { createModelEmbedder } from '../src/embedding/model-embedder.ts';
 import { createEngine, defaultEmbedderOptions, type Engine } from '../src/engine.ts';
 
 let shared: Promise<Embedder> | undefined;

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFilter, IDENTIFIER } from '../src/filter.ts';
+import { buildFilter, IDENTIFIER } from '../src/input/filter.ts';
 import { createEngine, type Engine } from '../src/index.ts';
-import { importDatabase, loadSqlite } from '../src/sqlite.ts';
+import { importDatabase, loadSqlite } from '../src/store/sqlite.ts';
 import { caseSeed, FUZZ_CASES, FUZZ_SEED, Gen, replay } from './fuzz-gen.ts';
 import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
 
@@ -208,6 +208,10 @@ describe('injection: names are rejected', () => {
 describe('injection: no caller text is ever spliced into SQL', () => {
   const src = fileURLToPath(new URL('../src/', import.meta.url));
 
+  /** Every source file of the engine, in every folder (paths relative to `src`). */
+  const sources = () =>
+    readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+
   /** Every template literal of a source file (with `${…}` nesting), as raw text. */
   function templates(code: string): string[] {
     const out: string[] = [];
@@ -245,7 +249,7 @@ describe('injection: no caller text is ever spliced into SQL', () => {
 
   it('every interpolation in an SQL template literal is an allow-listed engine fragment', () => {
     const found: string[] = [];
-    for (const file of readdirSync(src).filter((f) => f.endsWith('.ts'))) {
+    for (const file of sources()) {
       for (const t of templates(readFileSync(join(src, file), 'utf8'))) {
         if (!SQL.test(t)) continue;
         for (const m of t.matchAll(/\$\{([^}]*(?:\{[^}]*\}[^}]*)*)\}/g)) {
@@ -260,7 +264,7 @@ describe('injection: no caller text is ever spliced into SQL', () => {
   });
 
   it('SQL strings are never built by concatenation', () => {
-    for (const file of readdirSync(src).filter((f) => f.endsWith('.ts'))) {
+    for (const file of sources()) {
       const code = readFileSync(join(src, file), 'utf8');
       const concatenated = code.match(
         /['"`][^'"`\n]*\b(SELECT|INSERT|UPDATE|DELETE|WHERE)\b[^'"`\n]*['"`]\s*\+|\+\s*['"`][^'"`\n]*\b(SELECT|INSERT|UPDATE|DELETE|WHERE)\b/g,

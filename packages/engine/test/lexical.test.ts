@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lexicalText, lexicalWords, queryStopwords } from '../src/lexical.ts';
+import { lexicalText, lexicalWords, queryStopwords } from '../src/store/lexical.ts';
 
 describe('lexical words', () => {
   it('cuts scripts without spaces into words and stems Russian', () => {

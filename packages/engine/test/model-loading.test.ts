@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import type { Embedder } from '../src/embedder.ts';
+import type { Embedder } from '../src/embedding/embedder.ts';
 import { createEngine, type Engine } from '../src/index.ts';
 import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
 

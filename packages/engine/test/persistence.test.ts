@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, type Embedder, type Engine } from '../src/index.ts';
-import { importDatabase, loadSqlite } from '../src/sqlite.ts';
+import { importDatabase, loadSqlite } from '../src/store/sqlite.ts';
 import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
 
 /** A fixed clock: the default profile's recency prior makes scores depend on the time. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createEngine, type Engine, type RecallResult } from '../src/index.ts';
-import { RidMemo } from '../src/rid-memo.ts';
+import { RidMemo } from '../src/recall/rid-memo.ts';
 import { defaultEmbedder, NOTES } from './helpers.ts';
 
 describe('RidMemo', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { RowTable } from '../src/row-table.ts';
+import { RowTable } from '../src/vectors/row-table.ts';
 
 /** A rid: mostly small and dense (as SQLite gives them), sometimes far beyond the rows held. */
 const rid = fc.oneof(

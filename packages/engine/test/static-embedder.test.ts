@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createTransformersEmbedder, type Embedder } from '../src/embedder.ts';
-import { createModelEmbedder } from '../src/model-embedder.ts';
-import { createStaticEmbedder, isStaticModel } from '../src/static-embedder.ts';
+import type { Embedder } from '../src/embedding/embedder.ts';
+import { createTransformersEmbedder } from '../src/embedding/transformers-embedder.ts';
+import { createModelEmbedder } from '../src/embedding/model-embedder.ts';
+import { createStaticEmbedder, isStaticModel } from '../src/embedding/static-embedder.ts';
 import { rejectsWith } from './helpers.ts';
 
 /** LoCoMo dev conversations (the repo's shared data), when this machine has them. */

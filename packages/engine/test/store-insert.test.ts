@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../src/schema.ts';
-import { loadSqlite, type Database } from '../src/sqlite.ts';
-import { insertMemories, rowsByRid, writeVectors, type MemoryInsert } from '../src/store.ts';
+import { migrate } from '../src/store/schema.ts';
+import { loadSqlite, type Database } from '../src/store/sqlite.ts';
+import { insertMemories, rowsByRid, writeVectors, type MemoryInsert } from '../src/store/store.ts';
 
 async function freshDb(): Promise<Database> {
   const sqlite3 = await loadSqlite();

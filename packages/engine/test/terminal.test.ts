@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonTerminalSafe, terminalSafe } from '../src/terminal.ts';
+import { jsonTerminalSafe, terminalSafe } from '../src/cli/terminal.ts';
 
 /** Characters a terminal acts on: C0 controls other than tab and line feed, ESC, DEL, C1. */
 // eslint-disable-next-line no-control-regex -- the characters under test

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cosine, sparseCosine, TfidfIndex, type ScoringProfile } from '@anamnesis/ranking';
 import { createEngine, DEFAULT_PROFILE, TFIDF_MODEL_ID, type Engine } from '../src/index.ts';
-import { TfidfSimilarity } from '../src/tfidf-similarity.ts';
+import { TfidfSimilarity } from '../src/similarity/tfidf-similarity.ts';
 import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-tfidf-'));

@@ -14,7 +14,7 @@ import {
   validateId,
   validateRemember,
   validateUpdate,
-} from '../src/validate.ts';
+} from '../src/input/validate.ts';
 
 const NOW = Date.UTC(2026, 0, 1);
 const MAX_TEXT = 100;

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileScan } from '../scripts/build-wasm.ts';
-import { VECTOR_SCAN_WASM } from '../src/vector-scan-module.ts';
-import { unitVector, VectorIndex } from '../src/vector-index.ts';
+import { VECTOR_SCAN_WASM } from '../src/vectors/vector-scan-module.ts';
+import { unitVector, VectorIndex } from '../src/vectors/vector-index.ts';
 
 function brute(rows: Map<number, Float32Array>, q: Float32Array, k: number) {
   const uq = unitVector(q);
@@ -21,7 +21,7 @@ function brute(rows: Map<number, Float32Array>, q: Float32Array, k: number) {
 describe('vector index', () => {
   it('ships the module compiled from vector-scan.wat', async () => {
     expect(Buffer.from(await compileScan()).toString('base64')).toBe(VECTOR_SCAN_WASM);
-    const wat = readFileSync(new URL('../src/vector-scan.wat', import.meta.url), 'utf8');
+    const wat = readFileSync(new URL('../src/vectors/vector-scan.wat', import.meta.url), 'utf8');
     expect(wat).toContain('f32x4.mul');
     expect(wat).toContain('i16x8.extmul_low_i8x16_s');
   });

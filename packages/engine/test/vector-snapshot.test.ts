@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.ts';
-import { exportDatabase, importDatabase, loadSqlite } from '../src/sqlite.ts';
-import { SCHEMA_VERSION } from '../src/schema.ts';
-import { partRows } from '../src/vector-snapshot.ts';
+import { exportDatabase, importDatabase, loadSqlite } from '../src/store/sqlite.ts';
+import { SCHEMA_VERSION } from '../src/store/schema.ts';
+import { partRows } from '../src/vectors/vector-snapshot.ts';
 import { defaultEmbedder } from './helpers.ts';
 
 /** A fixed clock: the default profile's recency prior makes scores depend on the time. */

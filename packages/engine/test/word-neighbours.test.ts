@@ -3,7 +3,7 @@ import {
   NEIGHBOUR_MIN_COSINE,
   NEIGHBOURS_PER_WORD,
   WordNeighbours,
-} from '../src/word-neighbours.ts';
+} from '../src/embedding/word-neighbours.ts';
 import { defaultEmbedder } from './helpers.ts';
 
 /** Exact neighbours by brute force over every row (what `WordNeighbours` must return). */

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { loadSqlite } from '../src/sqlite.ts';
-import { WritePath } from '../src/write-path.ts';
+import { loadSqlite } from '../src/store/sqlite.ts';
+import { WritePath } from '../src/writes/write-path.ts';
 
 async function setUp() {
   const sqlite3 = await loadSqlite();

@@ -12,7 +12,7 @@ import { AnamnesisError } from '@anamnesis/errors';
 /** The `meta` key that holds the metadata entries anamnesis cannot store as fields, as JSON. */
 export const EXTRA_KEY = '__langchain';
 
-/** The engine's rule for metadata keys (`packages/engine/src/filter.ts`, `IDENTIFIER`). */
+/** The engine's rule for metadata keys (`packages/engine/src/input/filter.ts`, `IDENTIFIER`). */
 const META_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** True for the values anamnesis stores as `meta` fields: strings, finite numbers, booleans, null. */

@@ -103,17 +103,15 @@ export {
   TfidfIndex,
   isStale,
   smoothedIdf,
-  sparseCosine,
-  sparseDot,
   tokenize,
   tokenizerConfig,
-  type SparseVector,
   type TfidfDocument,
   type TfidfHit,
   type TfidfIndexJSON,
   type TfidfOptions,
   type TfidfSearchOptions,
 } from './tfidf.ts';
+export { sparseCosine, sparseDot, type SparseVector } from './sparse-vector.ts';
 export { compress, countTokens, type CompressOptions, type CompressResult } from './compress.ts';
 export {
   DATA_NOTICE,

@@ -7,12 +7,11 @@ import {
   TfidfIndex,
   isStale,
   smoothedIdf,
-  sparseCosine,
-  sparseDot,
   tokenize,
   tokenizerConfig,
   type TfidfIndexJSON,
 } from '../src/tfidf.ts';
+import { sparseCosine, sparseDot } from '../src/sparse-vector.ts';
 
 const invalid = expect.objectContaining({ code: 'INVALID_INPUT' });
 

@@ -1,4 +1,4 @@
-import type { Database, Sqlite3 } from '../sqlite.ts';
+import type { Database, Sqlite3 } from '../store/sqlite.ts';
 
 /** Where a store lives: `'auto'` picks OPFS in a dedicated worker and memory elsewhere. */
 export type StorageKind = 'auto' | 'opfs' | 'memory' | 'file';

@@ -5,7 +5,7 @@ import {
   mapSqliteError,
   type Database,
   type Sqlite3,
-} from '../sqlite.ts';
+} from '../store/sqlite.ts';
 import type { StorageBackend } from './backend.ts';
 
 /**

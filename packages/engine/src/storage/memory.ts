@@ -1,4 +1,4 @@
-import type { Sqlite3 } from '../sqlite.ts';
+import type { Sqlite3 } from '../store/sqlite.ts';
 import type { StorageBackend } from './backend.ts';
 
 /** A store in memory: lost when the engine closes. `reason` says why, when it was not asked for. */

@@ -1,5 +1,5 @@
 import { AnamnesisError } from '@anamnesis/errors';
-import { loadSqlite } from '../sqlite.ts';
+import { loadSqlite } from '../store/sqlite.ts';
 import type { StorageBackend, StorageKind } from './backend.ts';
 import { openMemoryStorage } from './memory.ts';
 import { openOpfsStorage } from './opfs.ts';

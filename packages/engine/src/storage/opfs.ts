@@ -1,6 +1,6 @@
 import { AnamnesisError } from '@anamnesis/errors';
-import { recoverStore, type RecoverResult } from '../recover.ts';
-import { loadSqlite, type Sqlite3 } from '../sqlite.ts';
+import { recoverStore, type RecoverResult } from '../io/recover.ts';
+import { loadSqlite, type Sqlite3 } from '../store/sqlite.ts';
 import type { StorageBackend } from './backend.ts';
 
 /** The opfs-sahpool pool of one store. */

@@ -1,0 +1,198 @@
+/**
+ * The `anamnesis` command: try the engine without a browser, on a file-backed store.
+ *
+ *   anamnesis ingest [--db FILE] FILE...      JSON Lines (one memory per line) or text files
+ *   anamnesis recall [--db FILE] [--profile NAME] [--top N] QUERY
+ *   anamnesis stats  [--db FILE]
+ *   anamnesis export [--db FILE] [--vectors]
+ *   anamnesis import [--db FILE] FILE         an export (JSON Lines), atomically
+ *   anamnesis recover FILE [--out FILE]       salvage a damaged store as JSON Lines
+ *   anamnesis mcp [--db FILE]                 an MCP server over stdio (needs @anamnesis/mcp)
+ */
+import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { AnamnesisError } from '@anamnesis/errors';
+import { createEngine } from '../engine.ts';
+import { recoverStore } from '../io/recover.ts';
+import { jsonTerminalSafe, terminalSafe } from './terminal.ts';
+import type { RememberInput } from '../types.ts';
+
+const USAGE = `usage:
+  anamnesis ingest [--db FILE] FILE...                JSON Lines or text files
+  anamnesis recall [--db FILE] [--profile NAME] [--top N] QUERY
+  anamnesis stats  [--db FILE]
+  anamnesis export [--db FILE] [--vectors]
+  anamnesis import [--db FILE] FILE                   an export (JSON Lines), atomically
+  anamnesis recover FILE [--out FILE]                 salvage a damaged store as JSON Lines
+  anamnesis mcp [--db FILE]                           an MCP server over stdio (npm install @anamnesis/mcp)
+The store defaults to ./anamnesis.db. recover never writes to FILE (an --out that is FILE, by any
+path or link, is refused); without --out the JSON Lines go to stdout. Stored text is printed
+without terminal control characters; export keeps it exact (as JSON escapes). Import them into a fresh store with: anamnesis import --db NEW.db OUT.jsonl`;
+
+/** The path as the file system resolves it (links followed); a missing file's folder resolved. */
+async function resolvedPath(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    const absolute = resolve(path);
+    const folder = await realpath(dirname(absolute)).catch(() => dirname(absolute));
+    return join(folder, basename(absolute));
+  }
+}
+
+/** True when `a` and `b` name one file: one resolved path, or one device and inode (hard links). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [sa, sb] = await Promise.all([stat(a).catch(() => null), stat(b).catch(() => null)]);
+  if (sa && sb && sa.ino !== 0 && sa.dev === sb.dev && sa.ino === sb.ino) return true;
+  return (await resolvedPath(a)) === (await resolvedPath(b));
+}
+
+/** The package `anamnesis mcp` runs: not a dependency of the engine, installed by who wants it. */
+const MCP_PACKAGE = '@anamnesis/mcp';
+
+/** What `anamnesis mcp` needs of `@anamnesis/mcp`. */
+interface McpModule {
+  main(argv: string[]): Promise<number>;
+}
+
+function isMissing(e: unknown): boolean {
+  const error = e as { code?: string; message?: string };
+  return (
+    (error?.code === 'ERR_MODULE_NOT_FOUND' || error?.code === 'MODULE_NOT_FOUND') &&
+    String(error.message).includes(MCP_PACKAGE)
+  );
+}
+
+/**
+ * `@anamnesis/mcp`, as installed next to the engine or else in the current folder's project;
+ * `UNSUPPORTED` with the install line when neither has it. The name is held in a variable, so
+ * neither TypeScript nor a bundler follows it into the engine's own dependencies.
+ */
+async function loadMcp(): Promise<McpModule> {
+  const name: string = MCP_PACKAGE;
+  try {
+    return (await import(name)) as McpModule;
+  } catch (e) {
+    if (!isMissing(e)) throw e;
+  }
+  let path: string | undefined;
+  try {
+    path = createRequire(join(process.cwd(), 'package.json')).resolve(name);
+  } catch (e) {
+    if (!isMissing(e)) throw e;
+  }
+  if (path !== undefined) return (await import(pathToFileURL(path).href)) as McpModule;
+  throw new AnamnesisError(
+    'UNSUPPORTED',
+    `anamnesis mcp needs the ${MCP_PACKAGE} package, which is not installed: install it next to @anamnesis/engine (npm install ${MCP_PACKAGE}), or run npx ${MCP_PACKAGE}`,
+  );
+}
+
+/** Runs the CLI with `argv` (without node and script); returns the exit code. */
+export async function main(
+  argv: string[],
+  out: (line: string) => void = console.log,
+): Promise<number> {
+  const [command, ...rest] = argv;
+  // the server parses its own options (and runs until stdin ends)
+  if (command === 'mcp') return (await loadMcp()).main(rest);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      db: { type: 'string', default: 'anamnesis.db' },
+      profile: { type: 'string', default: 'default' },
+      top: { type: 'string', default: '5' },
+      vectors: { type: 'boolean', default: false },
+      out: { type: 'string' },
+    },
+  });
+  if (!command || !['ingest', 'recall', 'stats', 'export', 'import', 'recover'].includes(command)) {
+    out(USAGE);
+    return command ? 2 : 0;
+  }
+  if (command === 'recover') {
+    const [file] = positionals;
+    if (!file || positionals.length > 1) {
+      out(USAGE);
+      return 2;
+    }
+    if (values.out !== undefined && (await sameFile(file, values.out))) {
+      throw new AnamnesisError(
+        'INVALID_INPUT',
+        `--out ${values.out} is the store being recovered (${file}): recover never writes to the damaged store; name another file`,
+      );
+    }
+    const result = await recoverStore(file);
+    const summary = [
+      `recovered ${result.recovered} memories, ${result.unreadable} unreadable`,
+      ...result.problems.map((p) => `  ${terminalSafe(p, 'visible')}`),
+    ];
+    if (values.out) {
+      await writeFile(values.out, result.jsonl);
+      for (const line of summary) out(line);
+      out(`wrote ${values.out}`);
+    } else {
+      out(jsonTerminalSafe(result.jsonl.trimEnd()));
+      for (const line of summary) console.error(line);
+    }
+    return result.recovered > 0 || result.unreadable === 0 ? 0 : 1;
+  }
+  const engine = await createEngine({ storage: 'file', path: values.db });
+  try {
+    if (command === 'ingest') {
+      let added = 0;
+      for (const file of positionals) {
+        const text = await readFile(file, 'utf8');
+        if (file.endsWith('.jsonl') || file.endsWith('.ndjson')) {
+          const items = text
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .map((l, i) => {
+              try {
+                return JSON.parse(l) as RememberInput;
+              } catch {
+                throw new AnamnesisError('INVALID_INPUT', `${file}:${i + 1}: not JSON`);
+              }
+            });
+          added += (await engine.rememberMany(items)).length;
+        } else {
+          await engine.remember({ text, kind: 'file', meta: { source: basename(file) } });
+          added++;
+        }
+      }
+      out(`ingested ${added} memories into ${values.db}`);
+    } else if (command === 'recall') {
+      const query = positionals.join(' ');
+      const results = await engine.recall(query, {
+        profile: values.profile,
+        topK: Number(values.top),
+        explain: true,
+      });
+      results.forEach((r, i) => {
+        out(
+          `${i + 1}. [${r.score.toFixed(4)} | cos ${r.similarity.toFixed(3)}] ${terminalSafe(r.id, 'visible')}  ${terminalSafe(r.text).replace(/\s+/g, ' ').slice(0, 100)}`,
+        );
+        for (const l of r.explain!.legs)
+          out(`     leg ${l.leg.padEnd(10)} rank ${l.rank}  raw ${l.score.toFixed(4)}`);
+        for (const c of r.explain!.contributions)
+          out(`     + ${c.component.padEnd(14)} ${c.contribution.toFixed(5)}`);
+      });
+      if (results.length === 0) out('no results');
+    } else if (command === 'import') {
+      let added = 0;
+      for (const file of positionals) added += await engine.import(await readFile(file, 'utf8'));
+      out(`imported ${added} memories into ${values.db}`);
+    } else if (command === 'stats') {
+      out(jsonTerminalSafe(JSON.stringify(await engine.stats(), null, 2)));
+    } else {
+      out(jsonTerminalSafe((await engine.export({ vectors: values.vectors })).trimEnd()));
+    }
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The embedder for model options: a static model (the default model) in plain JavaScript where
+ * that gives the same vectors without ONNX Runtime, any other model (or an explicit
+ * `runtime: 'onnx'` or `device: 'webgpu'`) through transformers.js and ONNX Runtime.
+ */
+import type { Embedder, TransformersEmbedderOptions } from './embedder.ts';
+import { createTransformersEmbedder } from './transformers-embedder.ts';
+import { createStaticEmbedder, isStaticModel } from './static-embedder.ts';
+
+/**
+ * Creates the embedder for `options` (see {@link TransformersEmbedderOptions.runtime}): the
+ * plain-JavaScript {@link createStaticEmbedder} when {@link isStaticModel} says so, else
+ * {@link createTransformersEmbedder}. Both give the same vectors for the default model, under the
+ * same model id, so a store embedded by one is read by the other.
+ */
+export async function createModelEmbedder(options: TransformersEmbedderOptions): Promise<Embedder> {
+  if (options && (await isStaticModel(options))) return createStaticEmbedder(options);
+  const embedder = await createTransformersEmbedder(options);
+  // A static model run through ONNX Runtime (`device: 'webgpu'`, `runtime: 'onnx'`) keeps its word
+  // neighbours (the `expansion` leg), read from the same files in plain JavaScript, so the model
+  // ranks alike on every runtime.
+  const asTable = { ...options, device: undefined, runtime: undefined };
+  if (embedder.neighbours === undefined && (await isStaticModel(asTable))) {
+    const table = await createStaticEmbedder(asTable);
+    embedder.neighbours = (word) => table.neighbours!(word);
+  }
+  return embedder;
+}

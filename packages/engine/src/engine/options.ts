@@ -1,0 +1,108 @@
+import type {
+  Embedder,
+  ProgressEvent,
+  TransformersEmbedderOptions,
+} from '../embedding/embedder.ts';
+import type { TfidfSimilarityOptions } from '../similarity/tfidf-similarity.ts';
+import type { StorageKind, StorageOpenSteps } from '../storage/backend.ts';
+import type { StoreChange } from '../types.ts';
+
+/** Options of {@link createEngine}. */
+export interface EngineOptions {
+  /** Store name: the OPFS file name. Default `'anamnesis'`. */
+  name?: string;
+  /**
+   * `'opfs'` (opfs-sahpool VFS, dedicated workers only), `'memory'`, `'file'` (Node: the database is
+   * loaded from and saved to `path` after every write), or `'auto'`: OPFS in a worker when it
+   * works, memory otherwise (and `stats().backendReason` says why). Default `'auto'`.
+   */
+  storage?: StorageKind;
+  /** File path for `storage: 'file'`. */
+  path?: string;
+  /**
+   * The embedder, or options for the transformers.js embedder, or `'tfidf'` / `{ tfidf: options }`
+   * for the zero-model TF-IDF backend (no model, no stored vectors; see {@link TfidfSimilarityOptions}).
+   * Default: the embedded default model (`@anamnesis/model-default`), read from this package in
+   * Node; a browser passes its served URL.
+   *
+   * A promise of an embedder opens the store without waiting for the model: until it resolves,
+   * `recall` answers from the lexical legs alone and marks its results `partial`, and writes store
+   * their texts at once, embedded when the model is ready (see {@link Engine.model}).
+   */
+  embedder?:
+    | Embedder
+    | Promise<Embedder>
+    | TransformersEmbedderOptions
+    | 'tfidf'
+    | { tfidf: TfidfSimilarityOptions };
+  /** When the store holds vectors of another model: `'error'` (`MODEL_MISMATCH`) or `'reembed'`. Default `'error'`. */
+  onModelMismatch?: 'error' | 'reembed';
+  /** The clock, in ms since the epoch. Default `Date.now`. */
+  now?: () => number;
+  /** Live entries of the recall result cache. Default 500. */
+  cacheSize?: number;
+  /** Longest accepted text, in characters. Default 4,194,304. */
+  maxTextLength?: number;
+  /**
+   * SQLite's page cache of an OPFS store, in MB (1–4,096): how much of what recalls and writes read
+   * it keeps between calls, and so how far SQLite's memory can grow (a WebAssembly memory never
+   * shrinks). Default 64 (seed 002). A session at 100k memories fills 64 MB within a few hundred
+   * recalls; in `bench:speed` at 100k, 16 MB held SQLite at ~25 MB instead of ~91 for ~0.5 ms more
+   * recall p50. A memory or file store is in memory already and ignores it.
+   */
+  pageCacheMb?: number;
+  /** Progress of model loading and re-embedding. */
+  onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Called after every committed change, in commit order, before the write's caller is answered:
+   * what changed and the new generation. A write that changes nothing (a duplicate text, an unlink
+   * of no link, a write re-sent under an operation id it already ran under) calls nothing. Errors
+   * the listener throws are reported with `console.error` and never fail the write.
+   */
+  onChange?: (change: StoreChange) => void;
+}
+
+/** Options of `rememberMany`. */
+export interface RememberManyOptions {
+  /** Called after each embedded batch with items done and total. */
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+/** The engine's write methods: each is one transaction through the write path. */
+/** The engine's write methods: each is one transaction through the write path. */
+export const WRITE_METHODS = {
+  remember: true,
+  rememberMany: true,
+  update: true,
+  forget: true,
+  link: true,
+  unlink: true,
+  markUsed: true,
+  import: true,
+} as const;
+
+/** The name of a write method (see {@link Engine.once}). */
+export type WriteMethod = keyof typeof WRITE_METHODS;
+
+/** Where {@link Engine.open} spent its time, in ms (each step after the one before). */
+export interface OpenTimings {
+  /** Loading and instantiating SQLite-WASM (once per worker or process; then ~0). */
+  sqliteMs: number;
+  /** Opening the database file (the OPFS pool, or the file, or memory). */
+  storageMs: number;
+  /**
+   * OPFS only: {@link OpenTimings.storageMs} step by step. Wall-clock time: work the worker's
+   * thread does meanwhile (a model loading beside the store) counts in whichever step it falls.
+   */
+  storageSteps?: StorageOpenSteps;
+  /** Pragmas, migrations, counting the rows. */
+  schemaMs: number;
+  /**
+   * The dedup index and the similarity backend's stored vectors (or its snapshot); with a
+   * promised embedder only the dedup index: the vectors are then loaded when the model is ready
+   * ({@link Engine.model}), and {@link OpenTimings.vectorsMs} says how long that took.
+   */
+  loadMs: number;
+  /** Loading the stored vectors once a promised model was ready; absent until then. */
+  vectorsMs?: number;
+}

@@ -1,0 +1,64 @@
+import type { ArcCache } from '@anamnesis/ranking';
+import type { EngineStats, RecallResult } from '../types.ts';
+import type { EngineContext } from './context.ts';
+import type { ModelState } from './model.ts';
+
+/** What {@link engineStats} reads of the engine besides its context. */
+export interface StatsInput {
+  readonly cache: ArcCache<string, readonly RecallResult[]>;
+  readonly generation: number;
+  readonly schemaVersion: number;
+  readonly modelState: ModelState;
+}
+
+/** Counts, sizes, model, cache and generation (`Engine.stats`). */
+export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats {
+  const { db } = ctx.io;
+  const similarity = ctx.similarity();
+  const n = (sql: string) => Number(db.selectValue(sql));
+  const cache = engine.cache.stats();
+  const [parts, inParts] = db.selectArray(
+    'SELECT count(*), coalesce(sum(n_rows), 0) FROM vector_snapshot',
+  ) as [number, number];
+  return {
+    memories: n('SELECT count(*) FROM memories'),
+    links: n('SELECT count(*) FROM links'),
+    usageEvents: n('SELECT count(*) FROM usage'),
+    bytes: n('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
+    backend: ctx.io.kind,
+    ...(ctx.io.reason ? { backendReason: ctx.io.reason } : {}),
+    model: {
+      id: similarity.id,
+      dims: similarity.dims,
+      device: similarity.device,
+      state: engine.modelState,
+    },
+    truncated: similarity.truncated,
+    cache: { hits: cache.hits, misses: cache.misses, size: engine.cache.size },
+    generation: engine.generation,
+    schemaVersion: engine.schemaVersion,
+    vectorParts: { parts, vectors: inParts },
+    memory: {
+      sqliteWasm: ctx.io.sqlite3.wasm.heap8u().byteLength,
+      ...(similarity.bytes !== undefined ? { vectors: similarity.bytes } : {}),
+    },
+  };
+}
+
+/**
+ * Checks the store: SQLite's integrity check, FTS5's own check against the rows, and that every
+ * memory has exactly one vector in the index and on disk. Returns the problems found (empty: ok).
+ */
+export function verifyStore(ctx: EngineContext): string[] {
+  const { db } = ctx.io;
+  const problems: string[] = [];
+  const integrity = db.selectValues('PRAGMA integrity_check').map(String);
+  if (integrity.join() !== 'ok') problems.push(`integrity_check: ${integrity.join('; ')}`);
+  try {
+    db.exec("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)");
+  } catch (e) {
+    problems.push(`fts: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  problems.push(...ctx.similarity().verify(db, ctx.read));
+  return problems;
+}

@@ -1,0 +1,214 @@
+import { prepareFtsQuery, usageDecay, type RankedList } from '@anamnesis/ranking';
+import { EVERY_MEMORY, type SqlFilter } from '../input/filter.ts';
+import { queryStopwords } from '../store/lexical.ts';
+import { TFIDF_MODEL_ID } from '../similarity/tfidf-similarity.ts';
+import type { Columns, Reader } from '../store/reader.ts';
+import { readRidsByIds, type CandidateRow } from '../store/store.ts';
+import type { PreparedQuery, SimilarityBackend } from '../similarity/similarity.ts';
+import type { ExtraList } from '../types.ts';
+
+/**
+ * The legs of recall: each ranks memories by one signal, filters applied inside. Candidate legs
+ * (fts, vector, graph, extra lists) find memories; prior legs (importance, recency, usage) only
+ * rank the candidates found. Ids are row ids as strings until rows are read.
+ */
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * FTS5 `bm25()` over the query's words (`lexicalWords` of `query`, computed once by the caller;
+ * escaped, stop words removed), as a positive magnitude.
+ */
+export function ftsLeg(
+  read: Reader,
+  query: string,
+  words: readonly string[],
+  { where, params }: SqlFilter,
+  limit: number,
+): RankedList {
+  const match = prepareFtsQuery(query, {
+    words: () => [...words],
+    keepNumbers: true,
+    stopwords: queryStopwords(query),
+  });
+  if (match === '') return { leg: 'fts', items: [] };
+  const item = (c: Columns) => ({ id: String(c.num(0)), score: -c.num(1) });
+  // Without a filter the FTS table answers alone (no join with the rows: measurably faster).
+  const items =
+    where === EVERY_MEMORY
+      ? read.all(
+          'SELECT rowid, bm25(memories_fts, 1.0, 0.5) AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s LIMIT ?',
+          [match, limit],
+          item,
+        )
+      : read.all(
+          `SELECT m.rid, bm25(memories_fts, 1.0, 0.5) AS s FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
+           WHERE memories_fts MATCH ? AND ${where} ORDER BY s LIMIT ?`,
+          [match, ...params, limit],
+          item,
+        );
+  return { leg: 'fts', items, tiesShareRank: true };
+}
+
+/** Query words expanded at most (the first ones written in lower case). */
+const EXPANDED_WORDS = 8;
+
+/**
+ * The `expansion` leg: {@link ftsLeg} over the model's nearest words (`SimilarityBackend.neighbours`)
+ * to the query's words that are written in lower case and are no stop words, the query's own words
+ * left out: "car accident" also searches "crash" and "mishap". A word the query capitalises (a
+ * name: "Python", "Melanie") is not expanded, nor is any word without a backend that has
+ * neighbours (TF-IDF, ONNX models): then the leg is empty.
+ */
+export function expansionLeg(
+  read: Reader,
+  similarity: SimilarityBackend,
+  query: string,
+  words: readonly string[],
+  filter: SqlFilter,
+  limit: number,
+): RankedList {
+  const own = new Set(words.map((w) => w.toLowerCase()));
+  const stopwords = queryStopwords(query);
+  const extra = new Set<string>();
+  if (similarity.neighbours) {
+    const expandable = words.filter(
+      (w) => w.length >= 3 && w === w.toLowerCase() && !stopwords.has(w),
+    );
+    for (const word of expandable.slice(0, EXPANDED_WORDS))
+      for (const n of similarity.neighbours(word)) if (!own.has(n)) extra.add(n);
+  }
+  if (extra.size === 0) return { leg: 'expansion', items: [] };
+  const list = ftsLeg(read, query, [...extra], filter, limit);
+  return { ...list, leg: 'expansion' };
+}
+
+/** The rows a filter lets through, for the legs that do not filter in SQL; undefined: all. */
+export function allowedRids(read: Reader, { where, params }: SqlFilter): Set<number> | undefined {
+  if (where === EVERY_MEMORY) return undefined;
+  return new Set(read.all(`SELECT m.rid FROM memories m WHERE ${where}`, params, (c) => c.num(0)));
+}
+
+/** The similarity backend's nearest memories to the query. */
+export function vectorLeg(
+  similarity: SimilarityBackend,
+  query: PreparedQuery,
+  limit: number,
+  allowed: ReadonlySet<number> | undefined,
+): RankedList {
+  // A cosine of exactly 0 says nothing (the query or the memory has no vector: no word the model
+  // knows, as in a script it was not trained on), so such a memory is no candidate of this leg.
+  // A model's equal cosines mean texts it sees as the same: they share a rank. TF-IDF cosines tie
+  // by construction (one shared rare word), so there each keeps its position.
+  return {
+    leg: 'vector',
+    items: similarity
+      .search(query, limit, allowed)
+      .filter((h) => h.score !== 0)
+      .map((h) => ({ id: String(h.rid), score: h.score })),
+    tiesShareRank: similarity.id !== TFIDF_MODEL_ID,
+  };
+}
+
+/** Bounded-hop proximity from seed rows over links, ranked by hop distance (score = −hops). */
+export function graphLeg(
+  read: Reader,
+  seeds: readonly number[],
+  maxHops: number,
+  undirected: boolean,
+  allowed: ReadonlySet<number> | undefined,
+  limit: number,
+): RankedList {
+  const dist = new Map<number, number>();
+  const seedSet = new Set(seeds);
+  let frontier = [...seedSet];
+  for (let hop = 1; hop <= maxHops && frontier.length > 0; hop++) {
+    const json = JSON.stringify(frontier);
+    const sql = undirected
+      ? 'SELECT dst FROM links WHERE src IN (SELECT value FROM json_each(?1)) UNION SELECT src FROM links WHERE dst IN (SELECT value FROM json_each(?1))'
+      : 'SELECT dst FROM links WHERE src IN (SELECT value FROM json_each(?1))';
+    const next: number[] = [];
+    for (const r of read.all(sql, [json], (c) => c.num(0))) {
+      if (seedSet.has(r) || dist.has(r)) continue;
+      dist.set(r, hop);
+      next.push(r);
+    }
+    frontier = next;
+  }
+  const items = [...dist]
+    .filter(([rid]) => !allowed || allowed.has(rid))
+    .sort((a, b) => a[1] - b[1] || a[0] - b[0])
+    .slice(0, limit)
+    .map(([rid, hops]) => ({ id: String(rid), score: -hops }));
+  return { leg: 'graph', items };
+}
+
+/** A caller's list, on the memories that exist and pass the filter. */
+export function extraLeg(
+  read: Reader,
+  extra: ExtraList,
+  allowed: ReadonlySet<number> | undefined,
+): RankedList {
+  const rids = readRidsByIds(
+    read,
+    extra.items.map((i) => i.id),
+  );
+  const items = extra.items.flatMap((i) => {
+    const rid = rids.get(i.id);
+    return rid === undefined || (allowed && !allowed.has(rid))
+      ? []
+      : [{ id: String(rid), score: i.score }];
+  });
+  return { leg: extra.label, items };
+}
+
+/** Candidates with an importance above 0, most important first. */
+export function importanceLeg(rows: readonly CandidateRow[]): RankedList {
+  return {
+    leg: 'importance',
+    items: rows
+      .filter((r) => r.importance > 0)
+      .sort((a, b) => b.importance - a.importance || a.rid - b.rid)
+      .map((r) => ({ id: String(r.rid), score: r.importance })),
+  };
+}
+
+/** Candidates newest first; the score is minus the age in hours at `now` (ms since the epoch). */
+export function recencyLeg(rows: readonly CandidateRow[], now: number): RankedList {
+  return {
+    leg: 'recency',
+    items: [...rows]
+      .sort((a, b) => b.createdAt - a.createdAt || a.rid - b.rid)
+      .map((r) => ({ id: String(r.rid), score: -(now - r.createdAt) / HOUR })),
+  };
+}
+
+/** Each candidate's decayed `selected` / `used` events (seed 002, half-life 7 days); absent: none. */
+export function usageScores(
+  read: Reader,
+  rows: readonly CandidateRow[],
+  now: number,
+): Map<number, number> {
+  const events = read.all(
+    "SELECT rid, at FROM usage WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?))",
+    [JSON.stringify(rows.map((r) => r.rid))],
+    (c) => [c.num(0), c.num(1)] as const,
+  );
+  const ages = new Map<number, number[]>();
+  for (const [rid, at] of events) {
+    const list = ages.get(rid) ?? [];
+    list.push(Math.max(0, (now - at) / DAY));
+    ages.set(rid, list);
+  }
+  return new Map([...ages].map(([rid, a]) => [rid, usageDecay(a, 7)]));
+}
+
+/** Candidates by their decayed `selected` / `used` events (half-life 7 days). */
+export function usageLeg(read: Reader, rows: readonly CandidateRow[], now: number): RankedList {
+  const items = [...usageScores(read, rows, now)]
+    .map(([rid, score]) => ({ rid, score }))
+    .sort((a, b) => b.score - a.score || a.rid - b.rid)
+    .map((x) => ({ id: String(x.rid), score: x.score }));
+  return { leg: 'usage', items };
+}

@@ -1,0 +1,379 @@
+import {
+  applyPriors,
+  budgetCut,
+  compress,
+  countTokens,
+  fuse,
+  mmr,
+  poolSize,
+  sessionFirst,
+  valueDensity,
+  type CandidateFeatures,
+  type PriorFeatures,
+  type RankedList,
+  type ScoredCandidate,
+  type ScoringProfile,
+} from '@anamnesis/ranking';
+import { applyContext } from './context-signal.ts';
+import { dateLeg } from './date-leg.ts';
+import { applySpeaker } from './speaker-signal.ts';
+import { buildFilter } from '../input/filter.ts';
+import { lexicalWords } from '../store/lexical.ts';
+import {
+  allowedRids,
+  expansionLeg,
+  extraLeg,
+  ftsLeg,
+  graphLeg,
+  importanceLeg,
+  recencyLeg,
+  usageLeg,
+  usageScores,
+  vectorLeg,
+} from './recall-legs.ts';
+import { planRecall, type RecallPlan } from './recall-options.ts';
+import type { SimilarityBackend } from '../similarity/similarity.ts';
+import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
+import {
+  memoryRows,
+  readRidsByIds,
+  sessionRows,
+  toMemory,
+  type MemoryRow,
+} from '../store/store.ts';
+import type { Explain, RecallOptions, RecallResult } from '../types.ts';
+
+/**
+ * The share of the query's words (`lexicalWords`) written in the Latin script (or digits): the model legs (vector,
+ * date) weigh this share of their weight, since the default model knows no word of other scripts
+ * and a query that is mostly Chinese or Russian would be ranked by its one Latin word (a command
+ * name, a brand) alone there. A Latin-only query keeps every weight.
+ */
+function modelShare(words: readonly string[]): number {
+  if (words.length === 0) return 1;
+  let latin = 0;
+  for (const w of words) if (LATIN_WORD.test(w)) latin++;
+  return latin / words.length;
+}
+
+/** A word in the Latin script (or digits). */
+const LATIN_WORD = /^[\p{Script=Latin}\p{N}\p{M}]+$/u;
+
+/** What the pipeline reads. */
+export interface RecallContext extends RecallReads {
+  similarity: SimilarityBackend;
+  /** The time of the query, ms since the epoch. */
+  now: number;
+}
+
+const HOUR = 3_600_000;
+
+/** Runs the pipeline of the README: legs → fuse → post-fusion → MMR → select → explain. */
+export async function recall(
+  ctx: RecallContext,
+  query: string,
+  options: RecallOptions,
+): Promise<RecallResult[]> {
+  const plan = planRecall(options);
+  const { profile } = plan;
+  const filter = buildFilter(options.filter);
+  const { perLeg, beforeRerank } = poolSize(
+    profile,
+    plan.tokenBudget ? Math.max(plan.topK, 50) : plan.topK,
+  );
+  const queryVector = await ctx.similarity.query(query);
+
+  // Candidate legs: query-dependent lists of rids (as strings until rows are read).
+  const lists: RankedList[] = [];
+  const graph = profile.legs.includes('graph') || options.graph !== undefined;
+  const allowed =
+    profile.legs.includes('vector') || options.graph ? allowedRids(ctx.read, filter) : undefined;
+  const queryWords = lexicalWords(query);
+  if (profile.legs.includes('fts')) lists.push(ftsLeg(ctx.read, query, queryWords, filter, perLeg));
+  if (profile.legs.includes('expansion'))
+    lists.push(expansionLeg(ctx.read, ctx.similarity, query, queryWords, filter, perLeg));
+  if (profile.legs.includes('vector'))
+    lists.push(vectorLeg(ctx.similarity, queryVector, perLeg, allowed));
+  if (profile.legs.includes('date')) {
+    const { where, params } = filter;
+    lists.push(dateLeg(ctx.read, ctx.similarity, queryVector, query, where, params, perLeg));
+  }
+  if (graph) {
+    const seeds = plan.graphSeeds
+      ? [...readRidsByIds(ctx.read, plan.graphSeeds).values()]
+      : lists.flatMap((l) => l.items.slice(0, 3).map((i) => Number(i.id)));
+    lists.push(graphLeg(ctx.read, seeds, plan.maxHops, plan.undirected, allowed, perLeg));
+  }
+  for (const extra of plan.extraLists) lists.push(extraLeg(ctx.read, extra, allowed));
+
+  // Features of every candidate (filters were applied inside each leg); whole rows (text, tags,
+  // metadata) are read below only for what MMR, a token budget or the answer needs.
+  const candidateRids = [...new Set(lists.flatMap((l) => l.items.map((i) => Number(i.id))))];
+  const rows = keptCandidateRows(ctx, candidateRids);
+  const whole = new Map<number, MemoryRow>();
+  /** Whole rows of these candidates, read once each. */
+  const wholeRows = (rids: readonly number[]): Map<number, MemoryRow> => {
+    const missing = rids.filter((rid) => !whole.has(rid));
+    for (const [rid, row] of memoryRows(ctx.read, missing)) whole.set(rid, row);
+    return whole;
+  };
+  const features = new Map<string, CandidateFeatures>();
+  const similarity = ctx.similarity.similarities([...rows.keys()], queryVector);
+  for (const [rid, row] of rows) {
+    features.set(String(rid), {
+      similarity: similarity.get(rid)!,
+      importance: row.importance,
+      ageHours: Math.max(0, (ctx.now - row.createdAt) / HOUR),
+      accessCount: row.accessCount,
+      memoryScore: row.memoryScore,
+    });
+  }
+  // Prior legs rank the candidates by a stored signal; they never add candidates.
+  const known = (l: RankedList) => ({ ...l, items: l.items.filter((i) => rows.has(Number(i.id))) });
+  const fused: RankedList[] = lists.map(known);
+  const present = [...rows.values()];
+  if (profile.legs.includes('importance')) fused.push(importanceLeg(present));
+  if (profile.legs.includes('recency')) fused.push(recencyLeg(present, ctx.now));
+  if (profile.legs.includes('usage')) fused.push(usageLeg(ctx.read, present, ctx.now));
+
+  const weights: Record<string, number> = { ...plan.extraWeights };
+  const share = modelShare(queryWords);
+  if (profile.fusion.kind === 'rrf' && share < 1)
+    for (const leg of ['vector', 'date', 'expansion'])
+      weights[leg] = (profile.fusion.weights[leg] ?? profile.fusion.defaultWeight) * share;
+  const fusionProfile: ScoringProfile =
+    profile.fusion.kind === 'rrf' && Object.keys(weights).length > 0
+      ? {
+          ...profile,
+          fusion: {
+            ...profile.fusion,
+            weights: { ...profile.fusion.weights, ...weights },
+          },
+        }
+      : profile;
+  let scored = fuse(fusionProfile, fused, features);
+  if (profile.priors) {
+    const usage = profile.priors.usage !== 0 ? usageScores(ctx.read, present, ctx.now) : undefined;
+    const priorFeatures = new Map<string, PriorFeatures>();
+    for (const [id, f] of features)
+      priorFeatures.set(id, {
+        ageHours: f.ageHours,
+        importance: f.importance,
+        usage: usage?.get(Number(id)) ?? 0,
+      });
+    scored = applyPriors(scored, priorFeatures, profile.priors);
+  }
+
+  // Post-fusion: similarity floor, dedup by content (keep the best).
+  const seenHash = new Set<string>();
+  scored = scored.filter((c) => {
+    if (c.similarity < plan.minSimilarity) return false;
+    const hash = rows.get(Number(c.id))!.contentHash;
+    if (seenHash.has(hash)) return false;
+    seenHash.add(hash);
+    return true;
+  });
+
+  if (profile.context) {
+    scored = applyContext(
+      ctx,
+      scored,
+      rows,
+      profile.context,
+      filter,
+      (rids) => ctx.similarity.similarities(rids, queryVector),
+      (row, similarity) => {
+        if (similarity < plan.minSimilarity || seenHash.has(row.contentHash)) return false;
+        seenHash.add(row.contentHash);
+        return true;
+      },
+      // a neighbour below what can be selected is not worth reading
+      plan.mmr || plan.tokenBudget !== undefined ? beforeRerank : plan.topK,
+    );
+  }
+
+  if (profile.speaker) {
+    // a turn that cannot be lifted into what can be selected is not worth reading
+    const limit = plan.groupBySession
+      ? Infinity
+      : plan.mmr || plan.tokenBudget !== undefined
+        ? beforeRerank
+        : plan.topK;
+    scored = applySpeaker(ctx, query, scored, profile.speaker, limit);
+  }
+
+  const sessionInfo = new Map<string, Explain['session']>();
+  if (plan.groupBySession) {
+    scored = groupBySession(scored, (id) => rows.get(Number(id))!.session, sessionInfo);
+  }
+
+  // Diversity: MMR over the head of the fused list.
+  const mmrRank = new Map<string, number>();
+  let ordered: ScoredCandidate[] = scored;
+  if (plan.mmr && scored.length > 1) {
+    const head = scored.slice(0, beforeRerank);
+    const headRids = head.map((c) => Number(c.id));
+    const vectors = ctx.similarity.vectors(headRids);
+    const tagged = wholeRows(headRids);
+    const picked = mmr(
+      head.map((c, i) => ({
+        id: c.id,
+        relevance: c.score,
+        vector: vectors[i]!,
+        tags: tagged.get(headRids[i]!)!.tags,
+      })),
+      {
+        lambda: plan.mmr.lambda,
+        tagWeight: plan.mmr.tagWeight,
+        ...(plan.mmr.duplicateThreshold !== undefined
+          ? { duplicateThreshold: plan.mmr.duplicateThreshold }
+          : {}),
+      },
+    );
+    const byId = new Map(head.map((c) => [c.id, c]));
+    ordered = picked.map((p) => {
+      mmrRank.set(p.id, p.rank);
+      return byId.get(p.id)!;
+    });
+  }
+
+  // Select: topK, or a token budget filled by value density (compressing what does not fit).
+  const selected: Selected[] =
+    plan.tokenBudget === undefined
+      ? ordered.slice(0, plan.topK).map((c) => ({ c }))
+      : selectByBudget(ordered, wholeRows(ordered.map((c) => Number(c.id))), plan);
+
+  const results: RecallResult[] = [];
+  const answer = wholeRows(selected.map((s) => Number(s.c.id)));
+  for (const { c, compressed } of selected) {
+    const row = answer.get(Number(c.id))!;
+    const result: RecallResult = { ...toMemory(row), score: c.score, similarity: c.similarity };
+    if (compressed) result.compressed = compressed;
+    if (plan.explain) {
+      result.explain = {
+        profile: profile.name,
+        legs: c.legs,
+        contributions: c.contributions,
+        ...(sessionInfo.has(c.id) ? { session: sessionInfo.get(c.id)! } : {}),
+        ...(mmrRank.has(c.id) ? { mmrRank: mmrRank.get(c.id)! } : {}),
+        ...(compressed
+          ? {
+              compression: {
+                originalTokens: compressed.originalTokens,
+                tokens: compressed.tokens,
+                ratio: compressed.ratio,
+                removedLines: compressed.removedLines,
+              },
+            }
+          : {}),
+      };
+    }
+    results.push(result);
+    if (plan.neighbors > 0 && row.session !== null) {
+      for (const n of neighborsOf(ctx, row, plan.neighbors)) {
+        if (results.some((r) => r.id === n.id) || selected.some((s) => s.c.id === String(n.rid)))
+          continue;
+        const contribution = {
+          component: 'neighbor',
+          value: 1,
+          weight: c.score,
+          contribution: c.score,
+        };
+        results.push({
+          ...toMemory(n),
+          score: c.score,
+          similarity: ctx.similarity.similarities([n.rid], queryVector).get(n.rid)!,
+          ...(plan.explain
+            ? {
+                explain: {
+                  profile: profile.name,
+                  legs: [],
+                  contributions: [contribution],
+                  neighborOf: row.id,
+                },
+              }
+            : {}),
+        });
+      }
+    }
+  }
+  return results;
+}
+
+/** A selected candidate, with its compressed text when only that fitted the budget. */
+interface Selected {
+  c: ScoredCandidate;
+  compressed?: NonNullable<RecallResult['compressed']>;
+}
+
+/**
+ * Seed 002's token-budget selection: candidates by value density (score per token), taken while
+ * they fit; with `compress`, one that does not fit is compressed by the four-stage pipeline and
+ * taken when its compressed text fits.
+ */
+function selectByBudget(
+  ordered: readonly ScoredCandidate[],
+  texts: ReadonlyMap<number, MemoryRow>,
+  plan: RecallPlan,
+): Selected[] {
+  const dense = ordered
+    .map((c) => {
+      const text = texts.get(Number(c.id))!.text;
+      const tokens = countTokens(text);
+      return { id: c.id, c, text, tokens, density: valueDensity({ score: c.score, tokens }) };
+    })
+    .sort((a, b) => b.density - a.density);
+  const shrink = plan.compress
+    ? (item: (typeof dense)[number], strict: boolean) => {
+        const r = compress(item.text, { strict });
+        return r.compressedTokens < item.tokens ? { ...r, tokens: r.compressedTokens } : null;
+      }
+    : undefined;
+  return budgetCut(dense, plan.tokenBudget, shrink).map((s) => ({
+    c: s.item.c,
+    ...(s.compressed
+      ? {
+          compressed: {
+            text: s.compressed.text,
+            tokens: s.compressed.tokens,
+            originalTokens: s.compressed.originalTokens,
+            ratio: s.compressed.ratio,
+            removedLines: s.compressed.removedLines,
+          },
+        }
+      : {}),
+  }));
+}
+
+/** Memsense's session-first grouping: one result per session, with bounded turn support added. */
+function groupBySession(
+  scored: readonly ScoredCandidate[],
+  sessionOf: (id: string) => string | null,
+  info: Map<string, Explain['session']>,
+): ScoredCandidate[] {
+  const grouped = sessionFirst(
+    scored.map((c) => ({ id: c.id, session: sessionOf(c.id) ?? `\u0000${c.id}`, score: c.score })),
+  );
+  const byId = new Map(scored.map((c) => [c.id, c]));
+  return grouped.map((g) => {
+    const c = byId.get(g.id)!;
+    info.set(g.id, {
+      sessionScore: g.sessionScore,
+      turnSupport: g.turnSupport,
+      supportingTurnCount: g.supportingTurnCount,
+    });
+    if (g.turnSupport === 0) return c;
+    const contributions = [
+      ...c.contributions,
+      { component: 'turnSupport', value: g.turnSupport, weight: 1, contribution: g.turnSupport },
+    ];
+    return { ...c, score: c.score + g.turnSupport, contributions };
+  });
+}
+
+/** Up to n memories before and n after `row` in its session, in time order. */
+function neighborsOf(ctx: RecallContext, row: MemoryRow, n: number): MemoryRow[] {
+  const before = sessionRows(ctx.read, row, 'before', n).reverse();
+  const after = sessionRows(ctx.read, row, 'after', n);
+  return [...before, ...after];
+}

@@ -1,0 +1,90 @@
+import type { Reader } from '../store/reader.ts';
+import { candidateRows, type CandidateRow } from '../store/store.ts';
+
+/** Values kept at most by one memo; past it the memo starts again empty. */
+const DEFAULT_CAPACITY = 16_384;
+
+/**
+ * Values recall derives from one memory (its candidate row, its speaker, its session neighbours),
+ * kept by rid until the store next changes. Consecutive recalls share most of their candidates (a
+ * search typed letter by letter, a small store), and reading them again through SQLite-WASM and
+ * decoding their strings cost more than the rest of their ranking. The engine clears every memo in
+ * the same synchronous step as any change to the rows (a committed write, written retrieval
+ * counts), so a recall never sees a value other than the one it would read.
+ */
+export class RidMemo<T> {
+  readonly #values = new Map<number, T>();
+  readonly #capacity: number;
+
+  /** @param capacity values kept; default 16,384 */
+  constructor(capacity = DEFAULT_CAPACITY) {
+    this.#capacity = capacity;
+  }
+
+  /**
+   * The values of these rids, in ascending rid order (so what follows does not depend on what was
+   * kept): kept ones from memory, the others from `read(missing)`, then kept. A rid that `read`
+   * does not answer is absent (and asked again next time).
+   */
+  get(
+    rids: readonly number[],
+    read: (missing: number[]) => Iterable<readonly [number, T]>,
+  ): Map<number, T> {
+    const found = new Map<number, T>();
+    const missing: number[] = [];
+    for (const rid of rids) {
+      const value = this.#values.get(rid);
+      if (value !== undefined || this.#values.has(rid)) found.set(rid, value as T);
+      else missing.push(rid);
+    }
+    if (missing.length > 0) {
+      const fresh = [...read(missing)];
+      if (this.#values.size + fresh.length > this.#capacity) this.#values.clear();
+      for (const [rid, value] of fresh) {
+        this.#values.set(rid, value);
+        found.set(rid, value);
+      }
+    }
+    const out = new Map<number, T>();
+    for (const rid of [...found.keys()].sort((a, b) => a - b)) out.set(rid, found.get(rid)!);
+    return out;
+  }
+
+  /** Forgets every value. */
+  clear(): void {
+    this.#values.clear();
+  }
+}
+
+/** What recall keeps between calls (see {@link RidMemo}); all cleared together. */
+export class RecallMemo {
+  /** Candidate rows (`candidateRows`). */
+  readonly rows = new RidMemo<Readonly<CandidateRow>>();
+  /** A memory's app-given speaker (`meta.speaker`, normalised), or null. */
+  readonly speakers = new RidMemo<string | null>();
+  /** Session neighbours of a memory, unfiltered: rids before (nearest first) and after. */
+  readonly neighbours = new RidMemo<readonly [string | null, string | null]>();
+
+  /** Forgets every kept value: the store changed. */
+  clear(): void {
+    this.rows.clear();
+    this.speakers.clear();
+    this.neighbours.clear();
+  }
+}
+
+/** The recall path's reads, and what it keeps of them. */
+export interface RecallReads {
+  /** The store's reads, through kept prepared statements. */
+  readonly read: Reader;
+  /** What recall keeps between calls until the store changes. */
+  readonly memo: RecallMemo;
+}
+
+/** {@link candidateRows} of these rids, the kept ones from `memo.rows` (ascending by rid). */
+export function keptCandidateRows(
+  { read, memo }: RecallReads,
+  rids: readonly number[],
+): Map<number, CandidateRow> {
+  return memo.rows.get(rids, (missing) => candidateRows(read, missing));
+}

@@ -1,0 +1,207 @@
+import { AnamnesisError } from '@anamnesis/errors';
+import { LEXICAL_SQL_FUNCTION, lexicalText } from './lexical.ts';
+import { transaction, type Database } from './sqlite.ts';
+
+/**
+ * Versioned migrations: migration i brings the store from version i to i + 1. A store newer than
+ * this code is refused rather than guessed at.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE memories (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    text TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    session TEXT,
+    tags TEXT NOT NULL,
+    meta TEXT NOT NULL,
+    importance REAL NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    access_count INTEGER NOT NULL DEFAULT 0,
+    memory_score REAL NOT NULL DEFAULT 0,
+    content_hash TEXT NOT NULL
+  );
+  CREATE INDEX memories_session ON memories(session, created_at);
+  CREATE INDEX memories_hash ON memories(content_hash);
+  CREATE INDEX memories_created ON memories(created_at);
+  CREATE VIRTUAL TABLE memories_fts USING fts5(
+    text, tags, content='memories', content_rowid='rid', tokenize='porter unicode61'
+  );
+  CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts(rowid, text, tags) VALUES (new.rid, new.text, new.tags);
+  END;
+  CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, text, tags) VALUES ('delete', old.rid, old.text, old.tags);
+  END;
+  CREATE TRIGGER memories_au AFTER UPDATE OF text, tags ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, text, tags) VALUES ('delete', old.rid, old.text, old.tags);
+    INSERT INTO memories_fts(rowid, text, tags) VALUES (new.rid, new.text, new.tags);
+  END;
+  CREATE TABLE embeddings (
+    rid INTEGER NOT NULL REFERENCES memories(rid) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (model, rid)
+  ) WITHOUT ROWID;
+  CREATE INDEX embeddings_rid ON embeddings(rid);
+  CREATE TABLE links (
+    src INTEGER NOT NULL REFERENCES memories(rid) ON DELETE CASCADE,
+    dst INTEGER NOT NULL REFERENCES memories(rid) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    weight REAL NOT NULL,
+    PRIMARY KEY (src, dst, kind)
+  ) WITHOUT ROWID;
+  CREATE INDEX links_dst ON links(dst);
+  CREATE TABLE usage (
+    rid INTEGER NOT NULL REFERENCES memories(rid) ON DELETE CASCADE,
+    event TEXT NOT NULL CHECK (event IN ('retrieved', 'selected', 'used', 'discarded')),
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX usage_rid ON usage(rid, event);
+  `,
+  // Operation ids of writes forwarded between tabs, with the reply each got: a write sent again
+  // after an owner hand-over is answered from here instead of being applied twice.
+  `
+  CREATE TABLE operations (id TEXT PRIMARY KEY, reply TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE INDEX operations_at ON operations(at);
+  `,
+  // The stored vectors also as large parts (see vector-snapshot.ts), read at open instead of one
+  // row per memory. The triggers delete every part when a stored vector they may hold changes.
+  `
+  CREATE TABLE vector_snapshot (
+    last_rid INTEGER PRIMARY KEY,
+    model TEXT NOT NULL,
+    format INTEGER NOT NULL,
+    n_rows INTEGER NOT NULL,
+    rids BLOB NOT NULL,
+    vectors BLOB NOT NULL,
+    quantized BLOB NOT NULL
+  );
+  CREATE TRIGGER embeddings_snapshot_ai AFTER INSERT ON embeddings
+    WHEN new.rid <= (SELECT max(last_rid) FROM vector_snapshot)
+    BEGIN DELETE FROM vector_snapshot; END;
+  CREATE TRIGGER embeddings_snapshot_ad AFTER DELETE ON embeddings
+    WHEN EXISTS (SELECT 1 FROM vector_snapshot)
+    BEGIN DELETE FROM vector_snapshot; END;
+  CREATE TRIGGER embeddings_snapshot_au AFTER UPDATE ON embeddings
+    WHEN EXISTS (SELECT 1 FROM vector_snapshot)
+    BEGIN DELETE FROM vector_snapshot; END;
+  `,
+  // `list` by last update (a notes app's recent notes): an index range instead of sorting every row.
+  `
+  CREATE INDEX IF NOT EXISTS memories_updated ON memories(updated_at);
+  `,
+  // Words in every script: the index holds `anamnesis_lexical(text)` (LEXICAL_SQL_FUNCTION, lexical.ts: words cut by
+  // Intl.Segmenter where a script has no spaces, Cyrillic stemmed), so it keeps no copy of the text
+  // (contentless) and deletes by rowid alone: what it holds never has to be computed again.
+  `
+  DROP TRIGGER memories_ai;
+  DROP TRIGGER memories_ad;
+  DROP TRIGGER memories_au;
+  DROP TABLE memories_fts;
+  CREATE VIRTUAL TABLE memories_fts USING fts5(
+    text, tags, content='', contentless_delete=1, tokenize='porter unicode61'
+  );
+  CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts(rowid, text, tags) VALUES (new.rid, anamnesis_lexical(new.text), new.tags);
+  END;
+  CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.rid;
+  END;
+  CREATE TRIGGER memories_au AFTER UPDATE OF text, tags ON memories BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.rid;
+    INSERT INTO memories_fts(rowid, text, tags) VALUES (new.rid, anamnesis_lexical(new.text), new.tags);
+  END;
+  INSERT INTO memories_fts(rowid, text, tags) SELECT rid, anamnesis_lexical(text), tags FROM memories;
+  `,
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * SQLite's page cache on OPFS by default: up to 64 MB (seed 002), filled by what recalls read (the
+ * FTS index, the rows); an engine may size it otherwise (`pageCacheMb`). The bulk read of the
+ * stored vectors at open goes through {@link BULK_READ_PAGE_CACHE} instead, so 40 MB of vector
+ * pages at 100k memories never fill it (wasm memory never shrinks).
+ */
+export const DEFAULT_PAGE_CACHE_MB = 64;
+
+/** The pragma that caps SQLite's page cache at `mb` megabytes (a negative `cache_size` is KiB). */
+export function pageCachePragma(mb: number): string {
+  return `PRAGMA cache_size = -${Math.round(mb * 1024)}`;
+}
+
+/** The page cache while a bulk read streams through pages read once: 2 MB. */
+const BULK_READ_PAGE_CACHE = 'PRAGMA cache_size = -2048';
+
+/**
+ * Runs `read` on the small bulk-read page cache ({@link BULK_READ_PAGE_CACHE}), then restores the
+ * store's own of `pageCacheMb` (when its promise settles, for an asynchronous read): pages read once
+ * (the stored vectors at open, ~40 MB at 100k memories; a dedup rebuild's rows; the stored vectors
+ * a snapshot part copies) do not fill the cache, whose memory would stay (a WebAssembly memory
+ * never shrinks). For a store on OPFS: a memory or file store is in memory already.
+ */
+export function bulkRead<T>(db: Database, pageCacheMb: number, read: () => T): T {
+  const restore = () => db.exec(pageCachePragma(pageCacheMb));
+  db.exec(BULK_READ_PAGE_CACHE);
+  let out: T;
+  try {
+    out = read();
+  } catch (e) {
+    restore();
+    throw e;
+  }
+  if (out instanceof Promise) return out.finally(restore) as T;
+  restore();
+  return out;
+}
+
+/**
+ * Applies pragmas for the backend (on OPFS a page cache of `pageCacheMb`) and runs pending
+ * migrations in one transaction.
+ */
+export function migrate(
+  db: Database,
+  backend: 'opfs' | 'memory' | 'file',
+  pageCacheMb = DEFAULT_PAGE_CACHE_MB,
+): number {
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA temp_store = MEMORY');
+  // The FTS triggers call it: registered on every connection that writes memories.
+  db.createFunction(
+    LEXICAL_SQL_FUNCTION,
+    (_ctx, text) => lexicalText(typeof text === 'string' ? text : ''),
+    {
+      deterministic: true,
+      innocuous: true,
+    },
+  );
+  if (backend === 'opfs') {
+    // opfs-sahpool has no shared memory, so no WAL: a truncated rollback journal keeps writes
+    // atomic when the worker is killed; a 64 MB page cache by default, as in seed 002.
+    db.exec('PRAGMA journal_mode = TRUNCATE');
+    db.exec('PRAGMA synchronous = NORMAL');
+    db.exec(pageCachePragma(pageCacheMb));
+    // The pool holds its files exclusively anyway; without this every read transaction
+    // re-validates the page cache against the file (about 2 ms per call instead of 0.3).
+    db.exec('PRAGMA locking_mode = EXCLUSIVE');
+  }
+  const current = Number(db.selectValue('PRAGMA user_version') ?? 0);
+  if (current > SCHEMA_VERSION) {
+    throw new AnamnesisError(
+      'UNSUPPORTED',
+      `the store has schema version ${current}; this version of anamnesis reads up to ${SCHEMA_VERSION}`,
+    );
+  }
+  if (current < SCHEMA_VERSION) {
+    transaction(db, 'migrating the store', () => {
+      for (let v = current; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    });
+  }
+  return SCHEMA_VERSION;
+}

@@ -1,0 +1,145 @@
+import { AnamnesisError } from '@anamnesis/errors';
+import { transaction, type Database } from '../store/sqlite.ts';
+import type { ChangeKind } from '../types.ts';
+
+/**
+ * One write, as the {@link WritePath} runs it: `encode` → `BEGIN IMMEDIATE` → `tx` → `COMMIT` →
+ * `apply` → bump the generation → persist. Plans run one at a time, so what `encode` reads of the
+ * store (duplicates, taken ids, the row being updated) is still true when `tx` runs.
+ */
+export interface WritePlan<T, R = T> {
+  /** What the write does, for error messages (`'remembering'`). */
+  readonly what: string;
+  /** Which kind of change it is, for change listeners (`EngineOptions.onChange`). */
+  readonly kind: ChangeKind;
+  /** The ids of the memories it changed (written, deleted, linked), from what `tx` returned. */
+  ids?(result: T): readonly string[];
+  /**
+   * Slow work before the transaction, in the serialised section: reads the store to decide what
+   * must be embedded, and embeds it. Absent for writes that embed nothing.
+   */
+  encode?(): Promise<void>;
+  /** The transaction body: synchronous, between `BEGIN IMMEDIATE` and `COMMIT`. */
+  tx(db: Database): T;
+  /**
+   * After `COMMIT`, in the same synchronous step: in-memory state (vectors, Bloom filter) catches
+   * up with the store, so no read ever sees one ahead of the other.
+   */
+  apply?(result: T): void;
+  /** Whether the write changed the store (bumps the generation, then persists). Default true. */
+  changed?(result: T): boolean;
+  /**
+   * The caller's answer (JSON-serialisable), from what `tx` returned. Recorded in the same
+   * transaction when the write carries an operation id. Default: `tx`'s result itself.
+   */
+  reply?(result: T): R;
+}
+
+/** What the write path needs of the engine around it. */
+export interface WritePathHooks {
+  /** True once the engine is closed: a queued write then fails with `CLOSED`. */
+  closed(): boolean;
+  /**
+   * A write committed: invalidates cached recalls, marks the store dirty and tells change
+   * listeners what changed.
+   */
+  bump(change: { kind: ChangeKind; ids: readonly string[] }): void;
+  /** Makes the committed writes durable where the backend needs it (the file store). */
+  persist(): Promise<void>;
+  /** The clock, in ms since the epoch (operation records older than a day are dropped). */
+  now(): number;
+}
+
+/** How long an operation id is remembered, in ms: far longer than any owner hand-over. */
+const OPERATION_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The engine's one write path: a queue that runs {@link WritePlan}s one at a time, in the order
+ * they were submitted, each to completion (persisted) before the next one's `encode` starts.
+ *
+ * Read consistency: reads do not queue. A transaction and the in-memory changes after it run in
+ * one synchronous step, and JavaScript runs one step at a time, so a read (a recall, a `get`) sees
+ * every write before it whole and none of a later one; a caller whose write was acknowledged
+ * reads it back. A read never waits behind another caller's embedding.
+ *
+ * At most once: a write submitted under an operation id ({@link WritePath.once}) records its reply
+ * in the `operations` table in its own transaction; the same id submitted again (a forwarded write
+ * re-sent after an owner hand-over) is answered with that reply and changes nothing.
+ */
+export class WritePath {
+  readonly #db: Database;
+  readonly #hooks: WritePathHooks;
+  #tail: Promise<unknown> = Promise.resolve();
+  /** The operation id of the next `run`, set by `once` around a synchronous call. */
+  #nextOperation: string | undefined;
+
+  constructor(db: Database, hooks: WritePathHooks) {
+    this.#db = db;
+    this.#hooks = hooks;
+  }
+
+  /** Queues a write; resolves with its reply once it is committed and persisted. */
+  run<T, R = T>(plan: WritePlan<T, R>): Promise<R> {
+    const operation = this.#nextOperation;
+    this.#nextOperation = undefined;
+    const result = this.#tail.then(() => this.#execute(plan, operation));
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Queues `fn` like a write and runs it alone: no write's `encode` or transaction overlaps it (the
+   * swap of a model's leg, which loads vectors and embeds rows in transactions of its own).
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(fn);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Calls `submit` (which must call {@link run} at most once, synchronously) with that write
+   * tagged with `operation`.
+   */
+  once<T>(operation: string, submit: () => T): T {
+    this.#nextOperation = operation;
+    try {
+      return submit();
+    } finally {
+      this.#nextOperation = undefined;
+    }
+  }
+
+  async #execute<T, R>(plan: WritePlan<T, R>, operation: string | undefined): Promise<R> {
+    if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');
+    if (operation !== undefined) {
+      const seen = this.#db.selectValue('SELECT reply FROM operations WHERE id = ?', [operation]);
+      if (typeof seen === 'string') return (JSON.parse(seen) as { reply?: R }).reply as R;
+    }
+    await plan.encode?.();
+    if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');
+    let reply!: R;
+    const result = transaction(this.#db, plan.what, () => {
+      const out = plan.tx(this.#db);
+      reply = plan.reply ? plan.reply(out) : (out as unknown as R);
+      if (operation !== undefined) this.#record(operation, reply);
+      return out;
+    });
+    plan.apply?.(result);
+    if (operation !== undefined || (plan.changed?.(result) ?? true)) {
+      this.#hooks.bump({ kind: plan.kind, ids: plan.ids?.(result) ?? [] });
+      await this.#hooks.persist();
+    }
+    return reply;
+  }
+
+  /** Inside the write's transaction: its reply under its operation id; old records go. */
+  #record(operation: string, reply: unknown): void {
+    const now = this.#hooks.now();
+    this.#db.exec({ sql: 'DELETE FROM operations WHERE at < ?', bind: [now - OPERATION_TTL_MS] });
+    this.#db.exec({
+      sql: 'INSERT INTO operations(id, reply, at) VALUES (?, ?, ?)',
+      bind: [operation, JSON.stringify({ reply }), now],
+    });
+  }
+}
