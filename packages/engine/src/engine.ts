@@ -943,7 +943,7 @@ export class Engine {
 
   /**
    * Runs the recall pipeline (see the README); results are cached until the next write, and for at
-   * most {@link RECALL_CACHE_SLOT_MS} (scores depend on the memories' age).
+   * most `RECALL_CACHE_SLOT_MS` (scores depend on the memories' age).
    */
   recall(query: string, options: RecallOptions = {}): Promise<RecallResult[]> {
     return this.#run(async () => {
