@@ -1,6 +1,6 @@
 /**
  * `pnpm bench:size -- [--repo DIR] [--apps notes,extension,example] [--no-build] [--no-browser]
- * [--runs N] [--down MBIT] [--latency MS] [--json] [--html FILE]`: what the apps cost a person on the default path. Builds (unless `--no-build`) the notes app, the extension
+ * [--runs N] [--down MBIT] [--latency MS] [--json] [--html FILE] [--docs]`: what the apps cost a person on the default path. Builds (unless `--no-build`) the notes app, the extension
  * and the example app of the checkout at `--repo` (default: this one; point it at another worktree
  * to measure another commit) with their own build scripts, and prints per app:
  *
@@ -41,6 +41,7 @@ import {
   type VisitTimes,
 } from './first-search.ts';
 import { writeReport } from './html-report.ts';
+import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
 import { serveStatic } from './static-server.ts';
 
 const { values } = parseArgs({
@@ -51,6 +52,7 @@ const { values } = parseArgs({
     'no-browser': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     html: { type: 'string' },
+    docs: { type: 'boolean', default: false },
     runs: { type: 'string', default: '1' },
     apps: { type: 'string', default: 'notes,extension,example' },
     down: { type: 'string', default: String(TEN_MBIT.downBitsPerS / 1e6) },
@@ -323,6 +325,29 @@ async function main(): Promise<void> {
         `extension ≤ 8 MB unpacked: ${mb(ext.disk.raw)} ${met(ext.disk.raw <= TARGETS.extensionUnpackedBytes)}; ` +
         `extension zip ≤ 4 MB: ${mb(ext.zip_bytes)} ${met((ext.zip_bytes ?? Infinity) <= TARGETS.extensionZipBytes)}`,
     );
+  if (values.docs)
+    writeMeasurements({
+      id: 'size',
+      title: 'Size and first visit',
+      command: commandLine('bench:size'),
+      ...(values['no-browser']
+        ? {}
+        : { browser: 'headless Chromium (the system /usr/bin/chromium)' }),
+      body: [
+        `The apps of ${values.repo === undefined ? 'this checkout' : repo} at ${commit}. MB = 10^6 bytes; gzip and brotli at level 6, as a static server sends text, JS, JSON and wasm (the model's \`.onnx\` as it is). First visit: the notes app's service-worker precache and what the page asked for; the example app's requests; the extension's zip.` +
+          (values['no-browser']
+            ? ' Times not measured (`--no-browser`).'
+            : ` Times: headless Chromium, fresh profile, CDP network emulation ${networkText}; median of ${runs} run(s); ms from the navigation's start; first search = a note written and its words searched as soon as the page takes input, to the first result painted; model ready = search by meaning.`),
+        '',
+        markdownTable([header, ...rows]),
+        '',
+        ...results.map(
+          (r) =>
+            `- ${r.app}: first visit = ${r.first_visit.source}, ${r.first_visit.files} files; largest: ` +
+            r.largest.map((f) => `${f.path} ${mb(f.raw)} (br ${mb(f.br)})`).join(', '),
+        ),
+      ].join('\n'),
+    });
   if (values.html) {
     writeReport(values.html, sizeReport(results, commit));
     console.log(`wrote ${values.html}`);
