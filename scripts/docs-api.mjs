@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { Application, Converter, ReflectionKind } from 'typedoc';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
-const OUT = process.env.DOCS_OUT ?? join(REPO, 'docs', 'api');
+const OUT = join(REPO, 'docs', 'api');
 const check = process.argv.includes('--check');
 
 /** Every published package's entry points: source file → module name (`@anamnesis/client/vite`). */
@@ -82,7 +82,7 @@ const app = await Application.bootstrapWithPlugins({
   // by default only the root package.json's name ("anamnesis") is checked
   packagesRequiringDocumentation: [...new Set([...names.values()].map(packageName))],
   intentionallyNotDocumented: undocumented,
-  treatWarningsAsErrors: !process.env.DOCS_ALL,
+  treatWarningsAsErrors: true,
   logLevel: 'Warn',
 });
 

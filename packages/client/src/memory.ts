@@ -78,6 +78,7 @@ export interface MemoryClient extends MemoryApi {
    * tab. Idempotent; later calls reject with `CLOSED`; live recalls and listeners stop.
    */
   close(): Promise<void>;
+  /** `close()`, for `await using memory = await openMemory(…)`. */
   [Symbol.asyncDispose](): Promise<void>;
 }
 
