@@ -205,31 +205,25 @@ if (values.html) {
 }
 
 if (values.docs) {
-  const cells = (r: Report) => [
-    fmt(r.recall),
-    fmt(r.mrr),
-    fmt(r.ndcg10),
-    ...[1, 2, 3, 4].map((c) => fmt(r.byCategory[c]?.recall ?? 0)),
-  ];
   const header = [`R@${k}`, 'MRR', 'nDCG@10', 'multi-hop', 'temporal', 'open-domain', 'single-hop'];
+  /** One line per ranker: its metrics and recall per category. */
+  const rankers = (rs: Record<string, Report>) =>
+    markdownTable([
+      ['ranker', ...header],
+      ...Object.entries(rs).map(([n, r]) => [
+        n,
+        fmt(r.recall),
+        fmt(r.mrr),
+        fmt(r.ndcg10),
+        ...[1, 2, 3, 4].map((c) => fmt(r.byCategory[c]?.recall ?? 0)),
+      ]),
+    ]);
   const body = [
     `${conversations.length} conversations, ${questions} questions, k = ${k}, model ${embedder.id}; the profiles, the baselines (FTS5 BM25 alone, vector alone, Orama 3 with English stemming and stop words on the same embeddings) and the zero-model \`tfidf\` backend; per category recall@${k}. ${seconds.toFixed(0)} s.`,
     '',
-    markdownTable([
-      ['ranker', ...header],
-      ...Object.entries(reports).map(([n, r]) => [n, ...cells(r)]),
-    ]),
+    rankers(reports),
   ];
-  if (ablation)
-    body.push(
-      '',
-      '`default` with one signal removed:',
-      '',
-      markdownTable([
-        ['ranker', ...header],
-        ...Object.entries(ablation).map(([n, r]) => [n, ...cells(r)]),
-      ]),
-    );
+  if (ablation) body.push('', '`default` with one signal removed:', '', rankers(ablation));
   if (cv)
     body.push(
       '',

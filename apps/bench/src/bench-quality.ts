@@ -138,6 +138,16 @@ if (ablated.length > 0) {
 }
 
 const label = (l: Line) => `${l.corpus} ${l.split}`;
+/** The ablation table (header first): recall@k of `default` and of it without each signal. */
+const ablationRows = (defaultName: string) => [
+  ['corpus', 'split', defaultName, ...ablated],
+  ...results.map(({ line, reports }) => [
+    line.corpus,
+    line.split,
+    fmt(reports.default!.recall),
+    ...ablated.map((n) => fmt(reports[n]!.recall)),
+  ]),
+];
 if (values.html) {
   writeReport(values.html, {
     title: 'anamnesis bench:quality',
@@ -183,15 +193,7 @@ if (values.html) {
         ? [
             {
               title: `Ablation: recall@${k} with one signal removed`,
-              rows: [
-                ['corpus', 'split', 'default', ...ablated],
-                ...results.map(({ line, reports }) => [
-                  line.corpus,
-                  line.split,
-                  fmt(reports.default!.recall),
-                  ...ablated.map((n) => fmt(reports[n]!.recall)),
-                ]),
-              ],
+              rows: ablationRows('default'),
             },
           ]
         : []),
@@ -228,15 +230,7 @@ if (values.docs) {
       '',
       `Ablation: recall@${k} of \`default\`, and of \`default\` with one signal removed.`,
       '',
-      markdownTable([
-        ['corpus', 'split', '`default`', ...ablated],
-        ...results.map(({ line, reports }) => [
-          line.corpus,
-          line.split,
-          fmt(reports.default!.recall),
-          ...ablated.map((n) => fmt(reports[n]!.recall)),
-        ]),
-      ]),
+      markdownTable(ablationRows('`default`')),
     );
   writeMeasurements({
     id: 'quality',

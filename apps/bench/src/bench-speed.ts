@@ -646,6 +646,16 @@ async function main(): Promise<void> {
           `p95 ${last.worker.recall_p95_ms} ${met(last.worker.recall_p95_ms <= TARGETS.recallP95Ms)}`
         : `not measured (largest n=${last.n}: p50 ${last.worker.recall_p50_ms}, p95 ${last.worker.recall_p95_ms})`),
   );
+  // the tables of --md and --docs
+  const tables = [
+    'Through the client (round trip, query embedding included):',
+    '',
+    markdownTable(mainTable(runs)),
+    '',
+    'Every system in one dedicated worker, the same queries, warm-up and samples, query embedding included:',
+    '',
+    markdownTable(workerTable(runs)),
+  ];
   if (values.md) {
     writeFileSync(
       values.md,
@@ -654,13 +664,7 @@ async function main(): Promise<void> {
         '',
         `Load average before ${loadBefore}, after ${loadAfter} (a shared machine). Each N run ${repeats} times: medians, (min–max) of the runs.`,
         '',
-        'Through the client (round trip, query embedding included):',
-        '',
-        markdownTable(mainTable(runs)),
-        '',
-        'Every system in one dedicated worker, the same queries, warm-up and samples, query embedding included:',
-        '',
-        markdownTable(workerTable(runs)),
+        ...tables,
         '',
       ].join('\n'),
     );
@@ -676,13 +680,7 @@ async function main(): Promise<void> {
       body: [
         `${where}. Each N run ${repeats} times in one process: medians, (min–max) of the runs; ${plan.warm} warm-up, ${plan.queries} timed and ${plan.cold} cold queries${values.quick ? ' (--quick)' : ''}.`,
         '',
-        'Through the client (round trip, query embedding included):',
-        '',
-        markdownTable(mainTable(runs)),
-        '',
-        'Every system in one dedicated worker, the same queries, warm-up and samples, query embedding included:',
-        '',
-        markdownTable(workerTable(runs)),
+        ...tables,
       ].join('\n'),
     });
   if (values.html) {
