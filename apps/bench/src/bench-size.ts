@@ -32,6 +32,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { CHROMIUM_PATH } from '../../../e2e/chromium.ts';
 import { bytesOf, fileSizes, precached, sum, type FileSize, type SizeSum } from './app-sizes.ts';
 import {
   TEN_MBIT,
@@ -332,7 +333,9 @@ async function main(): Promise<void> {
       command: commandLine('bench:size'),
       ...(values['no-browser']
         ? {}
-        : { browser: 'headless Chromium (the system /usr/bin/chromium)' }),
+        : {
+            browser: `${execFileSync(CHROMIUM_PATH, ['--version']).toString().trim()} headless`,
+          }),
       body: [
         `The apps of ${values.repo === undefined ? 'this checkout' : repo} at ${commit}. MB = 10^6 bytes; gzip and brotli at level 6, as a static server sends text, JS, JSON and wasm (the model's \`.onnx\` as it is). First visit: the notes app's service-worker precache and what the page asked for; the example app's requests; the extension's zip.` +
           (values['no-browser']
