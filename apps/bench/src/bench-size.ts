@@ -251,6 +251,12 @@ const mb = (n: number | null | undefined) => (n == null ? 'n/a' : `${(n / 1e6).t
 const ms = (n: number | null | undefined) => (n == null ? 'n/a' : `${Math.round(n)} ms`);
 const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
+/** "Chromium 156.0.8078.108" (the Debian wrapper's own complaints on stderr dropped). */
+function chromiumVersion(): string {
+  const out = execFileSync(CHROMIUM_PATH, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  return /Chromium [\d.]+/.exec(out.toString())?.[0] ?? out.toString().trim();
+}
+
 async function main(): Promise<void> {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo })
     .toString()
@@ -334,7 +340,7 @@ async function main(): Promise<void> {
       ...(values['no-browser']
         ? {}
         : {
-            browser: `${execFileSync(CHROMIUM_PATH, ['--version']).toString().trim()} headless`,
+            browser: `${chromiumVersion()} headless`,
           }),
       body: [
         `The apps of ${values.repo === undefined ? 'this checkout' : repo} at ${commit}. MB = 10^6 bytes; gzip and brotli at level 6, as a static server sends text, JS, JSON and wasm (the model's \`.onnx\` as it is). First visit: the notes app's service-worker precache and what the page asked for; the example app's requests; the extension's zip.` +
