@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { allBlocks, parseBlocks, REPO } from '../doc-blocks.ts';
+import { allBlocks, docBlock, parseBlocks, REPO } from '../doc-blocks.ts';
 
 const blocks = allBlocks();
 
@@ -49,6 +49,17 @@ describe('code blocks in the docs', () => {
     for (const b of blocks)
       if (b.marker && 'notRun' in b.marker)
         expect(b.marker.notRun.trim().length).toBeGreaterThan(3);
+  });
+
+  it('a test reads only the blocks marked as run by it', () => {
+    const consumers = 'e2e/consumers/consumers.spec.ts';
+    expect(docBlock('README.md', 'Install', 'sh', consumers)).toContain('npm install @anamnesis/client');
+    // marked as run by .ci/run, not by the consumer test
+    expect(() => docBlock('README.md', 'Set-up: two commands', 'sh', consumers)).toThrow(
+      /not marked "<!-- block: run by e2e\/consumers\/consumers.spec.ts -->"/,
+    );
+    // marked as not run
+    expect(() => docBlock('docs/extension.md', '', 'sh', consumers)).toThrow(/not marked/);
   });
 
   it('parses fences, sections and markers', () => {
