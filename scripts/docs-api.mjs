@@ -82,6 +82,7 @@ const app = await Application.bootstrapWithPlugins({
   // by default only the root package.json's name ("anamnesis") is checked
   packagesRequiringDocumentation: [...new Set([...names.values()].map(packageName))],
   intentionallyNotDocumented: undocumented,
+  // (the API does not apply treatWarningsAsErrors: any warning ends the run below)
   treatWarningsAsErrors: true,
   logLevel: 'Warn',
 });
@@ -106,9 +107,9 @@ app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
 const project = await app.convert();
 if (!project) process.exit(1);
 app.validate(project);
-if (app.logger.hasErrors()) process.exit(1);
+if (app.logger.hasErrors() || app.logger.hasWarnings()) process.exit(1);
 await app.generateOutputs(project);
-if (app.logger.hasErrors()) process.exit(1);
+if (app.logger.hasErrors() || app.logger.hasWarnings()) process.exit(1);
 
 if (check) {
   const list = (root) =>
