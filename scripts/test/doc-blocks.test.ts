@@ -53,7 +53,9 @@ describe('code blocks in the docs', () => {
 
   it('a test reads only the blocks marked as run by it', () => {
     const consumers = 'e2e/consumers/consumers.spec.ts';
-    expect(docBlock('README.md', 'Install', 'sh', consumers)).toContain('npm install @anamnesis/client');
+    expect(docBlock('README.md', 'Install', 'sh', consumers)).toContain(
+      'npm install @anamnesis/client',
+    );
     // marked as run by .ci/run, not by the consumer test
     expect(() => docBlock('README.md', 'Set-up: two commands', 'sh', consumers)).toThrow(
       /not marked "<!-- block: run by e2e\/consumers\/consumers.spec.ts -->"/,
