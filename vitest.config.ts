@@ -2,6 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/notes', 'apps/extension', 'apps/bench'],
+    projects: ['packages/*', 'apps/notes', 'apps/extension', 'apps/bench', 'scripts'],
   },
 });

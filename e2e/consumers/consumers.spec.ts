@@ -43,53 +43,31 @@ import { fileURLToPath } from 'node:url';
 
 import type { Page } from '@playwright/test';
 
+import { docBlock } from '../../scripts/doc-blocks.ts';
 import { expect, test } from '../fixtures.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const README = readFileSync(join(REPO, 'README.md'), 'utf8');
-const CLIENT_README = readFileSync(join(REPO, 'packages', 'client', 'README.md'), 'utf8');
-const LANGCHAIN_README = readFileSync(join(REPO, 'packages', 'langchain', 'README.md'), 'utf8');
-const AI_SDK_README = readFileSync(join(REPO, 'packages', 'ai-sdk', 'README.md'), 'utf8');
-const MCP_README = readFileSync(join(REPO, 'packages', 'mcp', 'README.md'), 'utf8');
-const REACT_README = readFileSync(join(REPO, 'packages', 'react', 'README.md'), 'utf8');
+/** This test, as the docs' markers name it (`<!-- block: run by … -->`). */
+const RUNNER = 'e2e/consumers/consumers.spec.ts';
+const README = 'README.md';
+const CLIENT_README = 'packages/client/README.md';
+const LANGCHAIN_README = 'packages/langchain/README.md';
+const AI_SDK_README = 'packages/ai-sdk/README.md';
+const MCP_README = 'packages/mcp/README.md';
+const REACT_README = 'packages/react/README.md';
 const PORT = 30_000 + (process.pid % 20_000);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
 // ---------------------------------------------------------------------------------------------
 // The README
 
-interface Block {
-  lang: string;
-  code: string;
-}
-
 /**
- * The fenced code blocks of the section under `heading` (a `## ` or `### ` heading, up to the next
- * one) of a Markdown file (default: the README), in order.
+ * The code of the one block of `lang` under `heading` (a `##` or `###` heading) of a Markdown file
+ * of the repo (default: the README) whose first line contains `marker` (or the only one); it must
+ * be marked as run by this test (`scripts/doc-blocks.ts`).
  */
-function blocks(heading: string, markdown = README): Block[] {
-  const start = markdown.search(new RegExp(`\n#{2,3} ${escape(heading)}\n`));
-  if (start < 0) throw new Error(`no section "${heading}"`);
-  const rest = markdown.slice(start + 1);
-  const next = rest.search(/\n#{2,3} /);
-  const section = next < 0 ? rest : rest.slice(0, next);
-  return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
-    lang: m[1]!,
-    code: m[2]!,
-  }));
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** The one block of `lang` in the section whose first line contains `marker` (or the only one). */
 function block(heading: string, lang: string, marker = '', markdown = README): string {
-  const found = blocks(heading, markdown).filter(
-    (b) => b.lang === lang && b.code.split('\n')[0]!.includes(marker),
-  );
-  if (found.length !== 1) throw new Error(`"${heading}": ${found.length} ${lang} blocks`);
-  return found[0]!.code;
+  return docBlock(markdown, heading, lang, RUNNER, marker);
 }
 
 /** The commands of a `sh` block (comment lines dropped). */

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:embed -- [--n 20000] [--json]`: embedding throughput of the default model in Node,
+ * `pnpm bench:embed -- [--n 20000] [--json] [--docs]`: embedding throughput of the default model in Node,
  * on the path apps get (`createModelEmbedder`: the static table in plain JavaScript) and on ONNX
  * Runtime (`runtime: 'onnx'`, transformers.js on onnxruntime-node), the same texts in one process,
  * batches of 1 and 64, with the ratio. Texts: short synthetic sentences (6–20 words of the model's
@@ -14,9 +14,15 @@ import {
 } from '@anamnesis/engine';
 import { mulberry32 } from '@anamnesis/ranking';
 
+import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
+
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: { n: { type: 'string', default: '20000' }, json: { type: 'boolean', default: false } },
+  options: {
+    n: { type: 'string', default: '20000' },
+    json: { type: 'boolean', default: false },
+    docs: { type: 'boolean', default: false },
+  },
 });
 const n = Number(values.n);
 if (!Number.isInteger(n) || n < 100) throw new Error('--n: an integer ≥ 100');
@@ -71,3 +77,19 @@ if (values.json) {
     `  plain JavaScript / ONNX Runtime at batch 64: ${(js.batch_64! / onnx.batch_64!).toFixed(2)}×`,
   );
 }
+if (values.docs)
+  writeMeasurements({
+    id: 'embed',
+    title: 'Embedding by path',
+    command: commandLine('bench:embed'),
+    body: [
+      `${n} short texts (6–20 common English words), the default model, texts/s in one process (batch 1: the first ${Math.min(n, 5000)}).`,
+      '',
+      markdownTable([
+        ['path', 'batch 1', 'batch 64'],
+        ...Object.entries(rows).map(([name, r]) => [name, String(r.batch_1), String(r.batch_64)]),
+      ]),
+      '',
+      `Plain JavaScript / ONNX Runtime at batch 64: ${(js.batch_64! / onnx.batch_64!).toFixed(2)}×. The browser's default path is not timed apart here.`,
+    ].join('\n'),
+  });

@@ -1,7 +1,8 @@
 /**
- * `pnpm bench:engine -- [--n 100000] [--embedder default|tfidf] [--json]`: the engine's speed in
+ * `pnpm bench:engine -- [--n 100000] [--embedder default|tfidf] [--json] [--docs]`: the engine's speed in
  * Node on the default model (or the zero-model TF-IDF backend) and a deterministic synthetic corpus: ingest throughput, uncached and cached recall latency, open of
- * a saved store, memory. Medians over many queries; the machine is shared and noisy.
+ * a saved store, memory. Medians over many queries; the machine is shared and noisy. `--docs`
+ * writes the results into their section of docs/measurements.md (`measurements.ts`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine, createModelEmbedder, defaultEmbedderOptions } from '@anamnesis/engine';
 import { makeCorpus, makeQueries } from './corpus.ts';
+import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
 import { nodeWords } from './node-corpus.ts';
 
 const { values } = parseArgs({
@@ -17,6 +19,7 @@ const { values } = parseArgs({
     n: { type: 'string', default: '100000' },
     embedder: { type: 'string', default: 'default' },
     json: { type: 'boolean', default: false },
+    docs: { type: 'boolean', default: false },
   },
 });
 if (values.embedder !== 'default' && values.embedder !== 'tfidf') {
@@ -112,6 +115,38 @@ try {
     `  memory            rss ${result.rss_mb.toFixed(0)} MB, wasm + buffers ${result.wasm_and_buffers_mb.toFixed(0)} MB   (target ≤ 200)`,
   );
   if (values.json) console.log(JSON.stringify(result));
+  if (values.docs)
+    writeMeasurements({
+      id: embedder ? 'engine' : 'engine-tfidf',
+      title: embedder ? 'Speed in Node, default model' : 'Speed in Node, TF-IDF (no model)',
+      command: commandLine('bench:engine'),
+      body: [
+        `${n} synthetic memories (\`apps/bench/src/corpus.ts\`) in a file-backed store, ${embedder ? 'the default model' : 'the TF-IDF backend (no model)'}; 300 queries, uncached unless said.`,
+        '',
+        markdownTable([
+          ['what', 'measured', 'target'],
+          ['ingest', `${result.ingest_per_s.toFixed(0)} memories/s`, '≥ 3,000/s'],
+          [
+            'recall p50 / p95',
+            `${result.recall_p50_ms.toFixed(2)} / ${result.recall_p95_ms.toFixed(2)} ms`,
+            '≤ 10 / ≤ 25 ms',
+          ],
+          ['recall with explain, p50', `${result.recall_explain_p50_ms.toFixed(2)} ms`, ''],
+          ['cached recall p50', `${result.cached_p50_ms.toFixed(4)} ms`, '≤ 0.05 ms'],
+          ...(embedder
+            ? [['embed one query p50', `${result.embed_query_p50_ms.toFixed(3)} ms`, '']]
+            : []),
+          ['open of the saved store', `${result.open_ms.toFixed(0)} ms`, '≤ 500 ms'],
+          [
+            'RSS; wasm and buffers',
+            `${result.rss_mb.toFixed(0)} MB; ${result.wasm_and_buffers_mb.toFixed(0)} MB`,
+            '≤ 200 MB',
+          ],
+        ]),
+        '',
+        'The file store holds the whole database in memory, hence the RSS; it checks the file (`quick_check`) at open.',
+      ].join('\n'),
+    });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

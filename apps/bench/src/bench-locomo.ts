@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--json] [--html FILE]`:
+ * `pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--json] [--html FILE] [--docs]`:
  * retrieval quality of every profile on LoCoMo, with baselines run in the same process on the same
  * embeddings. `--ablate`: `default` with each of its signals removed, one row each. `--cv`:
  * leave-one-conversation-out cross-validation of the grid `default` is chosen from (choose on the
@@ -19,6 +19,7 @@ import { BASELINES } from './baselines.ts';
 import { writeReport } from './html-report.ts';
 import { crossValidate, defaultGrid } from './grid.ts';
 import { loadLocomo, runLocomo, type Ranker, type Report } from './locomo.ts';
+import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
 import { runOrama } from './orama.ts';
 
 const { values } = parseArgs({
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     ablate: { type: 'boolean', default: false },
     cv: { type: 'boolean', default: false },
     html: { type: 'string' },
+    docs: { type: 'boolean', default: false },
   },
 });
 if (!values.data) {
@@ -200,6 +202,51 @@ if (values.html) {
     ],
   });
   console.log(`wrote ${values.html}`);
+}
+
+if (values.docs) {
+  const header = [`R@${k}`, 'MRR', 'nDCG@10', 'multi-hop', 'temporal', 'open-domain', 'single-hop'];
+  /** One line per ranker: its metrics and recall per category. */
+  const rankers = (rs: Record<string, Report>) =>
+    markdownTable([
+      ['ranker', ...header],
+      ...Object.entries(rs).map(([n, r]) => [
+        n,
+        fmt(r.recall),
+        fmt(r.mrr),
+        fmt(r.ndcg10),
+        ...[1, 2, 3, 4].map((c) => fmt(r.byCategory[c]?.recall ?? 0)),
+      ]),
+    ]);
+  const body = [
+    `${conversations.length} conversations, ${questions} questions, k = ${k}, model ${embedder.id}; the profiles, the baselines (FTS5 BM25 alone, vector alone, Orama 3 with English stemming and stop words on the same embeddings) and the zero-model \`tfidf\` backend; per category recall@${k}. ${seconds.toFixed(0)} s.`,
+    '',
+    rankers(reports),
+  ];
+  if (ablation) body.push('', '`default` with one signal removed:', '', rankers(ablation));
+  if (cv)
+    body.push(
+      '',
+      '3-fold cross-validation over the dev conversations (choose on two, measure on the third; not held-out data):',
+      '',
+      markdownTable([
+        ['held out', 'chosen', 'train', 'test', '`default` on the test'],
+        ...cv.folds.map((f) => [
+          f.heldOut,
+          f.chosen,
+          fmt(f.train),
+          fmt(f.test.recall),
+          fmt(f.defaultTest.recall),
+        ]),
+        ['pooled', '', '', fmt(cv.pooled.recall), fmt(cv.defaultPooled.recall)],
+      ]),
+    );
+  writeMeasurements({
+    id: 'locomo',
+    title: 'LoCoMo by ranker',
+    command: commandLine('bench:locomo'),
+    body: body.join('\n'),
+  });
 }
 
 if (values.json) {

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:quality -- [--locomo DIR] [--corpora DIR] [--model-dir DIR] [--k 10] [--ablate] [--json] [--html FILE]`:
+ * `pnpm bench:quality -- [--locomo DIR] [--corpora DIR] [--model-dir DIR] [--k 10] [--ablate] [--json] [--html FILE] [--docs]`:
  * retrieval quality of the `default` profile on every corpus our users' data looks like, each on
  * its own line and per split: chat (LoCoMo, `--locomo`), notes, web pages and other languages
  * (`apps/bench/corpora`, see `quality-corpora.ts`). Baselines on the same store and embeddings:
@@ -21,6 +21,7 @@ import { BASELINES } from './baselines.ts';
 import { writeReport } from './html-report.ts';
 import { loadLocomo, runLocomo, type Conversation, type Report } from './locomo.ts';
 import { runOrama } from './orama.ts';
+import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
 import { loadCorpora, type Split } from './quality-corpora.ts';
 
 const { values } = parseArgs({
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     ablate: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     html: { type: 'string' },
+    docs: { type: 'boolean', default: false },
   },
 });
 const k = Number(values.k);
@@ -136,6 +138,16 @@ if (ablated.length > 0) {
 }
 
 const label = (l: Line) => `${l.corpus} ${l.split}`;
+/** The ablation table (header first): recall@k of `default` and of it without each signal. */
+const ablationRows = (defaultName: string) => [
+  ['corpus', 'split', defaultName, ...ablated],
+  ...results.map(({ line, reports }) => [
+    line.corpus,
+    line.split,
+    fmt(reports.default!.recall),
+    ...ablated.map((n) => fmt(reports[n]!.recall)),
+  ]),
+];
 if (values.html) {
   writeReport(values.html, {
     title: 'anamnesis bench:quality',
@@ -181,21 +193,51 @@ if (values.html) {
         ? [
             {
               title: `Ablation: recall@${k} with one signal removed`,
-              rows: [
-                ['corpus', 'split', 'default', ...ablated],
-                ...results.map(({ line, reports }) => [
-                  line.corpus,
-                  line.split,
-                  fmt(reports.default!.recall),
-                  ...ablated.map((n) => fmt(reports[n]!.recall)),
-                ]),
-              ],
+              rows: ablationRows('default'),
             },
           ]
         : []),
     ],
   });
   console.log(`wrote ${values.html}`);
+}
+
+if (values.docs) {
+  const names: Record<string, string> = {
+    default: '`default`',
+    bm25: 'BM25 alone',
+    'orama-hybrid': 'Orama hybrid',
+    'tfidf-default': '`tfidf` + `default`',
+  };
+  const body = [
+    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker. Corpora, their sources, licences and held-out rule: \`apps/bench/corpora/*/PROVENANCE.md\` (every third question held out, fixed before any run). Orama runs with its default English tokenizer on every corpus. ${seconds.toFixed(0)} s.`,
+    '',
+    markdownTable([
+      ['corpus', 'split', 'questions', ...shown.map((n) => names[n] ?? n)],
+      ...results.map(({ line, reports }) => [
+        line.corpus,
+        line.split,
+        String(reports.default!.questions),
+        ...shown.map((n) => {
+          const r = reports[n]!;
+          return `${fmt(r.recall)} / ${fmt(r.mrr)} / ${fmt(r.ndcg10)}`;
+        }),
+      ]),
+    ]),
+  ];
+  if (ablated.length > 0)
+    body.push(
+      '',
+      `Ablation: recall@${k} of \`default\`, and of \`default\` with one signal removed.`,
+      '',
+      markdownTable(ablationRows('`default`')),
+    );
+  writeMeasurements({
+    id: 'quality',
+    title: 'Recall quality on every corpus',
+    command: commandLine('bench:quality'),
+    body: body.join('\n'),
+  });
 }
 
 if (values.json) {

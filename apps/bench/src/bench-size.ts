@@ -1,6 +1,6 @@
 /**
  * `pnpm bench:size -- [--repo DIR] [--apps notes,extension,example] [--no-build] [--no-browser]
- * [--runs N] [--down MBIT] [--latency MS] [--json] [--html FILE]`: what the apps cost a person on the default path. Builds (unless `--no-build`) the notes app, the extension
+ * [--runs N] [--down MBIT] [--latency MS] [--json] [--html FILE] [--docs]`: what the apps cost a person on the default path. Builds (unless `--no-build`) the notes app, the extension
  * and the example app of the checkout at `--repo` (default: this one; point it at another worktree
  * to measure another commit) with their own build scripts, and prints per app:
  *
@@ -32,6 +32,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { CHROMIUM_PATH } from '../../../e2e/chromium.ts';
 import { bytesOf, fileSizes, precached, sum, type FileSize, type SizeSum } from './app-sizes.ts';
 import {
   TEN_MBIT,
@@ -41,6 +42,7 @@ import {
   type VisitTimes,
 } from './first-search.ts';
 import { writeReport } from './html-report.ts';
+import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
 import { serveStatic } from './static-server.ts';
 
 const { values } = parseArgs({
@@ -51,6 +53,7 @@ const { values } = parseArgs({
     'no-browser': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     html: { type: 'string' },
+    docs: { type: 'boolean', default: false },
     runs: { type: 'string', default: '1' },
     apps: { type: 'string', default: 'notes,extension,example' },
     down: { type: 'string', default: String(TEN_MBIT.downBitsPerS / 1e6) },
@@ -248,6 +251,12 @@ const mb = (n: number | null | undefined) => (n == null ? 'n/a' : `${(n / 1e6).t
 const ms = (n: number | null | undefined) => (n == null ? 'n/a' : `${Math.round(n)} ms`);
 const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
+/** "Chromium 156.0.8078.108" (the Debian wrapper's own complaints on stderr dropped). */
+function chromiumVersion(): string {
+  const out = execFileSync(CHROMIUM_PATH, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  return /Chromium [\d.]+/.exec(out.toString())?.[0] ?? out.toString().trim();
+}
+
 async function main(): Promise<void> {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo })
     .toString()
@@ -323,6 +332,31 @@ async function main(): Promise<void> {
         `extension ≤ 8 MB unpacked: ${mb(ext.disk.raw)} ${met(ext.disk.raw <= TARGETS.extensionUnpackedBytes)}; ` +
         `extension zip ≤ 4 MB: ${mb(ext.zip_bytes)} ${met((ext.zip_bytes ?? Infinity) <= TARGETS.extensionZipBytes)}`,
     );
+  if (values.docs)
+    writeMeasurements({
+      id: 'size',
+      title: 'Size and first visit',
+      command: commandLine('bench:size'),
+      ...(values['no-browser']
+        ? {}
+        : {
+            browser: `${chromiumVersion()} headless`,
+          }),
+      body: [
+        `The apps of ${values.repo === undefined ? 'this checkout' : repo} at ${commit}. MB = 10^6 bytes; gzip and brotli at level 6, as a static server sends text, JS, JSON and wasm (the model's \`.onnx\` as it is). First visit: the notes app's service-worker precache and what the page asked for; the example app's requests; the extension's zip.` +
+          (values['no-browser']
+            ? ' Times not measured (`--no-browser`).'
+            : ` Times: headless Chromium, fresh profile, CDP network emulation ${networkText}; median of ${runs} run(s); ms from the navigation's start; first search = a note written and its words searched as soon as the page takes input, to the first result painted; model ready = search by meaning.`),
+        '',
+        markdownTable([header, ...rows]),
+        '',
+        ...results.map(
+          (r) =>
+            `- ${r.app}: first visit = ${r.first_visit.source}, ${r.first_visit.files} files; largest: ` +
+            r.largest.map((f) => `${f.path} ${mb(f.raw)} (br ${mb(f.br)})`).join(', '),
+        ),
+      ].join('\n'),
+    });
   if (values.html) {
     writeReport(values.html, sizeReport(results, commit));
     console.log(`wrote ${values.html}`);

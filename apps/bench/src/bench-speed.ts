@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:speed -- [--n 1000,10000,100000] [--repeat 3] [--json] [--quick] [--html FILE] [--md FILE]`:
+ * `pnpm bench:speed -- [--n 1000,10000,100000] [--repeat 3] [--json] [--quick] [--html FILE] [--md FILE] [--docs]`:
  * anamnesis's speed in headless Chromium (the system `/usr/bin/chromium`, the e2e flags, a
  * persistent profile per run so OPFS and the HTTP cache persist across pages), on the
  * deterministic synthetic corpus of `corpus.ts` (each note with a date over two years and a
@@ -49,6 +49,7 @@ import { launchProfile } from '../../../e2e/chromium.ts';
 import type { BenchWindow } from '../browser/main.ts';
 import { logSlope, writeReport, type ChartSpec } from './html-report.ts';
 import { ORAMA_DEFAULT_SIMILARITY } from './orama-index.ts';
+import { commandLine, writeMeasurements } from './measurements.ts';
 import { rendererMemory, rendererPids, type RendererMemory } from './renderer-memory.ts';
 
 /** In `page.evaluate` callbacks: the benchmark page's window. */
@@ -65,6 +66,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     html: { type: 'string' },
     md: { type: 'string' },
+    docs: { type: 'boolean', default: false },
     repeat: { type: 'string' },
   },
 });
@@ -644,6 +646,16 @@ async function main(): Promise<void> {
           `p95 ${last.worker.recall_p95_ms} ${met(last.worker.recall_p95_ms <= TARGETS.recallP95Ms)}`
         : `not measured (largest n=${last.n}: p50 ${last.worker.recall_p50_ms}, p95 ${last.worker.recall_p95_ms})`),
   );
+  // the tables of --md and --docs
+  const tables = [
+    'Through the client (round trip, query embedding included):',
+    '',
+    markdownTable(mainTable(runs)),
+    '',
+    'Every system in one dedicated worker, the same queries, warm-up and samples, query embedding included:',
+    '',
+    markdownTable(workerTable(runs)),
+  ];
   if (values.md) {
     writeFileSync(
       values.md,
@@ -652,18 +664,25 @@ async function main(): Promise<void> {
         '',
         `Load average before ${loadBefore}, after ${loadAfter} (a shared machine). Each N run ${repeats} times: medians, (min–max) of the runs.`,
         '',
-        'Through the client (round trip, query embedding included):',
-        '',
-        markdownTable(mainTable(runs)),
-        '',
-        'Every system in one dedicated worker, the same queries, warm-up and samples, query embedding included:',
-        '',
-        markdownTable(workerTable(runs)),
+        ...tables,
         '',
       ].join('\n'),
     );
     console.log(`wrote ${values.md}`);
   }
+  if (values.docs)
+    writeMeasurements({
+      id: 'speed',
+      title: 'Speed in Chromium, with peers',
+      command: commandLine('bench:speed'),
+      browser: `Chromium ${machine.chromium} headless`,
+      load: `${loadBefore} before, ${loadAfter} after`,
+      body: [
+        `${where}. Each N run ${repeats} times in one process: medians, (min–max) of the runs; ${plan.warm} warm-up, ${plan.queries} timed and ${plan.cold} cold queries${values.quick ? ' (--quick)' : ''}.`,
+        '',
+        ...tables,
+      ].join('\n'),
+    });
   if (values.html) {
     writeReport(values.html, speedReport(runs, empty, where));
     console.log(`wrote ${values.html}`);

@@ -12,7 +12,9 @@ export type MemoryInstructionsOptions = MemoryBlockOptions;
 
 /** A message of the AI SDK's `messages` (`ModelMessage`) holding the block. */
 export interface MemoryMessage {
+  /** Always a user message: memories are data, never instructions. */
   role: 'user';
+  /** The block of `memoryBlock`. */
   content: string;
 }
 

@@ -60,28 +60,35 @@ export interface RememberToolOutput {
 
 /** Input of the `recall` tool, as the model sends it. */
 export interface RecallToolInput {
+  /** What to recall, in the model's words. */
   query: string;
 }
 
 /** One memory as the `recall` tool returns it to the model. */
 export interface RecalledMemory {
+  /** The memory's id. */
   id: string;
+  /** Its text. */
   text: string;
   /** Recall's fused score (higher is more relevant). */
   score: number;
   /** Creation time, ISO 8601 (UTC). */
   createdAt: string;
+  /** Its tags. */
   tags: string[];
 }
 
 /** Output of the `recall` tool: memories, most relevant first, within the token budget. */
 export interface RecallToolOutput {
+  /** Best first, within the tool's token budget. */
   memories: RecalledMemory[];
 }
 
 /** The tools {@link memoryTools} returns: a `ToolSet` for `generateText` / `streamText`. */
 export interface MemoryToolSet {
+  /** Stores what the model asks to remember (capped, under the app's own fields). */
   remember: Tool<RememberToolInput, RememberToolOutput>;
+  /** Recalls memories for a query, trimmed to the token budget. */
   recall: Tool<RecallToolInput, RecallToolOutput>;
   // An index signature, so that the set is assignable to the AI SDK's `ToolSet`.
   [name: string]: Tool;

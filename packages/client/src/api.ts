@@ -135,7 +135,12 @@ export interface OpenInfo {
   /** Why the store is in memory when OPFS was not used. */
   backendReason?: string;
   /** The model id and vector dimension. */
-  model: { id: string; dims: number };
+  model: {
+    /** The model's id (`'tfidf'` for the TF-IDF backend). */
+    id: string;
+    /** Vector dimensions. */
+    dims: number;
+  };
   /** Milliseconds the worker spent opening (model and store). */
   openMs: number;
   /**
@@ -145,7 +150,12 @@ export interface OpenInfo {
    * index and vectors; `vectorsMs`, the stored vectors once a model loaded beside the store was
    * ready, when `openMemory` waited for it).
    */
-  timings: { modelMs: number; storeMs: number } & OpenTimings;
+  timings: {
+    /** Loading the model before the store opens, in ms. */
+    modelMs: number;
+    /** Opening the store from then on, in ms. */
+    storeMs: number;
+  } & OpenTimings;
   /** Times opening the store was retried because the previous owner still held its files. */
   lockRetries: number;
 }
@@ -158,7 +168,12 @@ export interface MemoryInfo extends OpenInfo {
   /** This tab's role. */
   role: Role;
   /** Set when WebGPU failed in a first worker and a fresh one runs on wasm. */
-  fellBackFrom?: { code: string; message: string };
+  fellBackFrom?: {
+    /** The WebGPU failure's error code. */
+    code: string;
+    /** Its message. */
+    message: string;
+  };
 }
 
 /**

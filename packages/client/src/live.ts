@@ -14,6 +14,7 @@ import { AnamnesisError } from '@anamnesis/errors';
  * again).
  */
 export interface MemoryChange {
+  /** What the change did; `'owner'`: another tab became the store's owner (re-run what depends on it). */
   kind: ChangeKind | 'owner';
   /** The memories the change added, updated, deleted, linked or marked used; empty for `'model'` and `'owner'`. */
   ids: string[];
@@ -25,6 +26,7 @@ export interface MemoryChange {
 export interface LiveUpdate {
   /** The query and options these results answer. */
   query: string;
+  /** The options of that recall. */
   options: RecallOptions;
   /** Why this run happened: the first run, a new query (`set`), a change of the store, or `refresh`. */
   cause: 'start' | 'query' | 'change' | 'refresh';
@@ -46,7 +48,9 @@ export interface LiveRecall {
 
 /** What {@link liveRecall} needs of a memory client. */
 export interface LiveSource {
+  /** Runs one recall. */
   recall(query: string, options?: RecallOptions): Promise<RecallResult[]>;
+  /** Calls `listener` after every committed change of the store; returns the unsubscribe. */
   subscribe(listener: (change: MemoryChange) => void): () => void;
 }
 

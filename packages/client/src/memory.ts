@@ -40,7 +40,7 @@ const asyncDispose: typeof Symbol.asyncDispose =
   (Symbol as { asyncDispose?: typeof Symbol.asyncDispose }).asyncDispose ??
   (Symbol.for('Symbol.asyncDispose') as typeof Symbol.asyncDispose);
 
-/** A store opened by {@link openMemory}. */
+/** A store opened by `openMemory`. */
 export interface MemoryClient extends MemoryApi {
   /** The store name. */
   readonly name: string;
@@ -78,6 +78,7 @@ export interface MemoryClient extends MemoryApi {
    * tab. Idempotent; later calls reject with `CLOSED`; live recalls and listeners stop.
    */
   close(): Promise<void>;
+  /** `close()`, for `await using memory = await openMemory(…)`. */
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -163,7 +164,7 @@ export async function openMemory(
   return memory;
 }
 
-/** Options of {@link recoverMemory}: those of `openMemory`, plus `restore`. */
+/** Options of `recoverMemory`: those of `openMemory`, plus `restore`. */
 export interface RecoverMemoryOptions extends OpenMemoryOptions {
   /**
    * After salvaging, keep a copy of the damaged file in OPFS (`result.backup`), start the store

@@ -31,7 +31,7 @@ export interface AssetUrls {
   worker?: string | URL;
 }
 
-/** Options of {@link openMemory}. */
+/** Options of `openMemory`. */
 export interface OpenMemoryOptions {
   /** Store name: one store (and one owner tab) per name; letters, digits, `.`, `-`, `_`. Default `'anamnesis'`. */
   name?: string;

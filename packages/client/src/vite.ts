@@ -91,7 +91,9 @@ const NO_ONNX_RUNTIME = fileURLToPath(
 
 /** ONNX Runtime builds: `asyncify` (wasm and WebGPU, 27 MB) and `plain` (wasm only, 14 MB). */
 export const ORT_BUILDS = {
+  /** wasm and WebGPU (27 MB). */
   asyncify: ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'],
+  /** wasm only (14 MB). */
   plain: ['ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'],
 } as const;
 

@@ -7,12 +7,15 @@ export type MetaValue = string | number | boolean | null;
 export interface Memory {
   /** Stable, time-ordered id. */
   id: string;
+  /** The text, exactly as given (a leading byte order mark dropped). */
   text: string;
   /** Free-form kind, e.g. `'note'`, `'turn'`, `'page'`. Default `'note'`. */
   kind: string;
   /** Session (conversation, document, tab…) the memory belongs to, or `null`. */
   session: string | null;
+  /** Tags, as given. */
   tags: string[];
+  /** The app's metadata (JSON-compatible values; `meta.speaker` names who said it). */
   meta: Record<string, MetaValue>;
   /** Importance in [0, 1]. */
   importance: number;
@@ -90,7 +93,12 @@ export interface ExtraList {
   /** Leg label (an identifier). */
   label: string;
   /** Items best first; unknown ids are ignored. */
-  items: { id: string; score: number }[];
+  items: {
+    /** A memory's id. */
+    id: string;
+    /** The list's own score for it (only its rank is fused). */
+    score: number;
+  }[];
   /** RRF weight of the list. Default: the profile's default weight. */
   weight?: number;
 }
@@ -118,7 +126,14 @@ export interface RecallOptions {
   /** Drop results whose cosine similarity is below this. Default: the profile's floor. */
   minSimilarity?: number;
   /** Graph leg: start from these memory ids; default seeds are the top lexical and vector hits. */
-  graph?: { seeds?: string[]; maxHops?: number; undirected?: boolean };
+  graph?: {
+    /** Memory ids to start from. Default: the top lexical and vector hits. */
+    seeds?: string[];
+    /** Hops to follow, an integer in [1, 5]. Default 2. */
+    maxHops?: number;
+    /** Follow links in both directions. Default true. */
+    undirected?: boolean;
+  };
   /** Caller-supplied ranked lists fused with the legs. */
   extraLists?: ExtraList[];
   /** `'session'`: one result per session, scored session-first with bounded turn support. */
@@ -129,7 +144,14 @@ export interface RecallOptions {
    * MMR diversity: `true` uses λ 0.5 (or the profile's λ), `false` turns it off, an object sets λ
    * and the duplicate threshold. Default: the profile's setting.
    */
-  mmr?: boolean | { lambda?: number; duplicateThreshold?: number };
+  mmr?:
+    | boolean
+    | {
+        /** Relevance against diversity, in [0, 1] (1: relevance only). Default: the profile's λ, else 0.5. */
+        lambda?: number;
+        /** Similarity at or above which a candidate is a duplicate of one already taken and dropped. Default: none. */
+        duplicateThreshold?: number;
+      };
   /** Seed 004's recency mode for profiles with a recency factor. Default `'neutral'`. */
   recencyMode?: RecencyMode;
   /** Attach an `explain` object to each result. Default false. */
@@ -140,13 +162,21 @@ export interface RecallOptions {
 
 /** The explanation of one result: each leg's rank and raw score, each component's share. */
 export interface Explain {
+  /** The name of the profile that ranked it. */
   profile: string;
   /** Legs that found the memory. */
   legs: LegHit[];
   /** Contributions; their left-to-right sum is the result's `score`, exactly. */
   contributions: Contribution[];
   /** Session-first fields, when `groupBy: 'session'`. */
-  session?: { sessionScore: number; turnSupport: number; supportingTurnCount: number };
+  session?: {
+    /** The session's representative's own score. */
+    sessionScore: number;
+    /** Seed 001's bounded turn support: `min(0.12, 0.6 · best other turn's RRF score)`. */
+    turnSupport: number;
+    /** How many other memories of the session were found. */
+    supportingTurnCount: number;
+  };
   /** Rank chosen by MMR, when it ran. */
   mmrRank?: number;
   /** Id of the result this memory was added next to (neighbor expansion). */
@@ -168,7 +198,14 @@ export interface Compression {
   /** `tokens / originalTokens`. */
   ratio: number;
   /** Lines removed by the boilerplate, importance (IDF) and density stages. */
-  removedLines: { boilerplate: number; importance: number; density: number };
+  removedLines: {
+    /** By the boilerplate stage (imports, assignments, logging collapsed). */
+    boilerplate: number;
+    /** By the importance stage (low-IDF lines). */
+    importance: number;
+    /** By the density stage (near-duplicate lines). */
+    density: number;
+  };
 }
 
 /** One result of `recall`. */
@@ -177,6 +214,7 @@ export interface RecallResult extends Memory {
   score: number;
   /** Raw cosine similarity between query and memory (0 in a `partial` result). */
   similarity: number;
+  /** Why it ranks where it does, with `explain: true`. */
   explain?: Explain;
   /** Set when only a compressed form of the text fitted the token budget (see `compress`). */
   compressed?: Compression;
@@ -197,6 +235,7 @@ export type ChangeKind =
 
 /** One committed change of the store, as change listeners hear it (`EngineOptions.onChange`). */
 export interface StoreChange {
+  /** What the change did. */
   kind: ChangeKind;
   /**
    * The memories it changed: added (a duplicate text answered with an existing id is not a
@@ -212,11 +251,15 @@ export interface StoreChange {
 
 /** What `stats` reports. */
 export interface EngineStats {
+  /** Memories stored. */
   memories: number;
+  /** Links between memories. */
   links: number;
+  /** `selected`/`used` events stored (`markUsed`). */
   usageEvents: number;
   /** Database size in bytes. */
   bytes: number;
+  /** Where the store lives: OPFS (browser), memory, or a file (Node). */
   backend: 'opfs' | 'memory' | 'file';
   /** Why the backend is `memory` when OPFS was asked for, if it was. */
   backendReason?: string;
@@ -224,10 +267,27 @@ export interface EngineStats {
    * The model: its id and dimensions (`''` and 0 while a promised embedder loads), where it runs
    * (`'loading'` meanwhile) and its state (see `Engine.modelState`).
    */
-  model: { id: string; dims: number; device: string; state: 'loading' | 'ready' | 'failed' };
+  model: {
+    /** The model's id (`'tfidf'` for the TF-IDF backend). */
+    id: string;
+    /** Vector dimensions. */
+    dims: number;
+    /** Where it runs: `'wasm'`, `'webgpu'`, `'cpu'` (Node), `'none'` (TF-IDF), `'loading'` meanwhile. */
+    device: string;
+    /** Loading, ready, or failed (recall then answers from the lexical legs). */
+    state: 'loading' | 'ready' | 'failed';
+  };
   /** Texts truncated to the model's maximum length since open. */
   truncated: number;
-  cache: { hits: number; misses: number; size: number };
+  /** The recall result cache since open. */
+  cache: {
+    /** Recalls answered from the cache. */
+    hits: number;
+    /** Recalls computed. */
+    misses: number;
+    /** Entries held now. */
+    size: number;
+  };
   /** Incremented by every write. */
   generation: number;
   /** Schema version of the store. */
@@ -236,12 +296,22 @@ export interface EngineStats {
    * The stored vectors' snapshot parts (written behind the writes once the engine is quiet; the
    * next open reads them instead of one row per memory): how many, and how many vectors they hold.
    */
-  vectorParts: { parts: number; vectors: number };
+  vectorParts: {
+    /** Parts stored. */
+    parts: number;
+    /** Vectors they hold. */
+    vectors: number;
+  };
   /**
    * Memory the engine holds, in bytes: `sqliteWasm`, SQLite-WASM's whole WebAssembly memory (its
    * page cache, up to `PRAGMA cache_size`, included; a WebAssembly memory never shrinks);
    * `vectors`, the in-memory vector index (float32 matrix, its int8 copy from 4,096 memories on,
    * and row ids; absent for TF-IDF). The model's runtime (ONNX Runtime) is not included.
    */
-  memory: { sqliteWasm: number; vectors?: number };
+  memory: {
+    /** SQLite-WASM's WebAssembly memory, in bytes. */
+    sqliteWasm: number;
+    /** The in-memory vector index, in bytes (absent for TF-IDF). */
+    vectors?: number;
+  };
 }

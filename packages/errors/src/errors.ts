@@ -4,18 +4,31 @@
  * boundary.
  */
 export const ERROR_CODES = {
+  /** An argument or option is not valid (wrong type, out of range, unsafe key); nothing was changed. */
   INVALID_INPUT: 'The input is not valid',
+  /** Vectors of different dimensions were compared or stored together. */
   DIMENSION_MISMATCH: 'Vectors have different dimensions',
+  /** No memory has the id given (`update`, `link`…). */
   NOT_FOUND: 'No memory has this id',
+  /** The storage refused the write for lack of space; the store is unchanged. */
   QUOTA_EXCEEDED: 'The storage quota is exhausted; nothing was written',
+  /** The embedding model could not be fetched, parsed or started. */
   MODEL_LOAD_FAILED: 'The embedding model could not be loaded',
+  /** The store was embedded by another model; open it with `onModelMismatch: 'reembed'` to switch. */
   MODEL_MISMATCH: 'The store was built with another embedding model',
+  /** Another owner (a tab, a worker, a recovery) holds the store. */
   STORE_LOCKED: 'The store is held by another owner',
+  /** The store file is damaged; `recoverStore` / `recoverMemory` salvage what is readable. */
   STORE_CORRUPT: 'The store file is corrupt',
+  /** The owner tab changed while a forwarded call was in flight; retry it (its operation id keeps a write from applying twice). */
   OWNER_CHANGED: 'The owner of the store changed while the call was in flight',
+  /** The call did not answer in time (the client's deadlines). */
   TIMEOUT: 'The call timed out',
+  /** The engine or client was closed. */
   CLOSED: 'The memory is closed',
+  /** The environment or the contract lacks the operation (no OPFS, raw vectors in the LangChain store, a method a follower cannot forward). */
   UNSUPPORTED: 'This environment does not support the operation',
+  /** Anything unforeseen: a bug to report. */
   INTERNAL: 'An internal error occurred',
 } as const;
 
@@ -24,8 +37,11 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** The error type of anamnesis: a stable `code`, a human message and optional details. */
 export class AnamnesisError extends Error {
+  /** Always `'AnamnesisError'`. */
   override readonly name = 'AnamnesisError';
+  /** The stable code: the contract callers branch on. */
   readonly code: ErrorCode;
+  /** Structured context, when the thrower gave some (ids, limits, the SQLite code…). */
   readonly details: Readonly<Record<string, unknown>> | undefined;
 
   constructor(

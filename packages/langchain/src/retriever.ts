@@ -18,8 +18,11 @@ export type RecalledMetadata = {
   score: number;
   /** Cosine similarity between the query and the memory, in [-1, 1]. */
   similarity: number;
+  /** The memory's kind. */
   kind: string;
+  /** Its tags. */
   tags: string[];
+  /** Its session, or `null`. */
   session: string | null;
   /** Creation time, milliseconds since the epoch. */
   createdAt: number;
@@ -81,10 +84,15 @@ export class AnamnesisRetriever extends BaseRetriever<RecalledMetadata> {
 
   override lc_namespace = ['anamnesis', 'retrievers'];
 
+  /** The engine or client recalled from. */
   readonly memory: RecallMemory;
+  /** Documents per query. */
   readonly k: number;
+  /** The filter applied inside every leg, if any. */
   readonly filter: MemoryFilter | undefined;
+  /** Whether documents carry recall's `explain`. */
   readonly explain: boolean;
+  /** The other recall options. */
   readonly recallOptions: Omit<RecallOptions, 'topK' | 'filter' | 'explain'>;
 
   constructor(fields: AnamnesisRetrieverInput) {

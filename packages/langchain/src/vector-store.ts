@@ -97,9 +97,12 @@ function toDocument(memory: Memory): Document {
  * const [[doc, score]] = await store.similaritySearchWithScore('my cat', 1, { source: 'pets.md' });
  */
 export class AnamnesisVectorStore extends VectorStore {
+  /** The filter type of LangChain's vector store contract. */
   declare FilterType: VectorStoreFilter;
 
+  /** The engine or client the documents are stored in. */
   readonly memory: VectorStoreMemory;
+  /** Recall options applied to every search. */
   readonly recallOptions: StoreRecallOptions;
   /** The kind of memory this store holds and acts on (see {@link AnamnesisVectorStoreConfig.kind}). */
   readonly kind: string;

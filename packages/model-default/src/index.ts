@@ -15,7 +15,12 @@ export const MODEL_ID = 'anamnesis/glove-100d-sif';
 export const DIMENSIONS = 100;
 
 /** Options to pass when calling the pipeline: mean pooling over the mask, unit length. */
-export const EMBED_OPTIONS = { pooling: 'mean', normalize: true } as const;
+export const EMBED_OPTIONS = {
+  /** Mean of the token vectors (the SIF-weighted word rows). */
+  pooling: 'mean',
+  /** Scaled to unit length. */
+  normalize: true,
+} as const;
 
 /**
  * Files of the model, relative to the model root (the folder that `env.localModelPath` names).
@@ -54,9 +59,13 @@ export async function modelRootPath(): Promise<string> {
  * plain-JavaScript embedder reads (`config.json` says `"anamnesis": { "kind": "static-embedding" }`).
  */
 export const STATIC_MODEL_FILES = {
+  /** transformers.js's model config (dimensions, dtype). */
   config: 'config.json',
+  /** The WordPiece tokenizer (vocabulary, normalizer). */
   tokenizer: 'tokenizer.json',
+  /** The tokenizer's settings (maximum length, lower case). */
   tokenizerConfig: 'tokenizer_config.json',
+  /** The int8 word table and its per-row scales, as ONNX initializers. */
   weights: 'onnx/model_quantized.onnx',
 } as const;
 

@@ -14,7 +14,9 @@ import { countTokens } from './compress.ts';
 
 /** A memory as {@link memoryBlock} reads it: a recall result, or the recall tool's output. */
 export interface MemoryLike {
+  /** The memory's id. */
   id: string;
+  /** Its text (quoted as data). */
   text: string;
   /** Creation time: ms since the epoch (a recall result) or an ISO string (the recall tool). */
   createdAt?: number | string;

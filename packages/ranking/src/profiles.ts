@@ -23,6 +23,7 @@ export type Factor = 'similarity' | 'fts' | 'importance' | 'recency' | 'frequenc
 
 /** A linear fusion over normalised factors (seeds 000 and 004). */
 export interface LinearFusion {
+  /** Discriminant. */
   kind: 'linear';
   /** Weight of each factor. */
   weights: Readonly<Partial<Record<Factor, number>>>;
@@ -30,6 +31,7 @@ export interface LinearFusion {
 
 /** A reciprocal-rank fusion over legs (seeds 001, 002 and 003). */
 export interface RrfFusion {
+  /** Discriminant. */
   kind: 'rrf';
   /** Rank damping constant. */
   k: number;
@@ -45,6 +47,7 @@ export interface RrfFusion {
 
 /** How recency enters a profile. */
 export type RecencySpec =
+  /** No recency. */
   | { kind: 'none' }
   /** Seed 000: score × (0.7 + 0.3·exp(−age_h / halfLifeHours)). */
   | { kind: 'multiplier'; halfLifeHours: number }
@@ -53,21 +56,38 @@ export type RecencySpec =
 
 /** A named scoring profile: data, not code. The engine runs `legs`, then fuses per `fusion`. */
 export interface ScoringProfile {
+  /** The profile's name (what `recall`'s `profile` option names; a custom one names itself). */
   readonly name: string;
   /** One line on where the profile comes from. */
   readonly description: string;
   /** Legs the engine runs for this profile (caller lists and graph seeds are always added). */
   readonly legs: readonly LegName[];
+  /** How the legs' lists become one score. */
   readonly fusion: LinearFusion | RrfFusion;
+  /** How a memory's age enters the score. */
   readonly recency: RecencySpec;
   /** Seed 004's recency mode, for linear fusions with a recency factor. */
   readonly recencyMode: RecencyMode;
   /** Candidates with cosine below this are dropped after fusion; `-1` keeps all. */
   readonly minSimilarity: number;
   /** MMR settings, or `null` for none. */
-  readonly mmr: { lambda: number; duplicateThreshold?: number; tagWeight: number } | null;
+  readonly mmr: {
+    /** Relevance against diversity, in [0, 1] (1: relevance only). */
+    lambda: number;
+    /** Similarity at or above which a candidate is dropped as a duplicate. Default: none. */
+    duplicateThreshold?: number;
+    /** Weight of tag Jaccard in `redundancy = max(cosine, tagWeight · jaccard)`. */
+    tagWeight: number;
+  } | null;
   /** Candidate pool: seed 001's sizing, or a fixed multiple of topK per leg. */
-  readonly pool: 'memsense' | { perLegFactor: number; minPerLeg: number };
+  readonly pool:
+    | 'memsense'
+    | {
+        /** Candidates per leg: this many times `topK`… */
+        perLegFactor: number;
+        /** …and at least this many. */
+        minPerLeg: number;
+      };
   /**
    * Conversation context after fusion (see `contextScores`): shares of the session neighbours'
    * and the session's best fused scores; the first `head` candidates look up their neighbours.

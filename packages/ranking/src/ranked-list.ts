@@ -3,23 +3,33 @@ import type { Contribution } from './weighted-sum.ts';
 
 /** A leg that found a candidate: its 1-based rank (the mean position of a run of equal scores, see `tiesShareRank`) and raw score there. */
 export interface LegHit {
+  /** The leg's name (`'fts'`, `'vector'`, `'graph'`, `'date'`, `'expansion'` or a caller's label). */
   leg: string;
+  /** 1-based rank in the leg. */
   rank: number;
+  /** The leg's raw score (BM25, cosine…). */
   score: number;
 }
 
 /** A fused candidate with its explanation; `score` is the left-to-right sum of `contributions`. */
 export interface ScoredCandidate {
+  /** The memory's id. */
   id: string;
+  /** The fused score. */
   score: number;
+  /** Cosine similarity to the query. */
   similarity: number;
+  /** The legs that found it. */
   legs: LegHit[];
+  /** The score's parts, in order. */
   contributions: Contribution[];
 }
 
 /** One entry of a ranked list: an id and the leg's raw score (higher is better). */
 export interface RankedItem {
+  /** The memory's id. */
   id: string;
+  /** The leg's raw score. */
   score: number;
 }
 
@@ -40,6 +50,7 @@ export interface RankedList {
 
 /** How one leg contributed to one fused item. */
 export interface LegDetail {
+  /** The leg's name. */
   leg: string;
   /** 1-based rank in the leg (after dedup), or the penalty rank `len + 1` when absent. */
   rank: number;
@@ -53,16 +64,30 @@ export interface LegDetail {
 
 /** A fused item: its score is exactly the sum of its legs' contributions, in leg order. */
 export interface FusedItem {
+  /** The memory's id. */
   id: string;
+  /** The fused score. */
   score: number;
+  /** Each leg's part, in leg order. */
   legs: LegDetail[];
 }
 
 /** A leg's ranks after validation and first-occurrence dedup. */
 export interface IndexedList {
+  /** The leg's name. */
   leg: string;
+  /** Items after dedup. */
   length: number;
-  ranks: Map<string, { rank: number; score: number }>;
+  /** Each id's 1-based rank and raw score. */
+  ranks: Map<
+    string,
+    {
+      /** 1-based rank. */
+      rank: number;
+      /** Raw score. */
+      score: number;
+    }
+  >;
 }
 
 /**

@@ -41,6 +41,7 @@ export interface MemoryProviderProps {
    * may pass its own (a fake, or a client in a simulated tab).
    */
   connect?: (options: OpenMemoryOptions) => MemoryClient;
+  /** What may use the memory (`useMemory`, `useRecall`, `useRemember`). */
   children?: ReactNode;
 }
 

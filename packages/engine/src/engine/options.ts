@@ -27,7 +27,7 @@ export interface EngineOptions {
    *
    * A promise of an embedder opens the store without waiting for the model: until it resolves,
    * `recall` answers from the lexical legs alone and marks its results `partial`, and writes store
-   * their texts at once, embedded when the model is ready (see {@link Engine.model}).
+   * their texts at once, embedded when the model is ready (see `Engine.model`).
    */
   embedder?:
     | Embedder
@@ -84,7 +84,7 @@ export const WRITE_METHODS = {
 /** The name of a write method (see {@link Engine.once}). */
 export type WriteMethod = keyof typeof WRITE_METHODS;
 
-/** Where {@link Engine.open} spent its time, in ms (each step after the one before). */
+/** Where `Engine.open` spent its time, in ms (each step after the one before). */
 export interface OpenTimings {
   /** Loading and instantiating SQLite-WASM (once per worker or process; then ~0). */
   sqliteMs: number;
@@ -100,7 +100,7 @@ export interface OpenTimings {
   /**
    * The dedup index and the similarity backend's stored vectors (or its snapshot); with a
    * promised embedder only the dedup index: the vectors are then loaded when the model is ready
-   * ({@link Engine.model}), and {@link OpenTimings.vectorsMs} says how long that took.
+   * (`Engine.model`), and {@link OpenTimings.vectorsMs} says how long that took.
    */
   loadMs: number;
   /** Loading the stored vectors once a promised model was ready; absent until then. */

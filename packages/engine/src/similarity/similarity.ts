@@ -5,8 +5,8 @@ import type { VectorHit } from '../vectors/vector-index.ts';
 
 /**
  * The similarity half of the engine: how memories and queries become comparable. Two kinds exist:
- * dense vectors from an embedding model ({@link DenseSimilarity}) and the zero-model TF-IDF backend
- * ({@link TfidfSimilarity}), whose memories have 0-dimensional dense vectors and sparse ones in memory.
+ * dense vectors from an embedding model (`DenseSimilarity`) and the zero-model TF-IDF backend
+ * (`TfidfSimilarity`), whose memories have 0-dimensional dense vectors and sparse ones in memory.
  *
  * A write goes through three steps: `encode` before the transaction (it may be slow), `store`
  * inside it, `apply` after it commits, so in-memory state never runs ahead of the store.

@@ -187,8 +187,8 @@ function bestRows(
  * Exact cosine search over an in-memory matrix of unit-length float32 rows, one per memory. Rows
  * are contiguous (a removed row is filled by the last one) in WebAssembly memory and scanned by a
  * SIMD kernel (a JavaScript kernel with the same arithmetic where SIMD is missing); the top k is
- * kept in a bounded heap. From {@link VectorIndexOptions.quantizedFrom} rows an int8 copy
- * ({@link Int8Rows}) is scanned first and only the rows that could reach the top k are scored
+ * kept in a bounded heap. From `VectorIndexOptions.quantizedFrom` rows an int8 copy
+ * (`Int8Rows`) is scanned first and only the rows that could reach the top k are scored
  * exactly: the same answer at a quarter of the memory traffic.
  */
 export class VectorIndex {
@@ -213,7 +213,7 @@ export class VectorIndex {
   /**
    * @param dims vector dimension
    * @param initialCapacity rows reserved before the first growth; default 1024
-   * @param options see {@link VectorIndexOptions}
+   * @param options see `VectorIndexOptions`
    */
   constructor(dims: number, initialCapacity = 1024, options: VectorIndexOptions = {}) {
     if (!Number.isInteger(dims) || dims < 1)
@@ -344,7 +344,7 @@ export class VectorIndex {
 
   /**
    * Adds rows in bulk from raw little-endian float32 bytes (`rids.length` unit vectors, as stored
-   * in SQLite), with their int8 copy when it was kept ({@link QuantizedRows}, as `quantize`
+   * in SQLite), with their int8 copy when it was kept (`QuantizedRows`, as `quantize`
    * computes it). The rids must not be in the index yet.
    */
   appendRows(rids: Float64Array, bytes: Uint8Array, quantized?: QuantizedRows): void {
