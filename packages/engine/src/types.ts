@@ -158,6 +158,19 @@ export interface RecallOptions {
   explain?: boolean;
   /** Skip the result cache for this call. Default false. */
   noCache?: boolean;
+  /**
+   * The query is being typed (search as you type): its last word, when nothing follows it, is
+   * also a prefix, so the store's words it begins are searched too ("panc" finds "pancake").
+   * Default false.
+   */
+  typing?: boolean;
+  /**
+   * The match strength (`RecallResult.match`) the best result needs for recall to answer at all:
+   * below it the query asks about nothing the store holds, and recall returns no result. Results
+   * after a strong one that fall below it are returned marked `weak`. 0 returns whatever was found.
+   * Default 0.
+   */
+  minMatch?: number;
 }
 
 /** The explanation of one result: each leg's rank and raw score, each component's share. */
@@ -185,6 +198,31 @@ export interface Explain {
   partial?: string;
   /** What compression removed, when only the compressed text fitted the token budget. */
   compression?: Omit<Compression, 'text'>;
+  /** The parts of the match strength (`RecallResult.match` is the greater). */
+  match?: {
+    /** The query's words (each weighted by its rarity in the store) the memory holds, in [0, 1]. */
+    lexical: number;
+    /** How far its meaning stands above the store's usual for the query, in [0, 1]. */
+    meaning: number;
+  };
+  /** What the query was read as: one entry per thing it asks for. */
+  query?: QueryReading[];
+}
+
+/** One thing a query asks for, as recall read it (`Explain.query`). */
+export interface QueryReading {
+  /** A word, a quoted phrase, a code ("4521-0092"), an address or domain, or an emoji. */
+  kind: 'word' | 'phrase' | 'code' | 'site' | 'emoji';
+  /** As typed. */
+  text: string;
+  /** The words searched, lower case (an emoji's name, an address's host and path words). */
+  words: string[];
+  /** The word was still being typed (`typing`): the store's words it begins were searched too. */
+  prefix?: true;
+  /** Those words, most common first. */
+  completions?: string[];
+  /** No memory has the word: it was read as this word of the store (a typo corrected). */
+  correction?: string;
 }
 
 /** A memory's text as shrunk to fit a token budget (`recall` with `compress: true`). */
@@ -214,6 +252,15 @@ export interface RecallResult extends Memory {
   score: number;
   /** Raw cosine similarity between query and memory (0 in a `partial` result). */
   similarity: number;
+  /**
+   * How well the memory answers the query, in [0, 1], comparable across queries and stores: the
+   * greater of the share of the query's words it holds (rare words weighing more) and how far its
+   * meaning stands above the store's usual for the query. An app can threshold it (recall itself
+   * answers nothing when the best is below `minMatch`).
+   */
+  match: number;
+  /** Set when `match` is below `minMatch` (a weak result after a strong one). */
+  weak?: true;
   /** Why it ranks where it does, with `explain: true`. */
   explain?: Explain;
   /** Set when only a compressed form of the text fitted the token budget (see `compress`). */

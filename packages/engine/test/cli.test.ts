@@ -119,6 +119,7 @@ describe('anamnesis CLI', () => {
     // the command itself exits non-zero and says why
     const bin = join(import.meta.dirname, '../src/bin.ts');
     const failed = await promisify(execFile)(process.execPath, [
+      '--conditions=@anamnesis/source',
       '--import',
       'tsx',
       bin,

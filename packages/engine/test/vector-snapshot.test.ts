@@ -168,6 +168,7 @@ describe('vector snapshot parts', () => {
       (db) =>
         db.exec(`DROP TRIGGER embeddings_snapshot_ai; DROP TRIGGER embeddings_snapshot_ad;
           DROP TRIGGER embeddings_snapshot_au; DROP TABLE vector_snapshot; DROP INDEX memories_updated;
+          DROP TABLE memories_vocab; DROP TABLE memories_words;
           PRAGMA user_version = 2`),
       true,
     );

@@ -41,7 +41,7 @@ const FEATURE_KEYS = [
 /**
  * Fuses the legs' ranked lists by a profile into scored candidates, best first. Candidates are the
  * union of the lists' ids; every candidate needs features. Linear profiles weigh normalised factors
- * (FTS is BM25 magnitude over the FTS leg, 0 when absent); RRF profiles sum `w/(k + rank)` per leg
+ * (FTS is BM25 magnitude over the FTS leg, 0 when absent); RRF profiles sum `w·e/(k + rank)` per leg (`e` the item's evidence, 1 when the leg gives none)
  * and add `memoryScoreWeight · memoryScore`. A recency multiplier enters as its own contribution,
  * `base · (m − 1)`, so contributions always add up to the score exactly.
  */
@@ -73,7 +73,12 @@ export function fuse(
     for (const l of indexed) {
       const hit = l.ranks.get(id);
       if (hit) {
-        legs.push({ leg: l.leg, rank: hit.rank, score: hit.score });
+        legs.push({
+          leg: l.leg,
+          rank: hit.rank,
+          score: hit.score,
+          ...(hit.evidence !== undefined ? { evidence: hit.evidence } : {}),
+        });
         bestRank = Math.min(bestRank, hit.rank);
       }
     }
@@ -105,7 +110,7 @@ export function fuse(
         const hit = l.ranks.get(id);
         const rank = hit ? hit.rank : absent === 'penalty' ? l.length + 1 : 0;
         if (rank === 0) continue;
-        const value = 1 / (k + rank);
+        const value = (hit?.evidence ?? 1) / (k + rank);
         contributions.push({
           component: `rrf:${l.leg}`,
           value,

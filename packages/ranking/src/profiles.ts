@@ -105,6 +105,18 @@ export interface ScoringProfile {
    * context and speaker focus (see {@link Priors}). Absent or `null`: none (every seed profile).
    */
   readonly priors?: Priors | null;
+  /**
+   * The lexical leg's ranks weighed by evidence (RRF fusions): a memory holding a share `c` of the
+   * query (its words weighted by their rarity in the store) counts `min(1, c / full)^exponent` of
+   * its rank's worth, so a memory that shares only a common word of the query cannot outrank one
+   * that matches it by meaning. Absent or `null`: ranks alone (every seed profile).
+   */
+  readonly lexicalEvidence?: {
+    /** The share of the query at and above which a rank counts in full, in (0, 1]. */
+    full: number;
+    /** How steeply a smaller share counts less (0: not at all). */
+    exponent: number;
+  } | null;
 }
 
 const DEFAULT_POOL = { perLegFactor: 3, minPerLeg: 60 } as const;

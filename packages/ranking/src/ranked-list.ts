@@ -9,6 +9,8 @@ export interface LegHit {
   rank: number;
   /** The leg's raw score (BM25, cosine…). */
   score: number;
+  /** The leg's evidence for it, in [0, 1], when the leg gives one (see {@link RankedItem.evidence}). */
+  evidence?: number;
 }
 
 /** A fused candidate with its explanation; `score` is the left-to-right sum of `contributions`. */
@@ -31,6 +33,12 @@ export interface RankedItem {
   id: string;
   /** The leg's raw score. */
   score: number;
+  /**
+   * How much of what was asked the item holds by this leg's measure, in [0, 1] (the lexical leg:
+   * the query's words it has, weighted by rarity): an RRF fusion weighs the item's rank by it, so
+   * that a rank won by little evidence counts little. Absent: 1 (the rank alone counts).
+   */
+  evidence?: number;
 }
 
 /** A ranked list produced by one retrieval leg, best first. */
@@ -86,6 +94,8 @@ export interface IndexedList {
       rank: number;
       /** Raw score. */
       score: number;
+      /** The item's evidence in [0, 1], when given. */
+      evidence?: number;
     }
   >;
 }
@@ -98,7 +108,7 @@ export function indexList(list: RankedList): IndexedList {
   if (!list || typeof list.leg !== 'string' || list.leg.length === 0)
     throw new AnamnesisError('INVALID_INPUT', 'a ranked list needs a non-empty leg name and items');
   assertArray(list.items, `items of leg ${list.leg}`);
-  const ranks = new Map<string, { rank: number; score: number }>();
+  const ranks = new Map<string, { rank: number; score: number; evidence?: number }>();
   /** The entries of the current run of equal scores (`tiesShareRank`). */
   let run: { rank: number; score: number }[] = [];
   const closeRun = () => {
@@ -119,7 +129,18 @@ export function indexList(list: RankedList): IndexedList {
       );
     }
     if (ranks.has(item.id)) continue;
-    const entry = { rank: ranks.size + 1, score: item.score };
+    const evidence = item.evidence;
+    if (evidence !== undefined && !(evidence >= 0 && evidence <= 1)) {
+      throw new AnamnesisError(
+        'INVALID_INPUT',
+        `leg ${list.leg}: evidence of ${item.id} must be within [0, 1]`,
+      );
+    }
+    const entry = {
+      rank: ranks.size + 1,
+      score: item.score,
+      ...(evidence !== undefined ? { evidence } : {}),
+    };
     ranks.set(item.id, entry);
     if (list.tiesShareRank) {
       if (run.length > 0 && run[0]!.score !== item.score) closeRun();

@@ -34,6 +34,11 @@ export interface Embedder {
    * them). Static models in plain JavaScript have them (see `WordNeighbours`); absent: none.
    */
   neighbours?(word: string): readonly string[];
+  /**
+   * Whether a lower-case word is a whole word of the model's vocabulary (a real word, so never a
+   * typo to correct). Static models in plain JavaScript can tell; absent: unknown.
+   */
+  knows?(word: string): boolean;
   /** Releases the model. */
   dispose?(): Promise<void>;
 }

@@ -23,6 +23,7 @@ export async function createModelEmbedder(options: TransformersEmbedderOptions):
   if (embedder.neighbours === undefined && (await isStaticModel(asTable))) {
     const table = await createStaticEmbedder(asTable);
     embedder.neighbours = (word) => table.neighbours!(word);
+    embedder.knows = (word) => table.knows!(word);
   }
   return embedder;
 }

@@ -268,6 +268,9 @@ export async function createStaticEmbedder(
     neighbours(word) {
       return neighbours?.of(word) ?? [];
     },
+    knows(word) {
+      return neighbours?.knows(word) ?? false;
+    },
     async dispose() {},
   };
 }

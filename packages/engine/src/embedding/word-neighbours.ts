@@ -106,6 +106,12 @@ export class WordNeighbours {
     this.#prepared = last;
   }
 
+  /** Whether `word` (lower-case) is a plain word of the vocabulary. */
+  knows(word: string): boolean {
+    const id = this.#ids.get(word);
+    return id !== undefined && this.#words[id] === word;
+  }
+
   /** The neighbours of `word` (lower-case, as the tokenizer writes it); none for an unknown word. */
   of(word: string): readonly string[] {
     const kept = this.#cache.get(word);

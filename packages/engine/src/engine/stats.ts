@@ -54,10 +54,17 @@ export function verifyStore(ctx: EngineContext): string[] {
   const problems: string[] = [];
   const integrity = db.selectValues('PRAGMA integrity_check').map(String);
   if (integrity.join() !== 'ok') problems.push(`integrity_check: ${integrity.join('; ')}`);
-  try {
-    db.exec("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)");
-  } catch (e) {
-    problems.push(`fts: ${e instanceof Error ? e.message : String(e)}`);
+  const checks = {
+    memories_fts: "INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)",
+    memories_words:
+      "INSERT INTO memories_words(memories_words, rank) VALUES ('integrity-check', 1)",
+  };
+  for (const [table, check] of Object.entries(checks)) {
+    try {
+      db.exec(check);
+    } catch (e) {
+      problems.push(`${table}: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
   problems.push(...ctx.similarity().verify(db, ctx.read));
   return problems;

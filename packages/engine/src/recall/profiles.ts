@@ -21,7 +21,9 @@ export const DEFAULT_PRIORS: Priors = Object.freeze({
  * The `default` profile: weighted RRF with k = 5 over the lexical (weight 1), vector (0.7), graph
  * (0.3), date (1: memories of a day or month the query names, by cosine; empty without one) and
  * expansion (0.3: BM25 over the model's nearest words to the query's lower-case words, "accident" →
- * "crash", "mishap"; empty without a static model) legs, then the priors ({@link DEFAULT_PRIORS}: recency, importance and usage as a gentle
+ * "crash", "mishap"; empty without a static model) legs, a lexical rank weighed by the share of the
+ * query the memory holds (full from 30% of its words by rarity, √ below: one common word of the
+ * query is not a match), then the priors ({@link DEFAULT_PRIORS}: recency, importance and usage as a gentle
  * multiplier), no MMR, then conversation context: each memory is lifted
  * by 0.3 of the margin of its better immediate session neighbour, 0.1 of the one two turns away and
  * 0.3 of its session's best (the first 10 candidates look up their neighbours; no sessions, no
@@ -34,7 +36,7 @@ export const DEFAULT_PRIORS: Priors = Object.freeze({
 export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   name: 'default',
   description:
-    'anamnesis: RRF k = 5, fts 1 / vector 0.7 / graph 0.3 / date 1 / expansion 0.3, priors (recency 0.2, half-life 90 days, importance 0.2, usage 0.2), session context 0.3 / 0.1 / 0.3, speaker focus 1',
+    'anamnesis: RRF k = 5, fts 1 / vector 0.7 / graph 0.3 / date 1 / expansion 0.3, lexical evidence (full at 0.3, exponent 0.5), priors (recency 0.2, half-life 90 days, importance 0.2, usage 0.2), session context 0.3 / 0.1 / 0.3, speaker focus 1',
   legs: ['fts', 'vector', 'graph', 'date', 'expansion'],
   fusion: {
     kind: 'rrf',
@@ -52,6 +54,7 @@ export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   context: { head: 10, neighbor: 0.3, near: 0.1, session: 0.3 },
   speaker: 1,
   priors: DEFAULT_PRIORS,
+  lexicalEvidence: { full: 0.3, exponent: 0.5 },
 } satisfies ScoringProfile);
 
 /** Every profile recall accepts: the seeds' and `default`. */
@@ -129,6 +132,18 @@ export function resolveProfile(profile: string | ScoringProfile): ScoringProfile
       pr.halfLifeDays <= 0)
   )
     throw bad('priors need weights in [0, 1] and a half-life in days > 0');
+  const ev = profile.lexicalEvidence;
+  if (
+    ev !== undefined &&
+    ev !== null &&
+    (typeof ev !== 'object' ||
+      !finite(ev.full) ||
+      ev.full <= 0 ||
+      ev.full > 1 ||
+      !finite(ev.exponent) ||
+      ev.exponent < 0)
+  )
+    throw bad('lexicalEvidence needs full in (0, 1] and an exponent ≥ 0');
   const sp = profile.speaker;
   if (sp !== undefined && sp !== null && (!finite(sp) || sp < 0))
     throw bad('speaker must be a finite weight ≥ 0');

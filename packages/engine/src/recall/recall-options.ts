@@ -16,6 +16,9 @@ export const BUILT_IN_LEGS: readonly string[] = [
   'usage',
 ];
 
+/** `RecallOptions.minMatch`'s default. */
+export const DEFAULT_MIN_MATCH = 0;
+
 const KNOWN_OPTIONS = new Set([
   'profile',
   'topK',
@@ -31,6 +34,8 @@ const KNOWN_OPTIONS = new Set([
   'recencyMode',
   'explain',
   'noCache',
+  'typing',
+  'minMatch',
 ]);
 
 /** Recall options, checked and resolved against the profile: what the pipeline runs on. */
@@ -52,6 +57,10 @@ export interface RecallPlan {
   extraWeights: Readonly<Record<string, number>>;
   groupBySession: boolean;
   explain: boolean;
+  /** The query is being typed: its last word is also a prefix. */
+  typing: boolean;
+  /** The match strength the best result needs for recall to answer (`RecallOptions.minMatch`). */
+  minMatch: number;
 }
 
 const invalid = (message: string) => new AnamnesisError('INVALID_INPUT', message);
@@ -80,6 +89,11 @@ export function planRecall(options: RecallOptions): RecallPlan {
   const tokenBudget = options.tokenBudget;
   if (tokenBudget !== undefined && (!Number.isFinite(tokenBudget) || tokenBudget < 1))
     throw invalid('tokenBudget must be a positive number of tokens');
+  if (options.typing !== undefined && typeof options.typing !== 'boolean')
+    throw invalid('typing must be a boolean');
+  const minMatch = options.minMatch ?? DEFAULT_MIN_MATCH;
+  if (typeof minMatch !== 'number' || !(minMatch >= 0 && minMatch <= 1))
+    throw invalid('minMatch must be within [0, 1]');
   const compress = options.compress ?? false;
   if (typeof compress !== 'boolean') throw invalid('compress must be a boolean');
   if (compress && tokenBudget === undefined)
@@ -123,6 +137,8 @@ export function planRecall(options: RecallOptions): RecallPlan {
     extraWeights,
     groupBySession: options.groupBy === 'session',
     explain: options.explain === true,
+    typing: options.typing === true,
+    minMatch,
   };
 }
 

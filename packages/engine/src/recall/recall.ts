@@ -32,6 +32,15 @@ import {
   vectorLeg,
 } from './recall-legs.ts';
 import { planRecall, type RecallPlan } from './recall-options.ts';
+import {
+  cosineScale,
+  lexicalCoverage,
+  meaningStrength,
+  queryEvidence,
+  sampleRids,
+} from './match.ts';
+import { parseQuery } from './query/parse.ts';
+import { resolveQuery, type ResolvedSlot } from './query/resolve.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
 import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
 import {
@@ -41,23 +50,26 @@ import {
   toMemory,
   type MemoryRow,
 } from '../store/store.ts';
-import type { Explain, RecallOptions, RecallResult } from '../types.ts';
+import type { Explain, QueryReading, RecallOptions, RecallResult } from '../types.ts';
 
 /**
- * The share of the query's words (`lexicalWords`) written in the Latin script (or digits): the model legs (vector,
- * date) weigh this share of their weight, since the default model knows no word of other scripts
- * and a query that is mostly Chinese or Russian would be ranked by its one Latin word (a command
- * name, a brand) alone there. A Latin-only query keeps every weight.
+ * The share of the query's words (`lexicalWords`) that the default model can read, for the model
+ * legs' weights: the default model knows no word of a script other than Latin, and no number (a
+ * number is `[UNK]` to it), so a query that is mostly Chinese, or a ticket number, would be ranked
+ * there by its one other word alone. `numbers`: whether numbers count as read (the date leg reads
+ * the dates a query names). A query of Latin words alone keeps every weight.
  */
-function modelShare(words: readonly string[]): number {
+function modelShare(words: readonly string[], numbers: boolean): number {
   if (words.length === 0) return 1;
-  let latin = 0;
-  for (const w of words) if (LATIN_WORD.test(w)) latin++;
-  return latin / words.length;
+  let read = 0;
+  for (const w of words) if ((numbers ? LATIN_OR_NUMBER : LATIN_WORD).test(w)) read++;
+  return read / words.length;
 }
 
 /** A word in the Latin script (or digits). */
-const LATIN_WORD = /^[\p{Script=Latin}\p{N}\p{M}]+$/u;
+const LATIN_OR_NUMBER = /^[\p{Script=Latin}\p{N}\p{M}]+$/u;
+/** A word in the Latin script with at least one letter. */
+const LATIN_WORD = /^(?=.*\p{Script=Latin})[\p{Script=Latin}\p{N}\p{M}]+$/u;
 
 /** What the pipeline reads. */
 export interface RecallContext extends RecallReads {
@@ -89,11 +101,38 @@ export async function recall(
   const allowed =
     profile.legs.includes('vector') || options.graph ? allowedRids(ctx.read, filter) : undefined;
   const queryWords = lexicalWords(query);
-  if (profile.legs.includes('fts')) lists.push(ftsLeg(ctx.read, query, queryWords, filter, perLeg));
+  const slots = resolveQuery(
+    ctx.read,
+    query,
+    parseQuery(query, plan.typing),
+    (w) => ctx.similarity.knows?.(w) ?? false,
+  );
+  const evidence = queryEvidence(ctx.read, ctx.memo.match, slots);
+  if (profile.legs.includes('fts')) {
+    const fts = ftsLeg(ctx.read, ftsMatch(slots), filter, perLeg);
+    const weigh = profile.lexicalEvidence;
+    if (weigh) {
+      // a rank won on a small share of the query (one common word of it) counts for that share
+      const cover = lexicalCoverage(
+        ctx.read,
+        evidence,
+        fts.items.map((i) => Number(i.id)),
+      );
+      fts.items = fts.items.map((i) => ({
+        ...i,
+        evidence: Math.min(1, cover.get(Number(i.id))! / weigh.full) ** weigh.exponent,
+      }));
+    }
+    lists.push(fts);
+  }
   if (profile.legs.includes('expansion'))
     lists.push(expansionLeg(ctx.read, ctx.similarity, query, queryWords, filter, perLeg));
-  if (profile.legs.includes('vector'))
+  const scale = cosineScale(
+    ctx.similarity.similarities(sampleRids(ctx.read, ctx.memo.match), queryVector).values(),
+  );
+  if (profile.legs.includes('vector')) {
     lists.push(vectorLeg(ctx.similarity, queryVector, perLeg, allowed));
+  }
   if (profile.legs.includes('date')) {
     const { where, params } = filter;
     lists.push(dateLeg(ctx.read, ctx.similarity, queryVector, query, where, params, perLeg));
@@ -137,10 +176,12 @@ export async function recall(
   if (profile.legs.includes('usage')) fused.push(usageLeg(ctx.read, present, ctx.now));
 
   const weights: Record<string, number> = { ...plan.extraWeights };
-  const share = modelShare(queryWords);
-  if (profile.fusion.kind === 'rrf' && share < 1)
-    for (const leg of ['vector', 'date', 'expansion'])
-      weights[leg] = (profile.fusion.weights[leg] ?? profile.fusion.defaultWeight) * share;
+  if (profile.fusion.kind === 'rrf')
+    for (const leg of ['vector', 'date', 'expansion']) {
+      const share = modelShare(queryWords, leg === 'date');
+      if (share < 1)
+        weights[leg] = (profile.fusion.weights[leg] ?? profile.fusion.defaultWeight) * share;
+    }
   const fusionProfile: ScoringProfile =
     profile.fusion.kind === 'rrf' && Object.keys(weights).length > 0
       ? {
@@ -243,17 +284,39 @@ export async function recall(
       ? ordered.slice(0, plan.topK).map((c) => ({ c }))
       : selectByBudget(ordered, wholeRows(ordered.map((c) => Number(c.id))), plan);
 
+  // Match strength of what is selected: a query whose best answer is weak gets none.
+  const selectedRids = selected.map((s) => Number(s.c.id));
+  const coverage = lexicalCoverage(ctx.read, evidence, selectedRids);
+  const strength = new Map<number, { lexical: number; meaning: number; match: number }>();
+  for (const { c } of selected) {
+    const rid = Number(c.id);
+    const lexical = coverage.get(rid) ?? 0;
+    const meaning = meaningStrength(c.similarity, scale);
+    strength.set(rid, { lexical, meaning, match: Math.max(lexical, meaning) });
+  }
+  const best = Math.max(0, ...[...strength.values()].map((m) => m.match));
+  if (best < plan.minMatch) return [];
+
   const results: RecallResult[] = [];
-  const answer = wholeRows(selected.map((s) => Number(s.c.id)));
+  const answer = wholeRows(selectedRids);
   for (const { c, compressed } of selected) {
     const row = answer.get(Number(c.id))!;
-    const result: RecallResult = { ...toMemory(row), score: c.score, similarity: c.similarity };
+    const m = strength.get(Number(c.id))!;
+    const result: RecallResult = {
+      ...toMemory(row),
+      score: c.score,
+      similarity: c.similarity,
+      match: m.match,
+    };
+    if (m.match < plan.minMatch) result.weak = true;
     if (compressed) result.compressed = compressed;
     if (plan.explain) {
       result.explain = {
         profile: profile.name,
         legs: c.legs,
         contributions: c.contributions,
+        match: { lexical: m.lexical, meaning: m.meaning },
+        query: queryExplain(slots),
         ...(sessionInfo.has(c.id) ? { session: sessionInfo.get(c.id)! } : {}),
         ...(mmrRank.has(c.id) ? { mmrRank: mmrRank.get(c.id)! } : {}),
         ...(compressed
@@ -283,6 +346,7 @@ export async function recall(
           ...toMemory(n),
           score: c.score,
           similarity: ctx.similarity.similarities([n.rid], queryVector).get(n.rid)!,
+          match: m.match,
           ...(plan.explain
             ? {
                 explain: {
@@ -298,6 +362,23 @@ export async function recall(
     }
   }
   return results;
+}
+
+/** What the query was read as, for `explain.query`. */
+function queryExplain(slots: readonly ResolvedSlot[]): QueryReading[] {
+  return slots.map((s) => ({
+    kind: s.kind,
+    text: s.text,
+    words: s.words,
+    ...(s.prefix ? { prefix: true } : {}),
+    ...(s.completions ? { completions: s.completions } : {}),
+    ...(s.correction ? { correction: s.correction } : {}),
+  }));
+}
+
+/** The lexical leg's MATCH expression: every slot's alternatives, joined by OR ('' for none). */
+function ftsMatch(slots: readonly ResolvedSlot[]): string {
+  return [...new Set(slots.flatMap((s) => s.terms))].join(' OR ');
 }
 
 /** A selected candidate, with its compressed text when only that fitted the budget. */

@@ -1,5 +1,6 @@
 import type { Reader } from '../store/reader.ts';
 import { candidateRows, type CandidateRow } from '../store/store.ts';
+import type { MatchMemo } from './match.ts';
 
 /** Values kept at most by one memo; past it the memo starts again empty. */
 const DEFAULT_CAPACITY = 16_384;
@@ -64,12 +65,15 @@ export class RecallMemo {
   readonly speakers = new RidMemo<string | null>();
   /** Session neighbours of a memory, unfiltered: rids before (nearest first) and after. */
   readonly neighbours = new RidMemo<readonly [string | null, string | null]>();
+  /** The store's size, its cosine sample and each query slot's document count (`match.ts`). */
+  match: MatchMemo = { slotCounts: new Map() };
 
   /** Forgets every kept value: the store changed. */
   clear(): void {
     this.rows.clear();
     this.speakers.clear();
     this.neighbours.clear();
+    this.match = { slotCounts: new Map() };
   }
 }
 

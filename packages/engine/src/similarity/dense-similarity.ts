@@ -201,6 +201,10 @@ export class DenseSimilarity implements SimilarityBackend {
     return this.embedder.neighbours?.(word) ?? [];
   }
 
+  knows(word: string): boolean {
+    return this.embedder.knows?.(word) ?? false;
+  }
+
   async query(text: string): Promise<PreparedQuery> {
     const kept = this.#queries.get(text);
     if (kept) {

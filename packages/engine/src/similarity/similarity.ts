@@ -37,6 +37,8 @@ export interface SimilarityBackend {
   remove(rids: readonly number[]): void;
   /** The model's nearest words to a lower-case word (see `Embedder.neighbours`); absent: none. */
   neighbours?(word: string): readonly string[];
+  /** Whether a lower-case word is a real word of the model's vocabulary (see `Embedder.knows`); absent: unknown. */
+  knows?(word: string): boolean;
   /** Prepares a query for {@link search} and {@link similarities}. */
   query(text: string): Promise<PreparedQuery>;
   /** The k memories most similar to the query, best first; only `allowed` ones when given. */

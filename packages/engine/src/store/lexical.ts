@@ -14,6 +14,8 @@ import { stopwords as portugueseStop } from '@orama/stopwords/portuguese';
 import { stopwords as russianStop } from '@orama/stopwords/russian';
 import { stopwords as spanishStop } from '@orama/stopwords/spanish';
 import { ftsTokens, STOPWORDS } from '@anamnesis/ranking';
+import { emojiIn } from './emoji.ts';
+import { americanSpelling } from './spelling.ts';
 
 /**
  * Words in every script, for the lexical index and for queries alike. FTS5's `unicode61`
@@ -66,16 +68,21 @@ function languageOf(words: readonly string[]): Language | undefined {
 
 /** The Snowball stems of `tokens` in the language their function words show, where they differ. */
 function addedStems(tokens: readonly string[]): string[] {
+  return wordForms(tokens).flatMap((forms) => forms.slice(1));
+}
+
+/**
+ * Each token lower-cased, with its Snowball stem after it where the tokens' function words show
+ * a language other than English and the stem differs.
+ */
+function wordForms(tokens: readonly string[]): string[][] {
   const lower = tokens.map((t) => t.toLowerCase());
   const language = languageOf(lower);
-  if (!language) return [];
-  const out: string[] = [];
-  for (const w of lower) {
-    if (language.stopwords.has(w)) continue;
+  return lower.map((w) => {
+    if (!language || language.stopwords.has(w)) return [w];
     const stem = language.stem(w);
-    if (stem !== w) out.push(stem);
-  }
-  return out;
+    return stem === w ? [w] : [w, stem];
+  });
 }
 
 /** The scripts written without spaces between words, as regular-expression classes. */
@@ -112,14 +119,39 @@ export function lexicalWords(text: string): string[] {
 }
 
 /**
+ * A query's words as the lexical index holds them, one group per word: the word lower-cased (cut
+ * by `Intl.Segmenter`, or stemmed if Cyrillic, as {@link lexicalWords} does), then its other form
+ * (its stem in a language other than English, as {@link lexicalText} adds it).
+ */
+export function queryWordForms(text: string): string[][] {
+  const tokens = ftsTokens(text);
+  if (!NEEDS_WORDS.test(text)) return wordForms(tokens);
+  return tokens.flatMap(wordsOf).map((w) => [w.toLowerCase()]);
+}
+
+/**
  * What the lexical index stores for a text: the text itself when `unicode61` already finds its
  * words (with the added stems of a language other than English after it), else
- * {@link lexicalWords} joined by spaces.
+ * {@link lexicalWords} joined by spaces; then the American spelling of each British word
+ * (`spelling.ts`) and the name of each emoji (`emoji.ts`), so that either spelling and an emoji
+ * find the text.
  */
 export function lexicalText(text: string): string {
-  if (NEEDS_WORDS.test(text)) return lexicalWords(text).join(' ');
-  const stems = addedStems(ftsTokens(text));
-  return stems.length === 0 ? text : `${text}\n${stems.join(' ')}`;
+  const tokens = ftsTokens(text);
+  const extra = [...americanForms(tokens), ...emojiIn(text).map((e) => e.name)];
+  const base = NEEDS_WORDS.test(text) ? lexicalWords(text).join(' ') : text;
+  if (!NEEDS_WORDS.test(text)) extra.unshift(...addedStems(tokens));
+  return extra.length === 0 ? base : `${base}\n${extra.join(' ')}`;
+}
+
+/** The American spellings of the British words among `tokens`. */
+function americanForms(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const t of tokens) {
+    const us = americanSpelling(t.toLowerCase());
+    if (us !== undefined) out.push(us);
+  }
+  return out;
 }
 
 /** The SQL function the FTS triggers call: `anamnesis_lexical(text)` → {@link lexicalText}. */

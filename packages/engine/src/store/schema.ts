@@ -1,5 +1,6 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { LEXICAL_SQL_FUNCTION, lexicalText } from './lexical.ts';
+import { SITE_SQL_FUNCTION, siteWordsOfMeta } from './site.ts';
 import { transaction, type Database } from './sqlite.ts';
 
 /**
@@ -117,6 +118,49 @@ const MIGRATIONS: readonly string[] = [
   END;
   INSERT INTO memories_fts(rowid, text, tags) SELECT rid, anamnesis_lexical(text), tags FROM memories;
   `,
+  // What a search box needs. The words index gains a low-weight `site` column: the host and path
+  // words of `meta.url` (anamnesis_site, site.ts), so a domain or a pasted address finds its page.
+  // `memories_words` holds every memory's words as written (no stemming: `unicode61` alone) with
+  // no positions (`detail=none`), and `memories_vocab` lists them with their document counts: the
+  // store's own vocabulary, which completes the word being typed ("panc" → "pancake", which the
+  // stemmed index alone cannot: it holds "pancak") and corrects a word no memory has
+  // ("restaurnt" → "restaurant"). The index is rebuilt with what lexicalText now adds (American
+  // spellings, emoji names).
+  `
+  DROP TRIGGER memories_ai;
+  DROP TRIGGER memories_ad;
+  DROP TRIGGER memories_au;
+  DROP TABLE memories_fts;
+  CREATE VIRTUAL TABLE memories_fts USING fts5(
+    text, tags, site, content='', contentless_delete=1, tokenize='porter unicode61'
+  );
+  CREATE VIRTUAL TABLE memories_words USING fts5(
+    words, content='', contentless_delete=1, detail=none, tokenize='unicode61'
+  );
+  CREATE VIRTUAL TABLE memories_vocab USING fts5vocab(memories_words, 'row');
+  CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts(rowid, text, tags, site)
+      VALUES (new.rid, anamnesis_lexical(new.text), new.tags, anamnesis_site(new.meta));
+    INSERT INTO memories_words(rowid, words)
+      VALUES (new.rid, anamnesis_lexical(new.text) || ' ' || new.tags || ' ' || anamnesis_site(new.meta));
+  END;
+  CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.rid;
+    DELETE FROM memories_words WHERE rowid = old.rid;
+  END;
+  CREATE TRIGGER memories_au AFTER UPDATE OF text, tags, meta ON memories BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.rid;
+    DELETE FROM memories_words WHERE rowid = old.rid;
+    INSERT INTO memories_fts(rowid, text, tags, site)
+      VALUES (new.rid, anamnesis_lexical(new.text), new.tags, anamnesis_site(new.meta));
+    INSERT INTO memories_words(rowid, words)
+      VALUES (new.rid, anamnesis_lexical(new.text) || ' ' || new.tags || ' ' || anamnesis_site(new.meta));
+  END;
+  INSERT INTO memories_fts(rowid, text, tags, site)
+    SELECT rid, anamnesis_lexical(text), tags, anamnesis_site(meta) FROM memories;
+  INSERT INTO memories_words(rowid, words)
+    SELECT rid, anamnesis_lexical(text) || ' ' || tags || ' ' || anamnesis_site(meta) FROM memories;
+  `,
 ];
 
 /** The schema version this code writes. */
@@ -171,14 +215,17 @@ export function migrate(
 ): number {
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA temp_store = MEMORY');
-  // The FTS triggers call it: registered on every connection that writes memories.
+  // The FTS triggers call them: registered on every connection that writes memories.
+  const pure = { deterministic: true, innocuous: true } as const;
   db.createFunction(
     LEXICAL_SQL_FUNCTION,
     (_ctx, text) => lexicalText(typeof text === 'string' ? text : ''),
-    {
-      deterministic: true,
-      innocuous: true,
-    },
+    pure,
+  );
+  db.createFunction(
+    SITE_SQL_FUNCTION,
+    (_ctx, meta) => siteWordsOfMeta(typeof meta === 'string' ? meta : ''),
+    pure,
   );
   if (backend === 'opfs') {
     // opfs-sahpool has no shared memory, so no WAL: a truncated rollback journal keeps writes

@@ -1,0 +1,160 @@
+import type { Reader } from '../store/reader.ts';
+import type { ResolvedSlot } from './query/resolve.ts';
+
+/**
+ * How well a memory answers a query, as evidence rather than rank: the lexical share of the
+ * query it holds and the strength of its meaning match, each in [0, 1].
+ *
+ * - **Lexical coverage**: the slots of the query (`query/`) the memory matches, each weighing its
+ *   inverse document frequency in the store (`ln(1 + (N − n + ½) / (n + ½))`, as BM25's) times
+ *   the slot's weight, over the whole query's: a memory with every rare word of the query covers
+ *   1, one sharing only a common word little, and a query word no memory has lowers every
+ *   memory's coverage (the query asks for something the store does not hold).
+ * - **Meaning strength**: the memory's cosine with the query against the query's cosines with the
+ *   store at large (a fixed sample of its memories): how many standard deviations above what an
+ *   unrelated memory gets, mapped to [0, 1] between {@link Z_NONE} and {@link Z_FULL}. A model
+ *   whose cosines all sit near 0.8 and one whose unrelated texts score 0.1 read alike. Below
+ *   {@link MIN_SAMPLE} memories the store says too little of itself, and a model-independent
+ *   reference (unrelated texts near cosine 0.1, spread 0.12 — the default model's, measured on
+ *   the dev corpora) stands in for part of it.
+ */
+
+/** Standard deviations above the store's mean cosine where meaning starts to count. */
+export const Z_NONE = 1.5;
+/** … and where it is as strong as every word of the query matched. */
+export const Z_FULL = 5;
+/** Matches of a slot read at once for each candidate, beyond which candidates are looked up one by one. */
+const SCAN_PER_RID = 16;
+/** Memories sampled for the store's cosines with a query (spread evenly over row ids). */
+const SAMPLE = 256;
+/** Below this many memories the reference distribution is mixed in. */
+const MIN_SAMPLE = 64;
+const REFERENCE_MEAN = 0.1;
+const REFERENCE_SD = 0.12;
+
+/** Per-slot counts kept until the store changes (a query typed letter by letter repeats them). */
+export interface MatchMemo {
+  /** Memories matching each slot's expression. */
+  readonly slotCounts: Map<string, number>;
+  /** Memories in the store, once counted. */
+  total?: number;
+  /** The sampled memories' rids, once chosen. */
+  sample?: number[];
+}
+
+/** The lexical side of a query: its slots with their expressions and weights (idf × weight). */
+export interface QueryEvidence {
+  slots: { expression: string; weight: number; count: number }[];
+  /** Σ of the slots' weights: a memory matching all of them covers 1. */
+  total: number;
+}
+
+/** Each slot's weight in the coverage: its idf in the store times its own weight. */
+export function queryEvidence(
+  read: Reader,
+  memo: MatchMemo,
+  slots: readonly ResolvedSlot[],
+): QueryEvidence {
+  memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
+  const n = memo.total;
+  const out: QueryEvidence = { slots: [], total: 0 };
+  for (const s of slots) {
+    // a slot with no alternative (a stop word being typed that begins nothing) asks for nothing
+    if (s.terms.length === 0) continue;
+    const expression = s.terms.join(' OR ');
+    let df = memo.slotCounts.get(expression);
+    if (df === undefined) {
+      df =
+        read.all(
+          'SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?',
+          [expression],
+          (c) => c.num(0),
+        )[0] ?? 0;
+      memo.slotCounts.set(expression, df);
+    }
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    out.slots.push({ expression, weight: idf * s.weight, count: df });
+    out.total += idf * s.weight;
+  }
+  return out;
+}
+
+/** Each rid's lexical coverage of the query, in [0, 1] (0 for a query with no slot). */
+export function lexicalCoverage(
+  read: Reader,
+  evidence: QueryEvidence,
+  rids: readonly number[],
+): Map<number, number> {
+  const out = new Map<number, number>(rids.map((r) => [r, 0]));
+  if (evidence.total <= 0 || rids.length === 0) return out;
+  for (const { expression, weight, count } of evidence.slots) {
+    if (weight <= 0 || count === 0) continue;
+    const add = (rid: number) => out.set(rid, out.get(rid)! + weight / evidence.total);
+    if (count <= SCAN_PER_RID * rids.length) {
+      // a rare slot: every memory it matches at once (FTS5 does not narrow a MATCH by `rowid IN`)
+      for (const rid of read.all(
+        'SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?',
+        [expression],
+        (c) => c.num(0),
+      ))
+        if (out.has(rid)) add(rid);
+    } else {
+      // a common one: each candidate looked up (a MATCH with `rowid =` seeks in the doclist)
+      for (const rid of rids)
+        if (
+          read.all(
+            'SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?',
+            [expression, rid],
+            () => 1,
+          ).length > 0
+        )
+          add(rid);
+    }
+  }
+  for (const [rid, v] of out) out.set(rid, Math.min(1, v));
+  return out;
+}
+
+/** The rids of the store's sample: up to {@link SAMPLE}, spread evenly. */
+export function sampleRids(read: Reader, memo: MatchMemo): number[] {
+  if (memo.sample) return memo.sample;
+  memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
+  const step = Math.max(1, Math.floor(memo.total / SAMPLE));
+  memo.sample = read.all(
+    'SELECT rid FROM (SELECT rid, row_number() OVER (ORDER BY rid) AS i FROM memories) WHERE i % ? = 0 LIMIT ?',
+    [step, SAMPLE],
+    (c) => c.num(0),
+  );
+  return memo.sample;
+}
+
+/** The query's cosine distribution over the store: mean and standard deviation. */
+export interface CosineScale {
+  mean: number;
+  sd: number;
+}
+
+/** Mean and spread of the sample's cosines (0 ignored: no vector), mixed with the reference below {@link MIN_SAMPLE}. */
+export function cosineScale(cosines: Iterable<number>): CosineScale {
+  let n = 0;
+  let sum = 0;
+  let squares = 0;
+  for (const c of cosines) {
+    if (c === 0) continue;
+    n++;
+    sum += c;
+    squares += c * c;
+  }
+  const prior = Math.max(0, MIN_SAMPLE - n);
+  const total = n + prior;
+  const mean = (sum + prior * REFERENCE_MEAN) / total;
+  const second = (squares + prior * (REFERENCE_SD ** 2 + REFERENCE_MEAN ** 2)) / total;
+  return { mean, sd: Math.sqrt(Math.max(1e-6, second - mean * mean)) };
+}
+
+/** A cosine's meaning strength in [0, 1] on the query's scale (0 for no vector). */
+export function meaningStrength(cosine: number, scale: CosineScale): number {
+  if (cosine === 0) return 0;
+  const z = (cosine - scale.mean) / scale.sd;
+  return Math.min(1, Math.max(0, (z - Z_NONE) / (Z_FULL - Z_NONE)));
+}

@@ -1,0 +1,144 @@
+import { queryStopwords } from '../../store/lexical.ts';
+import type { Reader } from '../../store/reader.ts';
+import { editDistance } from './edit-distance.ts';
+import { ftsString, type QuerySlot } from './parse.ts';
+
+/**
+ * A query's slots read against the store's own vocabulary (`memories_vocab`: every word the
+ * memories hold as written, with the number of memories that hold it):
+ *
+ * - the word still being typed also searches the store's most common words it begins ("panc" →
+ *   "pancake", "pancakes"), or, when it begins none, those it begins with one typo;
+ * - a word in the Latin script that no memory matches (as written, stemmed or in its other
+ *   spelling) and that the model does not know as a word is read as the store's closest word, one
+ *   edit away for words of up to seven letters, two for longer ones ("restaurnt" → "restaurant",
+ *   "restuarant" → "restaurant", a swap of two letters counting one), the most common of equally
+ *   close ones. A word the store has, or a real word it lacks ("mortgage"), is never corrected:
+ *   that would answer a question about something else. Other scripts are indexed as stems or
+ *   segments, which edits would only turn into other words.
+ */
+
+/** A slot as the store reads it. */
+export interface ResolvedSlot extends QuerySlot {
+  /** The store's words the prefix begins, searched too (most common first). */
+  completions?: string[];
+  /** The store's word a word no memory has was read as. */
+  correction?: string;
+}
+
+/** Completions searched for the word being typed. */
+const COMPLETIONS = 8;
+/** Shortest word (in characters) that is corrected, and shortest typed prefix that is completed. */
+const MIN_CORRECTED = 4;
+const MIN_PREFIX = 2;
+/** The highest code point: `term < prefix + MAX_CHAR` bounds the words beginning with prefix. */
+const MAX_CHAR = '\u{10FFFF}';
+/** A word in the Latin script with at least one letter. */
+const LATIN = /^(?=.*\p{Script=Latin})[\p{Script=Latin}\p{N}\p{M}]+$/u;
+
+/** Whether a word is a real word (the model's vocabulary), where the model can tell. */
+export type KnownWord = (word: string) => boolean;
+
+/** Reads each slot against the store (see the module comment). */
+export function resolveQuery(
+  read: Reader,
+  query: string,
+  slots: readonly QuerySlot[],
+  known: KnownWord = () => false,
+): ResolvedSlot[] {
+  const stopwords = queryStopwords(query);
+  return slots.map((s): ResolvedSlot => {
+    if (s.kind !== 'word') return s;
+    const word = s.words[0]!;
+    if (s.prefix) return complete(read, s, word, stopwords);
+    const corrigible = Array.from(word).length >= MIN_CORRECTED && LATIN.test(word) && !known(word);
+    if (!corrigible || matches(read, s.terms)) return s;
+    const [fix] = nearWords(read, word, (w) => w, stopwords, 1);
+    return fix === undefined ? s : { ...s, correction: fix, terms: [ftsString([fix])] };
+  });
+}
+
+/** The prefix slot with the store's words it begins (or, with none, begins with one typo). */
+function complete(
+  read: Reader,
+  s: QuerySlot,
+  prefix: string,
+  stopwords: ReadonlySet<string>,
+): ResolvedSlot {
+  const own = stopwords.has(prefix) ? [] : s.terms;
+  if (Array.from(prefix).length < MIN_PREFIX) return { ...s, terms: own };
+  let completions = wordsBeginning(read, prefix)
+    .filter((w) => w.term !== prefix && !stopwords.has(w.term))
+    .slice(0, COMPLETIONS)
+    .map((w) => w.term);
+  if (
+    completions.length === 0 &&
+    own.length > 0 &&
+    Array.from(prefix).length >= MIN_CORRECTED &&
+    LATIN.test(prefix) &&
+    !matches(read, own)
+  ) {
+    const length = Array.from(prefix).length;
+    completions = nearWords(
+      read,
+      prefix,
+      (w) => Array.from(w).slice(0, length).join(''),
+      stopwords,
+      3,
+    );
+  }
+  if (completions.length === 0) return { ...s, terms: own };
+  return { ...s, completions, terms: [...own, ...completions.map((w) => ftsString([w]))] };
+}
+
+/** Whether any memory matches one of the terms. */
+function matches(read: Reader, terms: readonly string[]): boolean {
+  if (terms.length === 0) return false;
+  return (
+    read.all(
+      'SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1',
+      [terms.join(' OR ')],
+      () => 1,
+    ).length > 0
+  );
+}
+
+/** The store's words beginning with `prefix`, most common first. */
+function wordsBeginning(read: Reader, prefix: string): { term: string; doc: number }[] {
+  return read
+    .all(
+      'SELECT term, doc FROM memories_vocab WHERE term >= ? AND term < ?',
+      [prefix, prefix + MAX_CHAR],
+      (c) => ({ term: c.text(0)!, doc: c.num(1) }),
+    )
+    .sort((a, b) => b.doc - a.doc || (a.term < b.term ? -1 : 1));
+}
+
+/**
+ * Up to `n` of the store's words whose `view` (the word, or its beginning) is within the edit
+ * distance a word of this length allows of `word`: the closest first, then the most common.
+ * Candidates begin with the word's first letter or, for a swap of the first two, its second.
+ */
+function nearWords(
+  read: Reader,
+  word: string,
+  view: (candidate: string) => string,
+  stopwords: ReadonlySet<string>,
+  n: number,
+): string[] {
+  const chars = Array.from(word);
+  const max = chars.length <= 7 ? 1 : 2;
+  const starts = new Set([chars[0]!, chars[1]!]);
+  const found: { term: string; doc: number; d: number }[] = [];
+  for (const start of starts) {
+    for (const { term, doc } of wordsBeginning(read, start)) {
+      if (term === word || stopwords.has(term)) continue;
+      const d = editDistance(word, view(term), max);
+      if (d <= max) found.push({ term, doc, d });
+    }
+  }
+  return found
+    .sort((a, b) => a.d - b.d || b.doc - a.doc || (a.term < b.term ? -1 : 1))
+    .slice(0, n)
+    .map((f) => f.term);
+}
