@@ -15,7 +15,7 @@ import { explainDetails } from './explain.ts';
 import { PagedList } from './paged-list.ts';
 import { titleFromFile, type Note } from './notes.ts';
 import { SAMPLE_NOTES } from './sample.ts';
-import { snippet } from './snippet.ts';
+import { searchedWords, snippet } from './snippet.ts';
 import { PendingWrites } from './pending-writes.ts';
 import {
   downloadFiles,
@@ -455,8 +455,8 @@ function resultItem(hit: NoteHit, query: string): HTMLElement {
     h(
       'p',
       { class: 'snippet' },
-      ...snippet(hit.text.slice(note.title.length), query).map((s) =>
-        s.match ? h('mark', {}, s.text) : s.text,
+      ...snippet(hit.text.slice(note.title.length), searchedWords(query, hit.explain?.query)).map(
+        (s) => (s.match ? h('mark', {}, s.text) : s.text),
       ),
     ),
     explainDetails(hit),
@@ -522,7 +522,7 @@ async function paint(results: RecallResult[], update: LiveUpdate): Promise<void>
   resultsList.replaceChildren(...hits.map((hit) => resultItem(hit, query)));
   resultsList.dataset.query = query;
   resultsList.dataset.partial = String(byWords !== '');
-  if (hits.length === 0) resultsList.append(h('li', { class: 'no-results' }, 'Nothing found.'));
+  if (hits.length === 0) resultsList.append(h('li', { class: 'no-results' }, 'No notes match.'));
   requestAnimationFrame(() => {
     const now = performance.now();
     timing.textContent = `${hits.length} in ${(now - start).toFixed(1)} ms${byWords}`;

@@ -1,25 +1,44 @@
+import type { QueryReading } from '@anamnesis/client';
+
 /** A piece of a snippet: plain text, or a match to highlight. */
 export interface Segment {
   text: string;
   match: boolean;
 }
 
-/** Lower-cased words of a query worth highlighting (two letters or more). */
-export function queryWords(query: string): string[] {
-  return [
-    ...new Set(
-      (query.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []).filter((w) => w.length >= 2),
-    ),
-  ];
+/**
+ * The words a search looked for, as recall read the query (`explain.query`): each word (or the
+ * word a typo was read as, and the words a prefix being typed begins), a phrase's or code's words,
+ * an emoji itself. Stop words the search dropped ("the", "what") are not among them, so they are
+ * never highlighted. Without a reading (a result not explained), the query's words of two letters
+ * or more.
+ */
+export function searchedWords(
+  query: string,
+  reading: readonly QueryReading[] | undefined,
+): string[] {
+  if (!reading) return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])];
+  const out = new Set<string>();
+  for (const r of reading) {
+    if (r.kind === 'emoji') {
+      out.add(r.text);
+      continue;
+    }
+    if (r.kind === 'site') continue; // an address's words are in the page's address, not its text
+    for (const w of r.words) out.add(w);
+    if (r.correction) out.add(r.correction);
+    for (const w of r.completions ?? []) out.add(w);
+    if (r.prefix) out.add(r.text.toLowerCase());
+  }
+  return [...out].filter((w) => w.length > 0);
 }
 
 /**
- * A window of `text` around the first query word found (or its start), split into segments with
- * every word that starts with a query word (a cheap stand-in for stemming) marked. The caller
- * renders segments as text nodes and `<mark>`s, never as HTML.
+ * A window of `text` around the first searched word found (or its start), split into segments
+ * with every word that starts with a searched word (a cheap stand-in for stemming) marked. The
+ * caller renders segments as text nodes and `<mark>`s, never as HTML.
  */
-export function snippet(text: string, query: string, width = 180): Segment[] {
-  const words = queryWords(query);
+export function snippet(text: string, words: readonly string[], width = 180): Segment[] {
   const flat = text.replace(/\s+/g, ' ').trim();
   const lower = flat.toLowerCase();
   let start = 0;

@@ -46,9 +46,13 @@ export const FIRST_PAGE = 100;
 /** A search hit folded to its note. */
 export type NoteHit = RecallResult & { noteId: string };
 
-/** What a search asks the store for, by a scoring profile: 30 results, explained. */
+/**
+ * What a search asks the store for, by a scoring profile: 30 results, explained, for a query
+ * being typed (its last word also a prefix), weak ones included: the app says "No notes match"
+ * itself when every result is weak (see {@link NotesStore.hits}).
+ */
 export function searchOptions(profile: string): RecallOptions {
-  return { profile, topK: 30, explain: true };
+  return { profile, topK: 30, explain: true, typing: true, minMatch: 0 };
 }
 
 /** Notes on top of a memory store: every note's memories share the note id as their session. */
@@ -269,6 +273,8 @@ export class NotesStore {
     }
     folded = folded.filter((r) => this.#notes.has(r.noteId));
     const hits = folded as NoteHit[];
+    // Only weak matches: no note is about what was asked ("No notes match"), rather than noise.
+    if (hits.every((r) => r.weak)) return [];
     // Every note is some distance from any query: beyond the best few, show only notes that
     // matched words or links, or are close in meaning.
     return hits

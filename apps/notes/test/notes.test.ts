@@ -8,7 +8,8 @@ import {
   toNote,
   wikiLinks,
 } from '../src/notes.ts';
-import { snippet } from '../src/snippet.ts';
+import { createEngine } from '@anamnesis/engine';
+import { searchedWords, snippet } from '../src/snippet.ts';
 
 describe('notes as memories', () => {
   it('chunks long bodies at boundaries and round-trips a note', () => {
@@ -91,11 +92,42 @@ describe('notes as memories', () => {
   });
 
   it('highlights query words in a snippet as segments (no HTML)', () => {
-    const s = snippet(
-      'Intro text. The <b>kitten</b> Luna sleeps on the sofa all day.',
-      'kitten sofa',
-    );
+    const s = snippet('Intro text. The <b>kitten</b> Luna sleeps on the sofa all day.', [
+      'kitten',
+      'sofa',
+    ]);
     expect(s.filter((x) => x.match).map((x) => x.text)).toEqual(['kitten', 'sofa']);
     expect(s.map((x) => x.text).join('')).toContain('<b>kitten</b>');
+  });
+
+  it("highlights the words recall searched, never the query's stop words", async () => {
+    const engine = await createEngine({ storage: 'memory' });
+    await engine.remember({
+      text: 'Vet visit\n\nThe veterinarian advised a lighter diet for the dog.',
+    });
+    const [hit] = await engine.recall('what did the veterinarian advise', { explain: true });
+    const words = searchedWords('what did the veterinarian advise', hit!.explain!.query);
+    expect(words).toEqual(['veterinarian', 'advise']);
+    const marked = snippet(hit!.text, words)
+      .filter((x) => x.match)
+      .map((x) => x.text);
+    expect(marked).toEqual(['veterinarian', 'advised']); // not "The", "the" or "for"
+  });
+
+  it('highlights a corrected typo and the words a prefix being typed begins', async () => {
+    const engine = await createEngine({ storage: 'memory' });
+    await engine.rememberMany([
+      { text: 'Restaurant booking\n\nA table for four on Friday.' },
+      { text: 'Pancake batter\n\nFlour, eggs and milk.' },
+    ]);
+    const [typo] = await engine.recall('restaurnt', { explain: true });
+    expect(searchedWords('restaurnt', typo!.explain!.query)).toContain('restaurant');
+    const [typed] = await engine.recall('panc', { explain: true, typing: true });
+    const words = searchedWords('panc', typed!.explain!.query);
+    expect(
+      snippet(typed!.text, words)
+        .filter((x) => x.match)
+        .map((x) => x.text),
+    ).toEqual(['Pancake']);
   });
 });

@@ -49,6 +49,7 @@ export type {
   OpenTimings,
   OpfsRecoverResult,
   ProgressEvent,
+  QueryReading,
   RecallOptions,
   RecallResult,
   RememberInput,

@@ -36,6 +36,8 @@ export {
   ENGINE_PROFILES,
   resolveProfile,
 } from './recall/profiles.ts';
+export { WEAK_MATCH } from './recall/match.ts';
+export { DEFAULT_MIN_MATCH } from './recall/recall-options.ts';
 export {
   recoverOpfsStore,
   type OpfsRecoverOptions,
@@ -58,6 +60,7 @@ export type {
   Memory,
   MemoryFilter,
   MetaValue,
+  QueryReading,
   RecallOptions,
   RecallResult,
   RememberInput,

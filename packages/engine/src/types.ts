@@ -165,10 +165,13 @@ export interface RecallOptions {
    */
   typing?: boolean;
   /**
-   * The match strength (`RecallResult.match`) the best result needs for recall to answer at all:
-   * below it the query asks about nothing the store holds, and recall returns no result. Results
-   * after a strong one that fall below it are returned marked `weak`. 0 returns whatever was found.
-   * Default 0.
+   * The match strength (`RecallResult.match`, in [0, 1]) the best result needs for recall to
+   * answer at all: below it the query asks about nothing the store holds ("mortgage refinancing
+   * options" over notes on a kitten, the dentist and groceries) and recall returns no result.
+   * When the best is strong enough, every result is returned, those below `WEAK_MATCH` (0.3)
+   * marked `weak`. 0 returns whatever was found; a search box that would rather say "nothing
+   * matches" than show weak results sets `WEAK_MATCH` (or checks `weak`). Default 0.1 (on the dev
+   * corpora no question loses its answer to it).
    */
   minMatch?: number;
 }
@@ -259,7 +262,7 @@ export interface RecallResult extends Memory {
    * answers nothing when the best is below `minMatch`).
    */
   match: number;
-  /** Set when `match` is below `minMatch` (a weak result after a strong one). */
+  /** Set when `match` is below `WEAK_MATCH` (0.3): a weak match, not an answer one can rely on. */
   weak?: true;
   /** Why it ranks where it does, with `explain: true`. */
   explain?: Explain;

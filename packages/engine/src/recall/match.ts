@@ -19,10 +19,17 @@ import type { ResolvedSlot } from './query/resolve.ts';
  *   the dev corpora) stands in for part of it.
  */
 
+/**
+ * Below this match a result is `weak`: on the dev corpora, 70% of the search-box queries about
+ * nothing stored get no stronger result, and 2–4% of answered short queries (more of long,
+ * paraphrased questions) have a weaker best answer.
+ */
+export const WEAK_MATCH = 0.3;
+
 /** Standard deviations above the store's mean cosine where meaning starts to count. */
-export const Z_NONE = 1.5;
+export const Z_NONE = 2;
 /** … and where it is as strong as every word of the query matched. */
-export const Z_FULL = 5;
+export const Z_FULL = 6;
 /** Matches of a slot read at once for each candidate, beyond which candidates are looked up one by one. */
 const SCAN_PER_RID = 16;
 /** Memories sampled for the store's cosines with a query (spread evenly over row ids). */

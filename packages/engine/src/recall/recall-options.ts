@@ -17,7 +17,7 @@ export const BUILT_IN_LEGS: readonly string[] = [
 ];
 
 /** `RecallOptions.minMatch`'s default. */
-export const DEFAULT_MIN_MATCH = 0;
+export const DEFAULT_MIN_MATCH = 0.1;
 
 const KNOWN_OPTIONS = new Set([
   'profile',

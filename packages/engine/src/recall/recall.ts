@@ -38,9 +38,10 @@ import {
   meaningStrength,
   queryEvidence,
   sampleRids,
+  WEAK_MATCH,
 } from './match.ts';
 import { parseQuery } from './query/parse.ts';
-import { resolveQuery, type ResolvedSlot } from './query/resolve.ts';
+import { modelQuery, resolveQuery, type ResolvedSlot } from './query/resolve.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
 import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
 import {
@@ -93,20 +94,22 @@ export async function recall(
     profile,
     plan.tokenBudget ? Math.max(plan.topK, 50) : plan.topK,
   );
-  const queryVector = await ctx.similarity.query(query);
-
-  // Candidate legs: query-dependent lists of rids (as strings until rows are read).
-  const lists: RankedList[] = [];
-  const graph = profile.legs.includes('graph') || options.graph !== undefined;
-  const allowed =
-    profile.legs.includes('vector') || options.graph ? allowedRids(ctx.read, filter) : undefined;
-  const queryWords = lexicalWords(query);
   const slots = resolveQuery(
     ctx.read,
     query,
     parseQuery(query, plan.typing),
     (w) => ctx.similarity.knows?.(w) ?? false,
   );
+  // the model reads corrected words and the completed word being typed, as the lexical leg does
+  const read = modelQuery(query, slots);
+  const queryVector = await ctx.similarity.query(read);
+
+  // Candidate legs: query-dependent lists of rids (as strings until rows are read).
+  const lists: RankedList[] = [];
+  const graph = profile.legs.includes('graph') || options.graph !== undefined;
+  const allowed =
+    profile.legs.includes('vector') || options.graph ? allowedRids(ctx.read, filter) : undefined;
+  const queryWords = lexicalWords(read);
   const evidence = queryEvidence(ctx.read, ctx.memo.match, slots);
   if (profile.legs.includes('fts')) {
     const fts = ftsLeg(ctx.read, ftsMatch(slots), filter, perLeg);
@@ -294,6 +297,7 @@ export async function recall(
     const meaning = meaningStrength(c.similarity, scale);
     strength.set(rid, { lexical, meaning, match: Math.max(lexical, meaning) });
   }
+  // even the best is too weak to answer: the store holds nothing on the query
   const best = Math.max(0, ...[...strength.values()].map((m) => m.match));
   if (best < plan.minMatch) return [];
 
@@ -308,7 +312,7 @@ export async function recall(
       similarity: c.similarity,
       match: m.match,
     };
-    if (m.match < plan.minMatch) result.weak = true;
+    if (m.match < WEAK_MATCH) result.weak = true;
     if (compressed) result.compressed = compressed;
     if (plan.explain) {
       result.explain = {
@@ -390,7 +394,8 @@ interface Selected {
 /**
  * Seed 002's token-budget selection: candidates by value density (score per token), taken while
  * they fit; with `compress`, one that does not fit is compressed by the four-stage pipeline and
- * taken when its compressed text fits.
+ * taken when its compressed text fits. What is taken is returned in relevance order (the order of
+ * `ordered`): density decides what fits, not which comes first.
  */
 function selectByBudget(
   ordered: readonly ScoredCandidate[],
@@ -410,20 +415,23 @@ function selectByBudget(
         return r.compressedTokens < item.tokens ? { ...r, tokens: r.compressedTokens } : null;
       }
     : undefined;
-  return budgetCut(dense, plan.tokenBudget, shrink).map((s) => ({
-    c: s.item.c,
-    ...(s.compressed
-      ? {
-          compressed: {
-            text: s.compressed.text,
-            tokens: s.compressed.tokens,
-            originalTokens: s.compressed.originalTokens,
-            ratio: s.compressed.ratio,
-            removedLines: s.compressed.removedLines,
-          },
-        }
-      : {}),
-  }));
+  const position = new Map(ordered.map((c, i) => [c.id, i]));
+  return budgetCut(dense, plan.tokenBudget, shrink)
+    .sort((a, b) => position.get(a.item.id)! - position.get(b.item.id)!)
+    .map((s) => ({
+      c: s.item.c,
+      ...(s.compressed
+        ? {
+            compressed: {
+              text: s.compressed.text,
+              tokens: s.compressed.tokens,
+              originalTokens: s.compressed.originalTokens,
+              ratio: s.compressed.ratio,
+              removedLines: s.compressed.removedLines,
+            },
+          }
+        : {}),
+    }));
 }
 
 /** Memsense's session-first grouping: one result per session, with bounded turn support added. */

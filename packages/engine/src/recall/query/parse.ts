@@ -41,6 +41,21 @@ export interface QuerySlot {
   weight: number;
 }
 
+/**
+ * Question words, dropped as stop words are: "what did the vet suggest" asks about the vet and a
+ * suggestion, and a memory that happens to say "what" is no closer to the answer.
+ */
+const QUESTION_WORDS: ReadonlySet<string> = new Set([
+  'what',
+  'when',
+  'where',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'why',
+]);
+
 /** Words the query keeps although they are stop words: a negation changes what is asked. */
 const NEGATORS: ReadonlySet<string> = new Set(['no', 'not', 'nor', 'never', 'without']);
 
@@ -71,7 +86,8 @@ export function parseQuery(query: string, typing = false): QuerySlot[] {
   const slots: QuerySlot[] = [];
   const keepWord = (w: string, prefix: boolean) =>
     prefix ||
-    ((Array.from(w).length >= 2 || NUMBER.test(w)) && (!stopwords.has(w) || NEGATORS.has(w)));
+    ((Array.from(w).length >= 2 || NUMBER.test(w)) &&
+      (!(stopwords.has(w) || QUESTION_WORDS.has(w)) || NEGATORS.has(w)));
 
   // Quoted phrases.
   let rest = query.replace(QUOTED, (_m, inner: string, close: string, offset: number) => {
@@ -121,7 +137,12 @@ export function parseQuery(query: string, typing = false): QuerySlot[] {
       last = undefined;
       continue;
     }
-    if (NOT_CONTRACTION.test(bare)) slots.push(slot('word', bare, ['not'], ['"not"'], false));
+    if (NOT_CONTRACTION.test(bare)) {
+      // "don't" asks "do not": the negation kept, the verb as its own word ("can't": "can")
+      slots.push(slot('word', bare, ['not'], ['"not"'], false));
+      const verb = bare.replace(/n['’]t$/iu, '');
+      token = { ca: 'can', wo: 'will', sha: 'shall' }[verb.toLowerCase()] ?? verb;
+    }
     words += ` ${token}`;
     last = bare;
   }

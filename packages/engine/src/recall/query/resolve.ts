@@ -142,3 +142,24 @@ function nearWords(
     .slice(0, n)
     .map((f) => f.term);
 }
+
+/**
+ * The query as the model should read it: each corrected word replaced by the word it was read as
+ * ("restaurnt booking" → "restaurant booking"), so that meaning search looks for what lexical
+ * search found rather than for a typo. (A word still being typed stays as typed: read as the
+ * store's most common completion, the typing simulation's MRR fell from 0.535 to 0.525 on notes
+ * and 0.458 to 0.450 on pages.)
+ */
+export function modelQuery(query: string, slots: readonly ResolvedSlot[]): string {
+  let text = query;
+  for (const s of slots) {
+    const to = s.correction;
+    if (to === undefined) continue;
+    const word = new RegExp(
+      `(?<![\\p{L}\\p{N}])${s.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`,
+      'giu',
+    );
+    text = text.replace(word, to);
+  }
+  return text;
+}
