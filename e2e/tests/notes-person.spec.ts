@@ -21,6 +21,8 @@ import {
   randomWalk,
   search,
   searchUntil,
+  UI,
+  until,
   writeNotes,
   type Person,
   type Shown,
@@ -188,6 +190,56 @@ test.describe('chromium: what a person finds', () => {
         (s) => s[0]?.title === 'Bike repair',
       );
       expect(titles(shown)[0], JSON.stringify(shown)).toBe('Bike repair');
+    });
+  });
+
+  test('a query about nothing stored says "No notes match"; a real one lists its note', async ({
+    page,
+  }) => {
+    await asPerson(page, async (person) => {
+      await writeNotes(person, [
+        ['Luna', 'I adopted a kitten named Luna from the shelter.'],
+        ['Dentist', 'The dentist moved my appointment to Friday.'],
+        ['Groceries', 'Buy oat milk, coffee and a loaf of bread.'],
+        ['Running plan', 'Three easy runs a week, 5 km each.'],
+      ]);
+      // typed at once, while the notes may still be saving; read once the model answers
+      const query = 'mortgage refinancing options';
+      await person.fill(UI.search, query);
+      const settled = await until(
+        async () => ({
+          query: await person.attribute(UI.results, 'data-query'),
+          partial: await person.attribute(UI.results, 'data-partial'),
+          titles: await person.texts(UI.resultTitles),
+          none: await person.texts(`${UI.results} .no-results`),
+        }),
+        (v) => v.query === query && v.partial === 'false' && v.none.length === 1,
+      );
+      expect(settled.titles).toEqual([]);
+      expect(settled.none).toEqual(['No notes match.']);
+      const shown = await searchUntil(person, 'exercise plan', (s) => s.length > 0);
+      expect(titles(shown)[0], JSON.stringify(shown)).toBe('Running plan');
+    });
+  });
+
+  test('typed letter by letter without waiting: "panc" lists the pancake note first, "restaurnt" the restaurant', async ({
+    page,
+  }) => {
+    await asPerson(page, async (person) => {
+      await writeNotes(person, [
+        ['Pan-fried trout', 'Four minutes skin side down in a hot pan, then lemon.'],
+        ['Pancake batter', 'Flour, eggs and milk: enough for twelve pancakes.'],
+        ['Restaurant booking', 'A table for four at the Italian place on Friday.'],
+      ]);
+      for (const typed of ['p', 'pa', 'pan', 'panc']) await person.fill(UI.search, typed);
+      const shown = await searchUntil(person, 'panc', (s) => titles(s).includes('Pancake batter'));
+      expect(titles(shown)[0], JSON.stringify(shown)).toBe('Pancake batter');
+      const marks = await person.texts(`${UI.results} .result:first-child mark`);
+      expect(marks).toEqual(['pancakes']); // the words it begins, not the letters typed
+      const typo = await searchUntil(person, 'restaurnt', (s) =>
+        titles(s).includes('Restaurant booking'),
+      );
+      expect(titles(typo)[0], JSON.stringify(typo)).toBe('Restaurant booking');
     });
   });
 });

@@ -9,6 +9,12 @@
  * line on the model under the model root DIR (a `build:model --out DIR`, e.g. a smaller variant:
  * `bench:model-variants`) instead of the shipped one; its id is `model_id` in `DIR/manifest.json`,
  * else the default model's id.
+ *
+ * Beside recall, the search box (issue 38): the search-box suite per kind of query
+ * (`search-box/`, dev split; `--held-out` scores its held-out split too, printing no query), the
+ * typing simulation on the notes and pages corpora (each question typed one character at a time,
+ * MRR of the target after every keystroke; `typing.ts`), and the "no related memory" rate (queries
+ * whose answer is not in the store answered with nothing or weak results only; `search-box.ts`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -23,6 +29,8 @@ import { loadLocomo, runLocomo, type Conversation, type Report } from './locomo.
 import { runOrama } from './orama.ts';
 import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
 import { loadCorpora, type Split } from './quality-corpora.ts';
+import { crossStoreNoAnswer, runSearchBox, type SearchBoxReport } from './search-box.ts';
+import { runTyping, type TypingReport } from './typing.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -35,6 +43,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     html: { type: 'string' },
     docs: { type: 'boolean', default: false },
+    'held-out': { type: 'boolean', default: false },
   },
 });
 const k = Number(values.k);
@@ -105,6 +114,34 @@ for (const line of lines) {
   };
   results.push({ line, reports });
 }
+
+// The search box: the suite, the typing simulation, and queries whose answer is not stored.
+const searchBox: SearchBoxReport[] = [await runSearchBox('dev', embedder, k)];
+if (values['held-out']) searchBox.push(await runSearchBox('held-out', embedder, k));
+const typed: { corpus: string; split: Split; report: TypingReport; words: TypingReport }[] = [];
+for (const line of lines.filter((l) => ['notes', 'pages'].includes(l.corpus))) {
+  if (line.split === 'held-out' && !values['held-out']) continue;
+  typed.push({
+    corpus: line.corpus,
+    split: line.split,
+    report: await runTyping(line.conv, { embedder, k }),
+    // the same keystrokes with the last word read as a whole word (recall before `typing`)
+    words: await runTyping(line.conv, { embedder, k, typing: false }),
+  });
+}
+const crossLines = [
+  [
+    'notes ↔ pages',
+    lines.filter((l) => ['notes', 'pages'].includes(l.corpus) && l.split === 'dev'),
+  ],
+  ['LoCoMo conversations', lines.filter((l) => l.corpus.startsWith('chat'))],
+] as const;
+const cross: { name: string; rate: Awaited<ReturnType<typeof crossStoreNoAnswer>> }[] = [];
+for (const [name, group] of crossLines) {
+  const conversations = group.flatMap((l) => l.conv);
+  if (conversations.length > 1)
+    cross.push({ name, rate: await crossStoreNoAnswer(conversations, embedder, k) });
+}
 const seconds = (performance.now() - t0) / 1000;
 
 const fmt = (x: number) => x.toFixed(3);
@@ -125,6 +162,35 @@ for (const { line, reports } of results) {
     `${line.corpus.padEnd(16)} ${line.split.padEnd(9)} ${String(reports.default!.questions).padStart(4)}  ${cells.join(' ')} ${gain >= 0 ? '+' : ''}${fmt(gain)} vs bm25`,
   );
 }
+
+console.log(
+  `\nsearch box (search-box suite, default profile and options): hit@1 / MRR / R@${k} / weak best`,
+);
+for (const r of searchBox) {
+  for (const s of r.kinds)
+    console.log(
+      `  ${r.split.padEnd(9)} ${s.kind.padEnd(12)} ${String(s.queries).padStart(3)}  ${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)} / ${fmt(s.weak)}`,
+    );
+}
+console.log(
+  '\nno related memory: queries whose answer is not in the store, answered with nothing or only weak results',
+);
+for (const r of searchBox)
+  console.log(
+    `  search-box ${r.split.padEnd(9)} ${String(r.noAnswer.queries).padStart(4)}  ${fmt(r.noAnswer.rate)} (${r.noAnswer.empty} empty, ${r.noAnswer.onlyWeak} only weak)`,
+  );
+for (const c of cross)
+  console.log(
+    `  ${c.name.padEnd(21)} ${String(c.rate.queries).padStart(4)}  ${fmt(c.rate.rate)} (${c.rate.empty} empty, ${c.rate.onlyWeak} only weak)`,
+  );
+console.log(
+  `\ntyping simulation: each question typed one character at a time; MRR over every keystroke, at ¼ / ½ / ¾ / all of it, share first (typing: true | the last word a whole word)`,
+);
+for (const t of typed)
+  console.log(
+    `  ${t.corpus.padEnd(6)} ${t.split.padEnd(9)} ${String(t.report.keystrokes).padStart(5)} keys  ${fmt(t.report.mrr)}  ${fmt(t.report.at.quarter)} / ${fmt(t.report.at.half)} / ${fmt(t.report.at.threeQuarters)} / ${fmt(t.report.at.whole)}  ${fmt(t.report.first)}  | ${fmt(t.words.mrr)}`,
+  );
+
 const ablated = Object.keys(results[0]!.reports).filter((n) => n.startsWith('− '));
 if (ablated.length > 0) {
   console.log(`\nablation: recall@${k} of default, and of default with one signal removed`);
@@ -232,6 +298,58 @@ if (values.docs) {
       '',
       markdownTable(ablationRows('`default`')),
     );
+  body.push(
+    '',
+    `The search box (issue 38): the search-box suite (\`apps/bench/search-box/\`, our own texts; every third query of each kind held out), \`default\` with recall's default options (\`minMatch\` 0.1; \`typing\` for the prefix kind): hit@1 / MRR / R@${k}, and the share whose best result was weak (an app would have said "no match").`,
+    '',
+    markdownTable([
+      ['split', 'kind', 'queries', `hit@1 / MRR / R@${k}`, 'weak best'],
+      ...searchBox.flatMap((r) =>
+        r.kinds.map((s) => [
+          r.split,
+          s.kind,
+          String(s.queries),
+          `${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)}`,
+          fmt(s.weak),
+        ]),
+      ),
+    ]),
+    '',
+    "No related memory: queries whose answer is not in the store, answered with nothing or with weak results only (`RecallResult.weak`). The cross-store lines ask one corpus's questions of another's store (related texts: the hard case).",
+    '',
+    markdownTable([
+      ['queries', 'asked', 'rate', 'empty', 'only weak'],
+      ...searchBox.map((r) => [
+        `search-box ${r.split}`,
+        String(r.noAnswer.queries),
+        fmt(r.noAnswer.rate),
+        String(r.noAnswer.empty),
+        String(r.noAnswer.onlyWeak),
+      ]),
+      ...cross.map((c) => [
+        c.name,
+        String(c.rate.queries),
+        fmt(c.rate.rate),
+        String(c.rate.empty),
+        String(c.rate.onlyWeak),
+      ]),
+    ]),
+    '',
+    `Typing simulation: each question typed one character at a time (\`typing: true\`), the target's reciprocal rank after every keystroke (k = ${k}); MRR over all keystrokes, at a quarter, half, three quarters and all of each question, and the share of keystrokes with the target first; beside it the same keystrokes with the last word read as a whole word (recall without \`typing\`).`,
+    '',
+    markdownTable([
+      ['corpus', 'split', 'keystrokes', 'MRR', '¼ / ½ / ¾ / all', 'first', 'MRR without typing'],
+      ...typed.map((t) => [
+        t.corpus,
+        t.split,
+        String(t.report.keystrokes),
+        fmt(t.report.mrr),
+        `${fmt(t.report.at.quarter)} / ${fmt(t.report.at.half)} / ${fmt(t.report.at.threeQuarters)} / ${fmt(t.report.at.whole)}`,
+        fmt(t.report.first),
+        fmt(t.words.mrr),
+      ]),
+    ]),
+  );
   writeMeasurements({
     id: 'quality',
     title: 'Recall quality on every corpus',
@@ -255,6 +373,12 @@ if (values.json) {
         split: line.split,
         rankers: Object.fromEntries(Object.entries(reports).map(([n, r]) => [n, metrics(r)])),
       })),
+      searchBox,
+      noRelatedMemory: [
+        ...searchBox.map((r) => ({ name: `search-box ${r.split}`, ...r.noAnswer })),
+        ...cross.map((c) => ({ name: c.name, ...c.rate })),
+      ],
+      typing: typed,
     }),
   );
 }

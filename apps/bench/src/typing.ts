@@ -27,7 +27,13 @@ export interface TypingReport {
  */
 export async function runTyping(
   conversations: readonly Conversation[],
-  options: { embedder: EngineOptions['embedder']; k?: number; profile?: string },
+  options: {
+    embedder: EngineOptions['embedder'];
+    k?: number;
+    profile?: string;
+    /** Recall's `typing` option; default true (false: the last word is read as a whole word). */
+    typing?: boolean;
+  },
 ): Promise<TypingReport> {
   const k = options.k ?? 10;
   let keystrokes = 0;
@@ -52,7 +58,7 @@ export async function runTyping(
             typed.trim() === ''
               ? []
               : await engine.recall(typed, {
-                  typing: true,
+                  typing: options.typing ?? true,
                   topK: k,
                   minMatch: 0,
                   noCache: true,

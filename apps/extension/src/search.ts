@@ -9,7 +9,7 @@ import type { RecallOptions, RecallResult } from '@anamnesis/engine';
 
 import { h } from '../../notes/src/dom.ts';
 import { explainView } from '../../notes/src/explain.ts';
-import { snippet } from '../../notes/src/snippet.ts';
+import { searchedWords, snippet } from '../../notes/src/snippet.ts';
 import { groupByPage, type PageHit } from './group.ts';
 import { openPageStore } from './memory.ts';
 
@@ -19,8 +19,18 @@ const list = document.querySelector<HTMLElement>('#results')!;
 const status = document.querySelector<HTMLElement>('#status')!;
 
 const memory = openPageStore();
-/** What is searched: remembered passages of pages, with their explanation. */
-const SEARCH: RecallOptions = { topK: 40, explain: true, filter: { kind: 'page' } };
+/**
+ * What is searched: remembered passages of pages, with their explanation, for a query being typed
+ * (its last word also a prefix), weak matches included: the page says "No pages match" itself
+ * when every one is weak.
+ */
+const SEARCH: RecallOptions = {
+  topK: 40,
+  explain: true,
+  filter: { kind: 'page' },
+  typing: true,
+  minMatch: 0,
+};
 /** Paints counted up: a paint that finds a newer one started drops what it read. */
 let latest = 0;
 
@@ -32,8 +42,12 @@ let latest = 0;
 async function paint(results: RecallResult[], query: string): Promise<void> {
   const ticket = ++latest;
   if (query !== input.value) return; // the field holds newer text: its answer is on its way
-  const pages = groupByPage(results, isPopup ? 6 : 15);
+  // only weak matches: no remembered page is about what was asked
+  const found = results.every((r) => r.weak) ? [] : results;
+  const pages = groupByPage(found, isPopup ? 6 : 15);
   list.replaceChildren(...pages.map((page) => pageView(page, query)));
+  if (query.trim() && pages.length === 0)
+    list.append(h('li', { class: 'no-results' }, 'No pages match.'));
   const stats = await memory.stats();
   if (ticket !== latest) return;
   status.textContent = query.trim()
@@ -63,7 +77,7 @@ function pageView(page: PageHit, query: string): HTMLElement {
             h(
               'li',
               { class: 'snippet', 'data-id': hit.id },
-              ...snippet(passageText(hit), query).map((s) =>
+              ...snippet(passageText(hit), searchedWords(query, hit.explain?.query)).map((s) =>
                 s.match ? h('mark', {}, s.text) : s.text,
               ),
             ),
@@ -113,7 +127,9 @@ function resultView(hit: RecallResult, query: string): HTMLElement {
     h(
       'p',
       { class: 'snippet' },
-      ...snippet(body, query).map((s) => (s.match ? h('mark', {}, s.text) : s.text)),
+      ...snippet(body, searchedWords(query, hit.explain?.query)).map((s) =>
+        s.match ? h('mark', {}, s.text) : s.text,
+      ),
     ),
     h(
       'details',

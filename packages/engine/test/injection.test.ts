@@ -238,7 +238,7 @@ describe('injection: no caller text is ever spliced into SQL', () => {
   /** Interpolations allowed in SQL: engine-owned fragments only. */
   const ALLOWED = new Set([
     'MEMORY_COLUMNS', // fixed column list (store.ts)
-    'BM25', // the lexical leg's fixed bm25() call (recall-legs.ts)
+    'bm25', // the lexical leg's bm25() call, one of two fixed strings (recall-legs.ts)
     'where', // buildFilter's WHERE: fixed fragments and `?` (checked below)
     'column', // list order: 'm.updated_at' or 'm.created_at', chosen by a fixed comparison
     'SCHEMA_VERSION', // a number constant

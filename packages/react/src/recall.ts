@@ -40,8 +40,10 @@ const EMPTY: RecallResult[] = [];
  * (`memory.live`) runs while the query is not blank, `set` to each new query once it has stayed
  * unchanged for `debounceMs`, and recalled again after every change any tab commits. A blank query
  * gives `[]` without a recall. `options` are compared by value (as JSON), so an object written
- * inline does not start a new recall on each render. On the server, and before the store exists,
- * the state is idle: no results, not pending.
+ * inline does not start a new recall on each render. What is recalled is a query being typed:
+ * `typing` is true unless `options` say otherwise, so the word the query ends in also finds the
+ * words it begins ("panc" finds "pancake"). On the server, and before the store exists, the state
+ * is idle: no results, not pending.
  */
 export function useRecall(
   query: string,
@@ -50,7 +52,7 @@ export function useRecall(
 ): RecallState {
   const memory = useMemory();
   const debounceMs = Math.max(0, settings.debounceMs ?? 150);
-  const optionsKey = JSON.stringify(options ?? {});
+  const optionsKey = JSON.stringify({ typing: true, ...options });
   const [debounced, setDebounced] = useState(query);
   const [answer, setAnswer] = useState<{
     query: string;

@@ -145,6 +145,24 @@ describe('useRecall', () => {
     expect(recalled).toEqual(['passp']);
   });
 
+  it('recalls what is typed as typing: the word being typed finds the words it begins', async () => {
+    const registry = new LockRegistry();
+    const memory = await openIn(newTab(registry), await storeOptions('typing'));
+    await memory.remember({ text: 'Pan-fried trout with lemon' });
+    await memory.remember({ text: 'Pancake batter: flour, eggs, milk' });
+    const show = (options?: RecallOptions) =>
+      createElement(
+        MemoryProvider,
+        { memory },
+        createElement(Search, { query: 'panc', debounceMs: 0, ...(options ? { options } : {}) }),
+      );
+    const view = render(show());
+    await waitFor(() => expect(searchText()).toMatch(/^\|Pancake batter/));
+    // an app may say otherwise: then "panc" is a whole word, which no memory holds
+    view.rerender(show({ typing: false }));
+    await waitFor(() => expect(searchText()).toMatch(/^\|Pan-fried trout/));
+  });
+
   it('without a debounce the same typing recalls more than once (what the debounce saves)', async () => {
     const registry = new LockRegistry();
     const base = await openIn(newTab(registry), await storeOptions('no-debounce'));

@@ -16,31 +16,38 @@ import type { ExtraList } from '../types.ts';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** `bm25()` of the lexical index: the text weighs 1, the tags 0.5, the page address's words 0.3. */
+/**
+ * `bm25()` of the lexical index: the text weighs 1, the tags 0.5, a page address's words 0.3 (a
+ * word of the query found only in an address counts little), or 2 when the query names an
+ * address or a domain ("gov.uk passport": the page from that site before a note about passports).
+ */
 const BM25 = 'bm25(memories_fts, 1.0, 0.5, 0.3)';
+const BM25_SITE = 'bm25(memories_fts, 1.0, 0.5, 2.0)';
 
 /**
  * FTS5 `bm25()` of a MATCH expression (`match`: the query's slots, `query/`), as a positive
- * magnitude; an empty expression finds nothing.
+ * magnitude; an empty expression finds nothing. `site`: the query names an address or a domain.
  */
 export function ftsLeg(
   read: Reader,
   match: string,
   { where, params }: SqlFilter,
   limit: number,
+  site = false,
 ): RankedList {
   if (match === '') return { leg: 'fts', items: [] };
+  const bm25 = site ? BM25_SITE : BM25;
   const item = (c: Columns) => ({ id: String(c.num(0)), score: -c.num(1) });
   // Without a filter the FTS table answers alone (no join with the rows: measurably faster).
   const items =
     where === EVERY_MEMORY
       ? read.all(
-          `SELECT rowid, ${BM25} AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s LIMIT ?`,
+          `SELECT rowid, ${bm25} AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s LIMIT ?`,
           [match, limit],
           item,
         )
       : read.all(
-          `SELECT m.rid, ${BM25} AS s FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
+          `SELECT m.rid, ${bm25} AS s FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
            WHERE memories_fts MATCH ? AND ${where} ORDER BY s LIMIT ?`,
           [match, ...params, limit],
           item,

@@ -112,7 +112,8 @@ export async function recall(
   const queryWords = lexicalWords(read);
   const evidence = queryEvidence(ctx.read, ctx.memo.match, slots);
   if (profile.legs.includes('fts')) {
-    const fts = ftsLeg(ctx.read, ftsMatch(slots), filter, perLeg);
+    const site = slots.some((s) => s.kind === 'site');
+    const fts = ftsLeg(ctx.read, ftsMatch(slots), filter, perLeg, site);
     const weigh = profile.lexicalEvidence;
     if (weigh) {
       // a rank won on a small share of the query (one common word of it) counts for that share

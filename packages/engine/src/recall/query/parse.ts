@@ -10,8 +10,8 @@ import { americanSpelling } from '../../store/spelling.ts';
  * forms, a phrase, a code) and counts once in a result's match strength.
  *
  * - `"quoted words"` are a phrase (an unclosed quote while typing too);
- * - an address (`https://…`, `www.…`, `host.tld/path`) is a `site` slot: its host and path words,
- *   as the index's `site` column holds a page's `meta.url`;
+ * - an address (`https://…`, `www.…`, `host.tld/path`) or a domain (`gov.uk`) is a `site` slot:
+ *   its host and path words, as the index's `site` column holds a page's `meta.url`;
  * - a token whose parts are joined by `-` `.` `/` `#` `:` `_` `+` `@` ("4521-0092", "18.19.1",
  *   "node.js") is a `code`: its parts as a phrase, and each part as a word of half the weight;
  * - an emoji is its name, as a phrase ("🎉" → "party popper");
@@ -65,6 +65,8 @@ const QUOTED = new RegExp(`${QUOTE}([^"“”„«»]*)(${QUOTE}|$)`, 'gu');
 /** An address: with a scheme, from `www.`, or a host with a path. */
 const ADDRESS =
   /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.)[^\s"“”<>]+|\b(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}\/[^\s"“”<>]*/giu;
+/** A domain name: labels of letters, digits and dashes, the last one of letters ("gov.uk"). */
+const DOMAIN = /^(?:[\p{L}\p{N}-]+\.)+(?:[a-z]{2,}|xn--[a-z0-9-]+)$/iu;
 /** A token of parts joined by code punctuation. */
 const CODE = /^[\p{L}\p{N}]+(?:[-./#:_+@][\p{L}\p{N}]+)+$/u;
 /** Punctuation around a token ("(4521-0092)," → "4521-0092"). */
@@ -127,6 +129,15 @@ export function parseQuery(query: string, typing = false): QuerySlot[] {
       token = token.replace(emoji, ' ');
     }
     const bare = token.replace(EDGE, '');
+    if (DOMAIN.test(bare)) {
+      // a domain ("gov.uk", "nasa.gov"): the address of pages saved from it
+      const words = siteWords(bare).split(' ');
+      slots.push(
+        slot('site', bare, words, [`site : ${ftsString(words)}`, ftsString(words)], false),
+      );
+      last = undefined;
+      continue;
+    }
     if (CODE.test(bare)) {
       // as the index holds them (a Cyrillic part stemmed, as lexicalText stores it)
       const parts = queryWordForms(bare).map((forms) => forms[0]!);

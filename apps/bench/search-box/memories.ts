@@ -1,19 +1,26 @@
 // The search-box suite's memories: texts written for this suite (anamnesis authors, 2026-11-28),
 // shaped as the apps store them: notes (`title\n\nbody`, session = note id), saved pages
 // (`title\npassage`, session = meta.url), chat turns (meta.speaker).
+import type { RememberInput } from '@anamnesis/engine';
+
 const DAY = 86_400_000;
 const askedAt = Date.UTC(2026, 10, 20, 12);
 let n = 0;
-const note = (id, title, body, extra = {}) => ({
+const note = (id: string, title: string, body: string): RememberInput => ({
   id,
   text: `${title}\n\n${body}`,
   kind: 'note',
   session: id,
   meta: { title },
   createdAt: askedAt - (++n * 3 + 1) * DAY,
-  ...extra,
 });
-const page = (id, url, title, passage, chunk = 0) => ({
+const page = (
+  id: string,
+  url: string,
+  title: string,
+  passage: string,
+  chunk = 0,
+): RememberInput => ({
   id,
   text: `${title}\n${passage}`,
   kind: 'page',
@@ -21,7 +28,7 @@ const page = (id, url, title, passage, chunk = 0) => ({
   meta: { url, title, chunk },
   createdAt: askedAt - (++n * 2 + 5) * DAY,
 });
-const turn = (id, session, speaker, text) => ({
+const turn = (id: string, session: string, speaker: string, text: string): RememberInput => ({
   id,
   text,
   kind: 'turn',
@@ -31,7 +38,7 @@ const turn = (id, session, speaker, text) => ({
 });
 
 export const ASKED_AT = askedAt;
-export const MEMORIES = [
+export const MEMORIES: RememberInput[] = [
   // cooking
   note(
     'cook-pancake',

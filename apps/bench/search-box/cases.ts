@@ -1,7 +1,7 @@
 // The search-box suite's queries, one kind per group (written for this suite, 2026-11-28, before
 // any run). `targets`: the memories that answer (empty: nothing stored answers it). `typing`: the
 // query is still being typed. Every third case of each kind is held out (fixed here, never tuned).
-const kinds = {
+const kinds: Record<string, [query: string, targets: string[]][]> = {
   prefix: [
     ['panc', ['cook-pancake']],
     ['panna', ['cook-panna']],
@@ -125,7 +125,16 @@ const kinds = {
   ],
 };
 
-export const CASES = Object.entries(kinds).flatMap(([kind, list]) =>
+/** One query of the suite. */
+export interface SearchBoxCase {
+  kind: string;
+  query: string;
+  targets: string[];
+  typing: boolean;
+  split: 'dev' | 'held-out';
+}
+
+export const CASES: SearchBoxCase[] = Object.entries(kinds).flatMap(([kind, list]) =>
   list.map(([query, targets], i) => ({
     kind,
     query,
