@@ -171,7 +171,8 @@ export interface RecallOptions {
    * When the best is strong enough, every result is returned, those below `WEAK_MATCH` (0.3)
    * marked `weak`. 0 returns whatever was found; a search box that would rather say "nothing
    * matches" than show weak results sets `WEAK_MATCH` (or checks `weak`). Default 0.1 (on the dev
-   * corpora no question loses its answer to it).
+   * corpora no question loses its answer to it). Not applied when the call gives `graph.seeds` or
+   * `extraLists`: what the caller named to find is evidence the query cannot weigh.
    */
   minMatch?: number;
 }

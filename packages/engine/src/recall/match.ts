@@ -1,4 +1,5 @@
 import type { Reader } from '../store/reader.ts';
+import { ftsString } from './query/parse.ts';
 import type { ResolvedSlot } from './query/resolve.ts';
 
 /**
@@ -51,16 +52,43 @@ export interface MatchMemo {
 
 /** The lexical side of a query: its slots with their expressions and weights (idf × weight). */
 export interface QueryEvidence {
-  slots: { expression: string; weight: number; count: number }[];
+  slots: {
+    expression: string;
+    weight: number;
+    count: number;
+    /** The model's nearest words to the slot's word (as the expansion leg searches them), if any. */
+    related?: { expression: string; count: number };
+  }[];
   /** Σ of the slots' weights: a memory matching all of them covers 1. */
   total: number;
 }
 
-/** Each slot's weight in the coverage: its idf in the store times its own weight. */
+/** What a memory holding only the model's nearest words to a query word covers of that word. */
+export const RELATED_SHARE = 0.5;
+
+/** Memories matching an FTS5 expression, counted once per store generation. */
+function count(read: Reader, memo: MatchMemo, expression: string): number {
+  let n = memo.slotCounts.get(expression);
+  if (n === undefined) {
+    n =
+      read.all('SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?', [expression], (c) =>
+        c.num(0),
+      )[0] ?? 0;
+    memo.slotCounts.set(expression, n);
+  }
+  return n;
+}
+
+/**
+ * Each slot's weight in the coverage: its idf in the store times its own weight. `related(slot)`
+ * gives the model's nearest words to a word slot (the expansion leg's): a memory holding one of
+ * them and not the word covers {@link RELATED_SHARE} of the slot ("accident" → a note on a crash).
+ */
 export function queryEvidence(
   read: Reader,
   memo: MatchMemo,
   slots: readonly ResolvedSlot[],
+  related: (slot: ResolvedSlot) => readonly string[] = () => [],
 ): QueryEvidence {
   memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
   const n = memo.total;
@@ -69,19 +97,51 @@ export function queryEvidence(
     // a slot with no alternative (a stop word being typed that begins nothing) asks for nothing
     if (s.terms.length === 0) continue;
     const expression = s.terms.join(' OR ');
-    let df = memo.slotCounts.get(expression);
-    if (df === undefined) {
-      df =
-        read.all(
-          'SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?',
-          [expression],
-          (c) => c.num(0),
-        )[0] ?? 0;
-      memo.slotCounts.set(expression, df);
-    }
+    const df = count(read, memo, expression);
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    out.slots.push({ expression, weight: idf * s.weight, count: df });
+    const words = related(s);
+    const near = words.length > 0 ? words.map((w) => ftsString([w])).join(' OR ') : undefined;
+    out.slots.push({
+      expression,
+      weight: idf * s.weight,
+      count: df,
+      ...(near !== undefined
+        ? { related: { expression: near, count: count(read, memo, near) } }
+        : {}),
+    });
     out.total += idf * s.weight;
+  }
+  return out;
+}
+
+/** The rids among `rids` that an expression matching `count` memories matches. */
+function matching(
+  read: Reader,
+  expression: string,
+  count: number,
+  rids: ReadonlySet<number>,
+): Set<number> {
+  const out = new Set<number>();
+  if (count === 0) return out;
+  if (count <= SCAN_PER_RID * rids.size) {
+    // a rare expression: every memory it matches at once (FTS5 does not narrow a MATCH by `rowid IN`)
+    for (const rid of read.all(
+      'SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?',
+      [expression],
+      (c) => c.num(0),
+    ))
+      if (rids.has(rid)) out.add(rid);
+  } else {
+    // a common one: each candidate looked up (a MATCH with `rowid =` seeks in the doclist)
+    for (const rid of rids)
+      if (
+        read.all(
+          'SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?',
+          [expression, rid],
+          () => 1,
+        ).length > 0
+      )
+        out.add(rid);
   }
   return out;
 }
@@ -94,29 +154,16 @@ export function lexicalCoverage(
 ): Map<number, number> {
   const out = new Map<number, number>(rids.map((r) => [r, 0]));
   if (evidence.total <= 0 || rids.length === 0) return out;
-  for (const { expression, weight, count } of evidence.slots) {
-    if (weight <= 0 || count === 0) continue;
-    const add = (rid: number) => out.set(rid, out.get(rid)! + weight / evidence.total);
-    if (count <= SCAN_PER_RID * rids.length) {
-      // a rare slot: every memory it matches at once (FTS5 does not narrow a MATCH by `rowid IN`)
-      for (const rid of read.all(
-        'SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?',
-        [expression],
-        (c) => c.num(0),
-      ))
-        if (out.has(rid)) add(rid);
-    } else {
-      // a common one: each candidate looked up (a MATCH with `rowid =` seeks in the doclist)
-      for (const rid of rids)
-        if (
-          read.all(
-            'SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?',
-            [expression, rid],
-            () => 1,
-          ).length > 0
-        )
-          add(rid);
-    }
+  const all = new Set(rids);
+  for (const slot of evidence.slots) {
+    if (slot.weight <= 0) continue;
+    const share = slot.weight / evidence.total;
+    const direct = matching(read, slot.expression, slot.count, all);
+    for (const rid of direct) out.set(rid, out.get(rid)! + share);
+    if (!slot.related) continue;
+    const rest = new Set(rids.filter((r) => !direct.has(r)));
+    for (const rid of matching(read, slot.related.expression, slot.related.count, rest))
+      out.set(rid, out.get(rid)! + RELATED_SHARE * share);
   }
   for (const [rid, v] of out) out.set(rid, Math.min(1, v));
   return out;

@@ -110,7 +110,9 @@ export async function recall(
   const allowed =
     profile.legs.includes('vector') || options.graph ? allowedRids(ctx.read, filter) : undefined;
   const queryWords = lexicalWords(read);
-  const evidence = queryEvidence(ctx.read, ctx.memo.match, slots);
+  const evidence = queryEvidence(ctx.read, ctx.memo.match, slots, (s) =>
+    relatedWords(ctx.similarity, read, s),
+  );
   if (profile.legs.includes('fts')) {
     const site = slots.some((s) => s.kind === 'site');
     const fts = ftsLeg(ctx.read, ftsMatch(slots), filter, perLeg, site);
@@ -298,9 +300,11 @@ export async function recall(
     const meaning = meaningStrength(c.similarity, scale);
     strength.set(rid, { lexical, meaning, match: Math.max(lexical, meaning) });
   }
-  // even the best is too weak to answer: the store holds nothing on the query
+  // even the best is too weak to answer: the store holds nothing on the query (unless the caller
+  // named what to find: graph seeds or its own lists are evidence the query cannot weigh)
   const best = Math.max(0, ...[...strength.values()].map((m) => m.match));
-  if (best < plan.minMatch) return [];
+  const callerEvidence = plan.graphSeeds !== undefined || plan.extraLists.length > 0;
+  if (best < plan.minMatch && !callerEvidence) return [];
 
   const results: RecallResult[] = [];
   const answer = wholeRows(selectedRids);
@@ -367,6 +371,20 @@ export async function recall(
     }
   }
   return results;
+}
+
+/**
+ * The model's nearest words to a word slot, as the expansion leg searches them (a word the query
+ * writes in lower case, of three letters or more; never a name it capitalises), the query's own
+ * words left out.
+ */
+function relatedWords(similarity: SimilarityBackend, query: string, s: ResolvedSlot): string[] {
+  if (s.kind !== 'word' || s.prefix || !similarity.neighbours) return [];
+  const word = s.correction ?? s.words[0]!;
+  if (Array.from(word).length < 3) return [];
+  const lower = new RegExp(`(?<![\\p{L}\\p{N}])${s.words[0]!}(?![\\p{L}\\p{N}])`, 'u');
+  if (!lower.test(query)) return [];
+  return similarity.neighbours(word).filter((n) => n !== word);
 }
 
 /** What the query was read as, for `explain.query`. */
