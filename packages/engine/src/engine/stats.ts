@@ -39,7 +39,7 @@ export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats
     schemaVersion: engine.schemaVersion,
     vectorParts: { parts, vectors: inParts },
     memory: {
-      sqliteWasm: ctx.io.sqlite3.wasm.heap8u().byteLength,
+      sqliteWasm: ctx.io.sqliteWasmBytes(),
       ...(similarity.bytes !== undefined ? { vectors: similarity.bytes } : {}),
     },
   };
