@@ -368,17 +368,32 @@ function writeImportedUsage(
   now: number,
 ): void {
   const cutoff = now - USAGE_EVENT_WINDOW_MS;
-  const recent = events.filter((u) => u.at >= cutoff).sort((a, b) => b.at - a.at);
-  const kept = recent.slice(0, IMPORTED_EVENTS_PER_MEMORY);
-  const keptSet = new Set(kept);
-  const old = foldEvents(
-    new Map(),
-    events.filter((u) => !keptSet.has(u)),
-  );
+  // The newest IMPORTED_EVENTS_PER_MEMORY events of the window: those at or after the
+  // threshold time (ties at it taken in line order up to the cap).
+  let threshold = cutoff;
+  let recent = 0;
+  for (const u of events) if (u.at >= cutoff) recent++;
+  if (recent > IMPORTED_EVENTS_PER_MEMORY) {
+    const times = new Float64Array(recent);
+    let i = 0;
+    for (const u of events) if (u.at >= cutoff) times[i++] = u.at;
+    times.sort();
+    threshold = times[recent - IMPORTED_EVENTS_PER_MEMORY]!;
+  }
+  let above = 0;
+  for (const u of events) if (u.at > threshold) above++;
+  let ties = IMPORTED_EVENTS_PER_MEMORY - above;
+  const kept: UsageEventRow[] = [];
+  const old: UsageEventRow[] = [];
+  for (const u of events) {
+    if (u.at > threshold || (u.at === threshold && ties-- > 0)) kept.push(u);
+    else old.push(u);
+  }
+  kept.sort((a, b) => a.at - b.at);
   if (kept.length > 0)
     db.exec({
       sql: 'INSERT INTO usage(rid, event, at) SELECT ?, value->>0, value->>1 FROM json_each(?)',
-      bind: [rid, JSON.stringify(kept.reverse().map((u) => [u.event, u.at]))],
+      bind: [rid, JSON.stringify(kept.map((u) => [u.event, u.at]))],
     });
-  writeFolded(db, rid, [...folded, ...old.values()]);
+  writeFolded(db, rid, [...folded, ...foldEvents(new Map(), old).values()]);
 }

@@ -10,7 +10,7 @@ const INSTALL = 'npm install better-sqlite3@12.11.1';
 /** Default of `EngineOptions.busyTimeoutMs`: how long a write waits for another process's, in ms. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
-type Open = new (path: string, options: { timeout: number }) => NativeConnection;
+type Open = new (path: string, options: { timeout: number; readonly?: boolean }) => NativeConnection;
 let library: Promise<Open> | undefined;
 
 /**
@@ -65,9 +65,10 @@ export async function openFileStorage(
     throw new AnamnesisError('INVALID_INPUT', 'busyTimeoutMs must be an integer in [0, 600000]');
   const Open = await loadLibrary();
   await createPrivately(path);
+  const readonly = !(await writable(path));
   let db: NativeDatabase | undefined;
   try {
-    db = new NativeDatabase(new Open(path, { timeout: busyTimeoutMs }));
+    db = new NativeDatabase(new Open(path, { timeout: busyTimeoutMs, readonly }));
     if (!db.connection.readonly) {
       const mode = String(db.selectValue('PRAGMA journal_mode = WAL'));
       if (mode !== 'wal')
@@ -78,6 +79,12 @@ export async function openFileStorage(
     db.selectValue('SELECT count(*) FROM sqlite_master');
   } catch (e) {
     db?.close();
+    if (readonly && (e as { code?: string }).code === 'SQLITE_CANTOPEN')
+      throw new AnamnesisError(
+        'READ_ONLY',
+        `${path} is in a read-only folder: SQLite needs to create its -wal and -shm files beside it (copy the store to a writable folder to read it)`,
+        { cause: e },
+      );
     throw mapSqliteError(e, `opening ${path}`);
   }
   const open = db;
@@ -86,7 +93,9 @@ export async function openFileStorage(
   return {
     db: open,
     kind: 'file',
-    reason: open.connection.readonly ? 'the store file is read-only' : undefined,
+    reason: readonly
+      ? 'the store file or its folder is read-only: it is read, and every write fails with READ_ONLY'
+      : undefined,
     reader: () => new NativeReader(open),
     sqliteWasmBytes: () => 0,
     changedElsewhere: () => {
@@ -97,6 +106,24 @@ export async function openFileStorage(
     },
     close: () => open.close(),
   };
+}
+
+/**
+ * Whether the store file and its folder can be written (SQLite writes its `-wal` and `-shm` files
+ * beside the store). A store that cannot is opened read-only: it can be read, and every write
+ * fails with `READ_ONLY`.
+ */
+async function writable(path: string): Promise<boolean> {
+  const { access } = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  const { dirname } = await import('node:path');
+  try {
+    await access(path, constants.W_OK);
+    await access(dirname(path), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

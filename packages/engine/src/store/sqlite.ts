@@ -34,6 +34,7 @@ const SQLITE_IOERR = 10;
 const SQLITE_CORRUPT = 11;
 const SQLITE_FULL = 13;
 const SQLITE_NOTADB = 26;
+const SQLITE_IOERR_SHORT_READ = SQLITE_IOERR | (2 << 8);
 
 /** SQLite's primary result codes by name, as better-sqlite3 names them in `code`. */
 const PRIMARY_CODES: Readonly<Record<string, number>> = {
@@ -58,9 +59,15 @@ function primaryCode(e: unknown): number | undefined {
   return undefined;
 }
 
+/** A read past the end of the file (`SQLITE_IOERR_SHORT_READ`): a truncated store. */
+function shortRead(e: unknown): boolean {
+  const { resultCode, code } = (e ?? {}) as { resultCode?: unknown; code?: unknown };
+  return resultCode === SQLITE_IOERR_SHORT_READ || code === 'SQLITE_IOERR_SHORT_READ';
+}
+
 /**
- * Maps a SQLite error to the catalogue: a full disk is `QUOTA_EXCEEDED`, corruption
- * `STORE_CORRUPT`, a store another process holds past the busy timeout `STORE_LOCKED`, a
+ * Maps a SQLite error to the catalogue: a full disk is `QUOTA_EXCEEDED`, corruption (or a file cut
+ * short) `STORE_CORRUPT`, a store another process holds past the busy timeout `STORE_LOCKED`, a
  * read-only file or folder `READ_ONLY`.
  */
 export function mapSqliteError(e: unknown, what: string): AnamnesisError {
@@ -70,7 +77,7 @@ export function mapSqliteError(e: unknown, what: string): AnamnesisError {
   if (primary === SQLITE_FULL || /quota|QuotaExceeded|disk is full/i.test(message)) {
     return new AnamnesisError('QUOTA_EXCEEDED', what, { cause: e });
   }
-  if (primary === SQLITE_CORRUPT || primary === SQLITE_NOTADB) {
+  if (primary === SQLITE_CORRUPT || primary === SQLITE_NOTADB || shortRead(e)) {
     return new AnamnesisError('STORE_CORRUPT', `${what}: ${message}`, { cause: e });
   }
   if (primary === SQLITE_BUSY || primary === SQLITE_LOCKED) {
