@@ -117,7 +117,10 @@ try {
   const single: number[] = [];
   for (let i = 0; i < 40; i++) {
     const s = performance.now();
-    await engine.remember({ text: `${texts[i % texts.length]} (single write ${i})`, session: 'one' });
+    await engine.remember({
+      text: `${texts[i % texts.length]} (single write ${i})`,
+      session: 'one',
+    });
     single.push(performance.now() - s);
   }
   await engine.close();

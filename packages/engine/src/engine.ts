@@ -75,7 +75,7 @@ const DEFAULT_MAX_TEXT = 4 * 1024 * 1024;
  * The anamnesis engine: one store, one embedder, the recall pipeline. Every public write is one
  * SQLite transaction; in-memory state (vectors, Bloom filter, cache) changes only after it commits.
  * A file store may be open in other processes too: each call first catches up with what they
- * committed (see {@link ChangeLog}).
+ * committed (see `engine/change-log.ts`).
  *
  * The class holds the engine's state and answers its public calls; the work is in the modules it
  * delegates to: the write plans (`writes/`), the model's lifecycle (`engine/model.ts`), what is
@@ -252,7 +252,7 @@ export class Engine {
     const { db } = this.#io;
     const changed = this.#log.since(db);
     this.#bulkRead(() => {
-      this.#model.similarity.refresh(db, (capacity) => this.#io.reader(capacity), changed);
+      this.#model.similarity.refresh?.(db, (capacity) => this.#io.reader(capacity), changed);
       this.#dedup.refresh(changed);
     });
     this.#generation++;

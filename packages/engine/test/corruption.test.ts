@@ -148,7 +148,7 @@ describe('a damaged store file', () => {
         expect((e as AnamnesisError).message.length).toBeGreaterThan(0);
       }
       if (engine) {
-        const problems = await engine.verify().catch((e: AnamnesisError) => [e.code]);
+        const problems = await engine.verify().catch((e: unknown) => [(e as AnamnesisError).code]);
         expect(problems.length, 'verify() finds the damage').toBeGreaterThan(0);
       }
       expect(Buffer.compare(readFileSync(path), bytes)).toBe(0);

@@ -36,13 +36,13 @@ function writer(
   const acked: string[] = [];
   let out = '';
   let err = '';
-  child.stdout!.on('data', (b: Buffer) => {
+  child.stdout.on('data', (b: Buffer) => {
     out += b.toString();
     const lines = out.split('\n');
     out = lines.pop()!;
     for (const line of lines) if (line.startsWith('ack ')) acked.push(line.slice(4));
   });
-  child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
   const done = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
       if (code !== 0 && code !== null) console.error(`${prefix}: exit ${code}\n${err}`);

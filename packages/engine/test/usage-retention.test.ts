@@ -54,8 +54,7 @@ describe('usage retention', () => {
     }
     now += 2 * DAY;
     const scores = await usageScores(engine, 'a note about garden');
-    for (const id of ids)
-      expect(scores.get(id)!).toBeCloseTo(exact(times.get(id)!, now), 10);
+    for (const id of ids) expect(scores.get(id)!).toBeCloseTo(exact(times.get(id)!, now), 10);
     const stats = await engine.stats();
     // every event counted (folded ones too), the table holds the last week only
     const used = [...times.values()].reduce((n, l) => n + l.length, 0);
@@ -98,7 +97,9 @@ describe('usage retention', () => {
     });
     const started = performance.now();
     expect(await engine.import(line)).toBe(1);
-    console.info(`import of a million usage events: ${(performance.now() - started).toFixed(0)} ms`);
+    console.info(
+      `import of a million usage events: ${(performance.now() - started).toFixed(0)} ms`,
+    );
     const [exported] = (await engine.export()).trim().split('\n').slice(1);
     const { usage, usageFolded } = JSON.parse(exported!) as {
       usage: unknown[];

@@ -133,14 +133,11 @@ describe('vector snapshot parts', () => {
     const { engine: a, before } = await filled(path);
     await a.close();
     // a part whose vectors are cut short, and (without the triggers) a stored vector changed
-    await onDisk(
-      path,
-      (db) => {
-        db.exec(
-          'UPDATE vector_snapshot SET vectors = substr(vectors, 1, 400) WHERE last_rid = (SELECT min(last_rid) FROM vector_snapshot)',
-        );
-      },
-    );
+    await onDisk(path, (db) => {
+      db.exec(
+        'UPDATE vector_snapshot SET vectors = substr(vectors, 1, 400) WHERE last_rid = (SELECT min(last_rid) FROM vector_snapshot)',
+      );
+    });
     const b = await open(path);
     expect(await answers(b)).toEqual(before);
     expect((await b.verify()).join()).toContain('vector snapshot');
@@ -155,10 +152,8 @@ describe('vector snapshot parts', () => {
     const path = join(dir, 'v2.db');
     const { engine: a, before } = await filled(path, texts.slice(0, 500));
     await a.close();
-    await onDisk(
-      path,
-      (db) =>
-        db.exec(`DROP TRIGGER embeddings_snapshot_ai; DROP TRIGGER embeddings_snapshot_ad;
+    await onDisk(path, (db) =>
+      db.exec(`DROP TRIGGER embeddings_snapshot_ai; DROP TRIGGER embeddings_snapshot_ad;
           DROP TRIGGER embeddings_snapshot_au; DROP TABLE vector_snapshot; DROP INDEX memories_updated;
           DROP TRIGGER memories_changes_ai; DROP TRIGGER memories_changes_ad;
           DROP TRIGGER memories_changes_au; DROP TRIGGER embeddings_changes_ai;

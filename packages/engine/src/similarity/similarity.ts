@@ -30,8 +30,9 @@ export interface SimilarityBackend {
   /**
    * Another process changed the store: the in-memory state of these rows (by rid) is read again
    * from the store, or all of it with `'all'` (the change log no longer reaches back far enough).
+   * Absent: the backend keeps nothing another process could change.
    */
-  refresh(db: Database, reader: OpenReader, changed: readonly number[] | 'all'): void;
+  refresh?(db: Database, reader: OpenReader, changed: readonly number[] | 'all'): void;
   /** Vectors for texts, computed before a write transaction. */
   encode(texts: readonly string[]): Promise<Float32Array[]>;
   /** Inside a write transaction: saves the vectors of new or changed rows. */

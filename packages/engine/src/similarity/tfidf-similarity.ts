@@ -120,7 +120,10 @@ export class TfidfSimilarity implements SimilarityBackend {
   /** Another process changed these rows: they are indexed again from their stored texts. */
   refresh(db: Database, _reader: unknown, changed: readonly number[] | 'all'): void {
     this.#db = db;
-    if (changed === 'all') return this.#fit();
+    if (changed === 'all') {
+      this.#fit();
+      return;
+    }
     if (changed.length === 0) return;
     const texts = new Map(
       db

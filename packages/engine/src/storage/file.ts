@@ -10,7 +10,10 @@ const INSTALL = 'npm install better-sqlite3@12.11.1';
 /** Default of `EngineOptions.busyTimeoutMs`: how long a write waits for another process's, in ms. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
-type Open = new (path: string, options: { timeout: number; readonly?: boolean }) => NativeConnection;
+type Open = new (
+  path: string,
+  options: { timeout: number; readonly?: boolean },
+) => NativeConnection;
 let library: Promise<Open> | undefined;
 
 /**
@@ -114,12 +117,12 @@ export async function openFileStorage(
  * fails with `READ_ONLY`.
  */
 async function writable(path: string): Promise<boolean> {
-  const { access } = await import('node:fs/promises');
+  const fs = await import('node:fs/promises');
   const { constants } = await import('node:fs');
-  const { dirname } = await import('node:path');
+  const paths = await import('node:path');
   try {
-    await access(path, constants.W_OK);
-    await access(dirname(path), constants.W_OK);
+    await fs.access(path, constants.W_OK);
+    await fs.access(paths.dirname(path), constants.W_OK);
     return true;
   } catch {
     return false;

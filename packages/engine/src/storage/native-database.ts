@@ -248,6 +248,11 @@ class NativePrepared implements Statement {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** A number's text, as SQLite gives a numeric column read as TEXT. */
+function asText(v: unknown): string {
+  return typeof v === 'number' || typeof v === 'bigint' ? v.toString() : '';
+}
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
@@ -273,13 +278,13 @@ export class NativeReader implements Reader {
         const v = this.#row[i];
         if (v === null || v === undefined) return null;
         if (typeof v === 'string') return v;
-        return v instanceof Uint8Array ? utf8Decoder.decode(v) : String(v);
+        return v instanceof Uint8Array ? utf8Decoder.decode(v) : asText(v);
       },
       blob: (i) => {
         const v = this.#row[i];
         if (v instanceof Uint8Array) return v;
         if (v === null || v === undefined) return EMPTY;
-        return utf8.encode(typeof v === 'string' ? v : String(v));
+        return utf8.encode(typeof v === 'string' ? v : asText(v));
       },
     };
   }

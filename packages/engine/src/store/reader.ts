@@ -22,7 +22,11 @@ export interface Reader {
   /** Runs a read-only statement and maps each row; `map` must not run SQL on this reader. */
   all<T>(sql: string, params: readonly (string | number | null)[], map: (row: Columns) => T): T[];
   /** Runs a read-only statement and calls `visit` with each row; `visit` must not run SQL on this reader. */
-  each(sql: string, params: readonly (string | number | null)[], visit: (row: Columns) => void): void;
+  each(
+    sql: string,
+    params: readonly (string | number | null)[],
+    visit: (row: Columns) => void,
+  ): void;
   /** Finalizes the kept statements (the database closes them anyway when it closes). */
   close(): void;
 }

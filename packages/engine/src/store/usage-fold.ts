@@ -98,7 +98,7 @@ export function foldOldUsage(db: Database, now: number): number {
     [cutoff],
   ) as [number, string, number][]) {
     let folded = byRid.get(rid);
-    if (!folded) byRid.set(rid, (folded = new Map()));
+    if (!folded) byRid.set(rid, (folded = new Map<string, FoldedUsage>()));
     foldEvents(folded, [{ event, at }]);
     n++;
   }

@@ -148,7 +148,10 @@ export class WritePath {
         result = transaction(this.#db, plan.what, () => {
           if (this.#hooks.catchUp() && plan.stale?.(this.#db)) {
             stale = true;
-            throw new AnamnesisError('STORE_LOCKED', 'another process changed what this write read');
+            throw new AnamnesisError(
+              'STORE_LOCKED',
+              'another process changed what this write read',
+            );
           }
           const out = plan.tx(this.#db);
           reply = plan.reply ? plan.reply(out) : (out as unknown as R);
