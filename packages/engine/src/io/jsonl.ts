@@ -12,7 +12,6 @@ import type { WritePlan } from '../writes/write-path.ts';
 import {
   foldEvents,
   IMPORTED_EVENTS_PER_MEMORY,
-  USAGE_EVENT_WINDOW_MS,
   writeFolded,
   type FoldedUsage,
   type UsageEventRow,
@@ -45,7 +44,7 @@ interface Header {
 interface MemoryLine extends Memory {
   type: 'memory';
   links: { to: string; kind: string; weight: number }[];
-  /** Usage events of the last week (`USAGE_EVENT_WINDOW_MS`), oldest first. */
+  /** Usage events not folded yet (those of the last week, `USAGE_EVENT_WINDOW_MS`), oldest first. */
   usage: { event: string; at: number }[];
   /** Older usage events, folded: per kind, how many and their decayed sum (absent: none). */
   usageFolded?: FoldedUsage[];
@@ -321,7 +320,7 @@ export function importPlan(
       );
       const vectors = todo.map((x) => x.vector!);
       backend.store(db, inserted, vectors);
-      todo.forEach((x, i) => writeImportedUsage(db, inserted[i]!, x.usage, x.usageFolded, now));
+      todo.forEach((x, i) => writeImportedUsage(db, inserted[i]!, x.usage, x.usageFolded));
       const rids = new Map(todo.map((x, i) => [x.id, inserted[i]!]));
       const result: ImportResult = {
         added: todo.length,
@@ -354,31 +353,23 @@ export function importPlan(
 }
 
 /**
- * Inside the import's transaction: one memory's usage. Its events of the last week
- * (`USAGE_EVENT_WINDOW_MS` before `now`), at most {@link IMPORTED_EVENTS_PER_MEMORY} of the newest,
- * are stored as events (one statement); the older ones and the rest are folded with the line's
- * folded usage: a line with a million events costs one pass over them, and the usage score is the
- * same.
+ * Inside the import's transaction: one memory's usage. Its newest
+ * {@link IMPORTED_EVENTS_PER_MEMORY} events are stored as events (one statement), the rest are
+ * folded with the line's folded usage: a line with a million events costs one pass over them, and
+ * the usage score is the same. Events are kept whatever their age, so an export imports back as it
+ * was; those older than a week are folded at the store's next usage write (`foldOldUsage`).
  */
 function writeImportedUsage(
   db: Database,
   rid: number,
   events: readonly UsageEventRow[],
   folded: readonly FoldedUsage[],
-  now: number,
 ): void {
-  const cutoff = now - USAGE_EVENT_WINDOW_MS;
-  // The newest IMPORTED_EVENTS_PER_MEMORY events of the window: those at or after the
-  // threshold time (ties at it taken in line order up to the cap).
-  let threshold = cutoff;
-  let recent = 0;
-  for (const u of events) if (u.at >= cutoff) recent++;
-  if (recent > IMPORTED_EVENTS_PER_MEMORY) {
-    const times = new Float64Array(recent);
-    let i = 0;
-    for (const u of events) if (u.at >= cutoff) times[i++] = u.at;
-    times.sort();
-    threshold = times[recent - IMPORTED_EVENTS_PER_MEMORY]!;
+  // The newest events: those after the threshold time, and ties at it in line order up to the cap.
+  let threshold = -Infinity;
+  if (events.length > IMPORTED_EVENTS_PER_MEMORY) {
+    const times = Float64Array.from(events, (u) => u.at).sort();
+    threshold = times[events.length - IMPORTED_EVENTS_PER_MEMORY]!;
   }
   let above = 0;
   for (const u of events) if (u.at > threshold) above++;
@@ -389,7 +380,6 @@ function writeImportedUsage(
     if (u.at > threshold || (u.at === threshold && ties-- > 0)) kept.push(u);
     else old.push(u);
   }
-  kept.sort((a, b) => a.at - b.at);
   if (kept.length > 0)
     db.exec({
       sql: 'INSERT INTO usage(rid, event, at) SELECT ?, value->>0, value->>1 FROM json_each(?)',
