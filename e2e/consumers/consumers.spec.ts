@@ -274,6 +274,8 @@ test('each kind of app installs only the runtime it uses', () => {
   expect(browser.has('@huggingface/transformers')).toBe(false);
   const tfidf = installed(dirs.tfidf);
   expect([...tfidf].filter((n) => /onnx|transformers/.test(n))).toEqual([]);
+  // no native SQLite unless asked for (the file store's optional peer dependency)
+  for (const kind of KINDS) expect(installed(dirs[kind]).has('better-sqlite3'), kind).toBe(false);
   const node = installed(dirs.node);
   expect(node.has('@huggingface/transformers')).toBe(true);
   expect(node.has('onnxruntime-node')).toBe(true);
@@ -450,8 +452,14 @@ test('(d) the CLI quick start: npx anamnesis ingest, then recall, on a file stor
   const dir = dirs.node;
   const heading = 'Quick start (engine, Node or a worker)';
   writeFileSync(join(dir, 'notes.jsonl'), block(heading, 'jsonl'));
-  const [ingest, recall, ...more] = commands(block(heading, 'sh'));
+  const [install, ingest, recall, ...more] = commands(block(heading, 'sh'));
   expect(more).toEqual([]);
+  // a store on disk needs SQLite for Node (an optional peer dependency of the engine)
+  expect(install).toMatch(/^npm install better-sqlite3@/);
+  await ok(
+    install!.replace('npm install', 'npm install --no-audit --no-fund --prefer-offline'),
+    dir,
+  );
   const ingested = await ok(ingest!, dir);
   expect(ingested.stdout.trim()).toBe('ingested 3 memories into anamnesis.db');
   expect(existsSync(join(dir, 'anamnesis.db'))).toBe(true);
@@ -653,7 +661,7 @@ test('(g) the MCP server: README install, its assistant configuration over stdio
   expect(installs).toHaveLength(1);
   await ok(localInstall(installs[0]!, packed), dir);
   const names = installed(dir);
-  for (const name of ['@modelcontextprotocol/sdk', 'zod', '@anamnesis/engine']) {
+  for (const name of ['@modelcontextprotocol/sdk', 'zod', '@anamnesis/engine', 'better-sqlite3']) {
     expect(names.has(name), name).toBe(true);
   }
   // The built-in model: no ONNX Runtime, no transformers.js.

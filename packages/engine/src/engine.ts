@@ -1,5 +1,6 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { ArcCache } from '@anamnesis/ranking';
+import { ChangeLog } from './engine/change-log.ts';
 import type { EngineContext } from './engine/context.ts';
 import {
   defaultEmbedderOptions,
@@ -28,7 +29,7 @@ import { RecallMemo } from './recall/rid-memo.ts';
 import type { SimilarityBackend } from './similarity/similarity.ts';
 import type { StorageBackend } from './storage/backend.ts';
 import { DedupIndex } from './store/dedup-index.ts';
-import { Reader } from './store/reader.ts';
+import type { Reader } from './store/reader.ts';
 import { RetrievedEvents } from './store/retrieved-events.ts';
 import { bulkRead, DEFAULT_PAGE_CACHE_MB } from './store/schema.ts';
 import { mapSqliteError } from './store/sqlite.ts';
@@ -73,6 +74,8 @@ const DEFAULT_MAX_TEXT = 4 * 1024 * 1024;
 /**
  * The anamnesis engine: one store, one embedder, the recall pipeline. Every public write is one
  * SQLite transaction; in-memory state (vectors, Bloom filter, cache) changes only after it commits.
+ * A file store may be open in other processes too: each call first catches up with what they
+ * committed (see `engine/change-log.ts`).
  *
  * The class holds the engine's state and answers its public calls; the work is in the modules it
  * delegates to: the write plans (`writes/`), the model's lifecycle (`engine/model.ts`), what is
@@ -101,8 +104,9 @@ export class Engine {
   #closing: Promise<void> | undefined;
   readonly #pending = new Set<Promise<unknown>>();
   readonly #writes: WritePath;
-  #dirty = false;
   readonly #retrieved: RetrievedEvents;
+  /** Where this engine is in the store's change log (what other processes changed). */
+  readonly #log: ChangeLog;
   /** The snapshot parts of the stored vectors, written behind the writes. */
   readonly #parts: VectorParts;
   /** What the engine's parts (`engine/`, the write plans) use of it. */
@@ -116,22 +120,21 @@ export class Engine {
     schemaVersion: number,
   ) {
     this.#io = io;
-    this.#read = new Reader(io.db, io.sqlite3);
+    this.#read = io.reader();
+    this.#log = new ChangeLog(io.db);
     this.#now = options.now ?? Date.now;
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
     this.#pageCacheMb = options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB;
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
     this.#onChange = options.onChange;
     this.#dedup = new DedupIndex(io.db, this.#read, (read) => this.#bulkRead(read));
-    this.#retrieved = new RetrievedEvents(io.db, () => {
-      this.#dirty = true;
-      this.#memo.clear(); // access counts changed
-    });
+    this.#retrieved = new RetrievedEvents(io.db, () => this.#memo.clear()); // access counts changed
     this.#schemaVersion = schemaVersion;
     this.#writes = new WritePath(io.db, {
       closed: () => this.#closed,
       bump: (change) => this.#bump(change),
-      persist: () => this.#persist(),
+      catchUp: () => this.#catchUp(),
+      ownChanges: () => this.#log.mark(io.db),
       now: () => this.#now(),
     });
     this.#ctx = {
@@ -145,10 +148,6 @@ export class Engine {
       now: () => this.#now(),
       closed: () => this.#closed,
       closing: () => this.#closed || this.#closing !== undefined,
-      dirty: () => {
-        this.#dirty = true;
-      },
-      persist: () => this.#persist(),
       bulkRead: (read) => this.#bulkRead(read),
       run: (fn, flushRetrieved) => this.#run(fn, flushRetrieved),
       dropSnapshots: () => dropSnapshots(this.#ctx),
@@ -223,6 +222,8 @@ export class Engine {
   #run<T>(fn: () => Promise<T>, flushRetrieved = true): Promise<T> {
     if (this.#closed || this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
     if (this.#parts.scheduled) this.#parts.schedule(); // not while calls come
+    // What other processes committed to a shared file store, before this call reads anything.
+    this.#catchUp();
     if (flushRetrieved && this.#retrieved.pending) this.#retrieved.flush();
     // Only catalogued errors leave the engine: SQLite's (a page found corrupt by a read) are
     // mapped, anything else is INTERNAL.
@@ -237,13 +238,31 @@ export class Engine {
 
   /** Runs a read of pages read once on the small bulk-read page cache (see `bulkRead`). */
   #bulkRead<T>(read: () => T): T {
-    return this.#io.kind === 'opfs' ? bulkRead(this.#io.db, this.#pageCacheMb, read) : read();
+    return this.#io.kind === 'memory' ? read() : bulkRead(this.#io.db, this.#pageCacheMb, read);
+  }
+
+  /**
+   * When another process committed to the store (a file store shared by processes): refreshes what
+   * this engine keeps in memory of the rows it changed (vectors or TF-IDF, the Bloom filter), and
+   * drops cached recalls and what recalls keep per memory (access counts, usage and links may have
+   * changed too). Returns whether anything was committed elsewhere.
+   */
+  #catchUp(): boolean {
+    if (!this.#io.changedElsewhere()) return false;
+    const { db } = this.#io;
+    const changed = this.#log.since(db);
+    this.#bulkRead(() => {
+      this.#model.similarity.refresh?.(db, (capacity) => this.#io.reader(capacity), changed);
+      this.#dedup.refresh(changed);
+    });
+    this.#generation++;
+    this.#memo.clear();
+    return true;
   }
 
   #bump(change: { kind: ChangeKind; ids: readonly string[] }): void {
     this.#generation++;
     this.#memo.clear();
-    this.#dirty = true;
     this.#parts.schedule();
     this.#changed(change);
   }
@@ -255,18 +274,6 @@ export class Engine {
       this.#onChange({ kind: change.kind, ids: [...change.ids], generation: this.#generation });
     } catch (e) {
       console.error('anamnesis: an onChange listener threw', e);
-    }
-  }
-
-  async #persist(): Promise<void> {
-    if (this.#io.persist && this.#dirty) {
-      this.#dirty = false;
-      try {
-        await this.#io.persist();
-      } catch (e) {
-        this.#dirty = true;
-        throw mapSqliteError(e, 'saving the store file');
-      }
     }
   }
 
@@ -457,7 +464,7 @@ export class Engine {
     return this.#run(async () => verifyStore(this.#ctx));
   }
 
-  /** Waits for calls in flight, saves, and closes. Idempotent; later calls fail with `CLOSED`. */
+  /** Waits for calls in flight, saves snapshots, and closes. Idempotent; later calls fail with `CLOSED`. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await Promise.allSettled([...this.#pending]);
@@ -466,15 +473,16 @@ export class Engine {
       this.#closed = true;
       this.#parts.schedule(); // clears the timer
       try {
+        this.#catchUp(); // snapshots must hold what other processes wrote too
         saveSnapshots(this.#ctx);
       } catch {
-        // a full disk: the filter and the similarity index are rebuilt at the next open
+        // a full disk, a store another process holds: the filter and the similarity index are
+        // rebuilt at the next open
       }
       try {
-        await this.#persist();
-      } finally {
         this.#read.close();
         this.#io.close();
+      } finally {
         await this.#model.dispose();
       }
     })();

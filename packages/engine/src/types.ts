@@ -306,7 +306,11 @@ export interface EngineStats {
   memories: number;
   /** Links between memories. */
   links: number;
-  /** `selected`/`used` events stored (`markUsed`). */
+  /**
+   * Usage events recorded (`retrieved` by recall, `selected` / `used` / `discarded` by
+   * `markUsed`): those of the last week, kept as events, and the older ones, kept folded into a
+   * count and a decayed sum per memory and kind.
+   */
   usageEvents: number;
   /** Database size in bytes. */
   bytes: number;

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { BloomFilter } from '../src/store/bloom-filter.ts';
 import { DedupIndex } from '../src/store/dedup-index.ts';
-import { Reader } from '../src/store/reader.ts';
+import { WasmReader } from '../src/store/reader.ts';
 import { migrate } from '../src/store/schema.ts';
-import { loadSqlite } from '../src/store/sqlite.ts';
+import { asDatabase, loadSqlite } from '../src/store/sqlite.ts';
 import { dedupKey, insertMemories } from '../src/store/store.ts';
 
 async function store(count: number) {
   const sqlite3 = await loadSqlite();
-  const db = new sqlite3.oo1.DB(':memory:', 'c');
+  const wasm = new sqlite3.oo1.DB(':memory:', 'c');
+  const db = asDatabase(wasm);
   migrate(db, 'memory');
   const row = (i: number) => ({
     id: `m${i}`,
@@ -28,7 +29,7 @@ async function store(count: number) {
     db,
     Array.from({ length: count }, (_, i) => row(i)),
   );
-  return { db, read: new Reader(db, sqlite3), row };
+  return { db, read: new WasmReader(wasm, sqlite3), row };
 }
 
 describe('DedupIndex', () => {

@@ -1,9 +1,24 @@
+import { createRequire } from 'node:module';
 import { expect } from 'vitest';
 import { AnamnesisError, type ErrorCode } from '@anamnesis/errors';
 import type { Embedder } from '../src/embedding/embedder.ts';
 import { createTransformersEmbedder } from '../src/embedding/transformers-embedder.ts';
 import { createModelEmbedder } from '../src/embedding/model-embedder.ts';
 import { createEngine, defaultEmbedderOptions, type Engine } from '../src/engine.ts';
+import { NativeDatabase, type NativeConnection } from '../src/storage/native-database.ts';
+
+const BetterSqlite3 = createRequire(import.meta.url)('better-sqlite3') as new (
+  path: string,
+  options?: { readonly?: boolean; timeout?: number },
+) => NativeConnection;
+
+/**
+ * The store file as another process sees it (its write-ahead log included): a second SQLite
+ * connection to it, as the engine's `Database`. Close it.
+ */
+export function onDisk(path: string, options: { readonly?: boolean } = {}): NativeDatabase {
+  return new NativeDatabase(new BetterSqlite3(path, options));
+}
 
 let shared: Promise<Embedder> | undefined;
 

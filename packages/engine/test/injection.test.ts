@@ -11,9 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFilter, IDENTIFIER } from '../src/input/filter.ts';
 import { createEngine, type Engine } from '../src/index.ts';
-import { importDatabase, loadSqlite } from '../src/store/sqlite.ts';
 import { caseSeed, FUZZ_CASES, FUZZ_SEED, Gen, replay } from './fuzz-gen.ts';
-import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
+import { defaultEmbedder, NOTES, onDisk, rejectsWith } from './helpers.ts';
 
 /** Hostile strings: SQL and FTS5 syntax, comments, quotes, JSON-path and LIKE metacharacters. */
 const HOSTILE = [
@@ -48,7 +47,7 @@ let memories: number;
 
 /** Names and SQL of every table, index and trigger in the saved store file. */
 async function savedSchema(): Promise<string[]> {
-  const db = importDatabase(await loadSqlite(), new Uint8Array(readFileSync(path)));
+  const db = onDisk(path);
   try {
     return db
       .selectArrays('SELECT type, name, sql FROM sqlite_master ORDER BY type, name')

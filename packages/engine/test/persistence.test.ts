@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, type Embedder, type Engine } from '../src/index.ts';
-import { importDatabase, loadSqlite } from '../src/store/sqlite.ts';
-import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
+import { defaultEmbedder, NOTES, onDisk, rejectsWith } from './helpers.ts';
 
 /** A fixed clock: the default profile's recency prior makes scores depend on the time. */
 const CLOCK = Date.UTC(2026, 0, 1);
@@ -80,10 +79,9 @@ describe('file-backed store (Node)', () => {
   });
 
   it('a write that changes texts deletes the saved snapshots in its own transaction: a crash after it leaves none to trust', async () => {
-    const sqlite3 = await loadSqlite();
     /** The snapshots in the store file as it is on disk. */
     const snapshots = (path: string) => {
-      const db = importDatabase(sqlite3, new Uint8Array(readFileSync(path)));
+      const db = onDisk(path);
       try {
         return db.selectValues("SELECT key FROM meta WHERE key IN ('bloom', 'tfidf') ORDER BY key");
       } finally {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/store/schema.ts';
-import { loadSqlite, type Database } from '../src/store/sqlite.ts';
+import type { Database } from '../src/store/database.ts';
+import { asDatabase, loadSqlite, transaction } from '../src/store/sqlite.ts';
 import { insertMemories, rowsByRid, writeVectors, type MemoryInsert } from '../src/store/store.ts';
 
 async function freshDb(): Promise<Database> {
   const sqlite3 = await loadSqlite();
-  const db = new sqlite3.oo1.DB(':memory:', 'c');
+  const db = asDatabase(new sqlite3.oo1.DB(':memory:', 'c'));
   migrate(db, 'memory');
   return db;
 }
@@ -70,7 +71,7 @@ describe('insertMemories and writeVectors (batched statements)', () => {
       row(1000 + i, { text: `${'long '.repeat(200_000)}${i}` }),
     );
     const rows = [...Array.from({ length: 300 }, (_, i) => row(i)), ...long];
-    const rids = db.transaction(() => insertMemories(db, rows));
+    const rids = transaction(db, 'test', () => insertMemories(db, rows));
     expect(rids).toEqual(rows.map((_, i) => i + 1));
     expect(readBack(db, rids)).toEqual(rows.map(written));
     // The FTS index holds each row (the trigger fired for every one).
@@ -79,14 +80,14 @@ describe('insertMemories and writeVectors (batched statements)', () => {
     ).toBe(5);
     // After a delete of the last rows, the next rids continue from the largest left, as SQLite's own.
     db.exec('DELETE FROM memories WHERE rid > 300');
-    const more = db.transaction(() => insertMemories(db, [row(900)]));
+    const more = transaction(db, 'test', () => insertMemories(db, [row(900)]));
     expect(more).toEqual([301]);
   });
 
   it('falls back to one statement per row for values JSON cannot carry, with the same result', async () => {
     const db = await freshDb();
     const lone = row(1, { text: 'a lone \uD800 surrogate' });
-    const rids = db.transaction(() => insertMemories(db, [row(0), lone]));
+    const rids = transaction(db, 'test', () => insertMemories(db, [row(0), lone]));
     expect(rids).toEqual([1, 2]);
     expect(readBack(db, rids).map((r) => r.text)).toEqual(['plain 0', 'a lone \uFFFD surrogate']);
   });
@@ -97,7 +98,7 @@ describe('insertMemories and writeVectors (batched statements)', () => {
       "INSERT INTO memories(rid, id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) VALUES (9007199254740991, 'last', 'the last safe rid', 'note', NULL, '[]', '{}', 0.5, 0, 0, 0, 0, 'h')",
     );
     // counted in JavaScript, 2^53 - 1 + 2 would round to 2^53 - 1 + 1: two rows on one rid
-    db.transaction(() => insertMemories(db, [row(1), row(2)]));
+    transaction(db, 'test', () => insertMemories(db, [row(1), row(2)]));
     expect(db.selectValues('SELECT id FROM memories ORDER BY rid')).toEqual([
       'last',
       'id-1',
@@ -107,12 +108,12 @@ describe('insertMemories and writeVectors (batched statements)', () => {
 
   it('writes vectors of different lengths each whole (one statement per row)', async () => {
     const db = await freshDb();
-    const rids = db.transaction(() => insertMemories(db, [row(0), row(1)]));
+    const rids = transaction(db, 'test', () => insertMemories(db, [row(0), row(1)]));
     const vectors = [
       Float32Array.from({ length: 100 }, (_, d) => d),
       Float32Array.from({ length: 50 }, (_, d) => -d),
     ];
-    db.transaction(() => writeVectors(db, 'm', rids, vectors));
+    transaction(db, 'test', () => writeVectors(db, 'm', rids, vectors));
     const stored = db.selectArrays('SELECT vector FROM embeddings ORDER BY rid');
     expect(stored.map(([b]) => new Float32Array((b as Uint8Array).slice().buffer))).toEqual(
       vectors,
@@ -122,7 +123,7 @@ describe('insertMemories and writeVectors (batched statements)', () => {
   it('writes vectors byte for byte in chunks, and replaces a row it writes again', async () => {
     const db = await freshDb();
     const n = 6000; // 400-byte vectors: two 2 MB statements
-    const rids = db.transaction(() =>
+    const rids = transaction(db, 'test', () =>
       insertMemories(
         db,
         Array.from({ length: n }, (_, i) => row(i)),
@@ -131,7 +132,7 @@ describe('insertMemories and writeVectors (batched statements)', () => {
     const vectors = rids.map((rid) =>
       Float32Array.from({ length: 100 }, (_, d) => Math.fround(Math.sin(rid * 100 + d))),
     );
-    db.transaction(() => writeVectors(db, 'm', rids, vectors));
+    transaction(db, 'test', () => writeVectors(db, 'm', rids, vectors));
     const stored = db.selectArrays(
       'SELECT rid, vector FROM embeddings WHERE model = ? ORDER BY rid',
       ['m'],
@@ -142,7 +143,7 @@ describe('insertMemories and writeVectors (batched statements)', () => {
       expect(new Float32Array((bytes as Uint8Array).slice().buffer)).toEqual(vectors[i]);
     });
     const again = Float32Array.from({ length: 100 }, () => 0.5);
-    db.transaction(() => writeVectors(db, 'm', [rids[7]!], [again]));
+    transaction(db, 'test', () => writeVectors(db, 'm', [rids[7]!], [again]));
     const bytes = db.selectValue('SELECT vector FROM embeddings WHERE rid = ? AND model = ?', [
       rids[7]!,
       'm',

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -195,6 +195,8 @@ describe("embedder: 'tfidf' (the zero-model sparse backend)", () => {
     await engine.update('cat', { text: 'A zebra and a kitten on the sofa' });
     const crashCopy = join(dir, 'snapshot-crash.db');
     copyFileSync(path, crashCopy);
+    // what a crash leaves: the file and its write-ahead log
+    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${crashCopy}-wal`);
     const reopened = await open(crashCopy);
     expect((await vectorOnly(reopened, 'zebra')).sort()).toEqual(['cat', 'zebra']);
     await reopened.close();

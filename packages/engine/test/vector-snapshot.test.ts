@@ -2,15 +2,15 @@
  * The stored vectors' snapshot parts: written at a clean close and behind the writes, read at open
  * instead of the rows, and never trusted when they could differ from the rows.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.ts';
-import { exportDatabase, importDatabase, loadSqlite } from '../src/store/sqlite.ts';
+import type { Database } from '../src/store/database.ts';
 import { SCHEMA_VERSION } from '../src/store/schema.ts';
 import { partRows } from '../src/vectors/vector-snapshot.ts';
-import { defaultEmbedder } from './helpers.ts';
+import { defaultEmbedder, onDisk as openOnDisk } from './helpers.ts';
 
 /** A fixed clock: the default profile's recency prior makes scores depend on the time. */
 const CLOCK = Date.UTC(2026, 0, 1);
@@ -24,18 +24,11 @@ const texts = Array.from(
   (_, i) => `note ${i}: ${['garden', 'tax', 'river', 'piano', 'bread'][i % 5]} ${i % 97}`,
 );
 
-/** Runs SQL on the store file as it is on disk (and writes it back when `write`). */
-async function onDisk<T>(
-  path: string,
-  fn: (db: ReturnType<typeof importDatabase>) => T,
-  write = false,
-): Promise<T> {
-  const sqlite3 = await loadSqlite();
-  const db = importDatabase(sqlite3, new Uint8Array(readFileSync(path)));
+/** Runs SQL on the store file as it is on disk, through a second connection (the log included). */
+async function onDisk<T>(path: string, fn: (db: Database) => T): Promise<T> {
+  const db = openOnDisk(path);
   try {
-    const out = fn(db);
-    if (write) writeFileSync(path, exportDatabase(sqlite3, db));
-    return out;
+    return fn(db);
   } finally {
     db.close();
   }
@@ -140,15 +133,11 @@ describe('vector snapshot parts', () => {
     const { engine: a, before } = await filled(path);
     await a.close();
     // a part whose vectors are cut short, and (without the triggers) a stored vector changed
-    await onDisk(
-      path,
-      (db) => {
-        db.exec(
-          'UPDATE vector_snapshot SET vectors = substr(vectors, 1, 400) WHERE last_rid = (SELECT min(last_rid) FROM vector_snapshot)',
-        );
-      },
-      true,
-    );
+    await onDisk(path, (db) => {
+      db.exec(
+        'UPDATE vector_snapshot SET vectors = substr(vectors, 1, 400) WHERE last_rid = (SELECT min(last_rid) FROM vector_snapshot)',
+      );
+    });
     const b = await open(path);
     expect(await answers(b)).toEqual(before);
     expect((await b.verify()).join()).toContain('vector snapshot');
@@ -163,14 +152,15 @@ describe('vector snapshot parts', () => {
     const path = join(dir, 'v2.db');
     const { engine: a, before } = await filled(path, texts.slice(0, 500));
     await a.close();
-    await onDisk(
-      path,
-      (db) =>
-        db.exec(`DROP TRIGGER embeddings_snapshot_ai; DROP TRIGGER embeddings_snapshot_ad;
+    await onDisk(path, (db) =>
+      db.exec(`DROP TRIGGER embeddings_snapshot_ai; DROP TRIGGER embeddings_snapshot_ad;
           DROP TRIGGER embeddings_snapshot_au; DROP TABLE vector_snapshot; DROP INDEX memories_updated;
           DROP TABLE memories_vocab; DROP TABLE memories_words;
+          DROP TRIGGER memories_changes_ai; DROP TRIGGER memories_changes_ad;
+          DROP TRIGGER memories_changes_au; DROP TRIGGER embeddings_changes_ai;
+          DROP TRIGGER embeddings_changes_ad; DROP TRIGGER embeddings_changes_au;
+          DROP TABLE changes; DROP TABLE usage_folded; DROP INDEX usage_at;
           PRAGMA user_version = 2`),
-      true,
     );
     const b = await open(path);
     expect((await b.stats()).schemaVersion).toBe(SCHEMA_VERSION);

@@ -16,8 +16,13 @@ export const ERROR_CODES = {
   MODEL_LOAD_FAILED: 'The embedding model could not be loaded',
   /** The store was embedded by another model; open it with `onModelMismatch: 'reembed'` to switch. */
   MODEL_MISMATCH: 'The store was built with another embedding model',
-  /** Another owner (a tab, a worker, a recovery) holds the store. */
+  /**
+   * Another owner (a tab, a worker, a recovery) holds the store; for a file store, another process
+   * held its write lock for longer than the busy timeout. Nothing was written: retry.
+   */
   STORE_LOCKED: 'The store is held by another owner',
+  /** The store's file or its folder cannot be written (a read-only mount, file or folder); nothing was written. */
+  READ_ONLY: 'The store is read-only; nothing was written',
   /** The store file is damaged; `recoverStore` / `recoverMemory` salvage what is readable. */
   STORE_CORRUPT: 'The store file is corrupt',
   /** The owner tab changed while a forwarded call was in flight; retry it (its operation id keeps a write from applying twice). */

@@ -15,10 +15,6 @@ export interface EngineContext extends WriteContext {
   closed(): boolean;
   /** True once `close` was called (closed or closing). */
   closing(): boolean;
-  /** Marks the store changed since it was last persisted. */
-  dirty(): void;
-  /** Makes what changed durable where the backend needs it (the file store). */
-  persist(): Promise<void>;
   /** Runs a read of pages read once on the small bulk-read page cache (see `Engine`). */
   bulkRead<T>(read: () => T): T;
   /** Runs a call as a public one (refused once closing, waited for by `close`). */

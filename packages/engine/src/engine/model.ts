@@ -114,7 +114,7 @@ export class ModelLifecycle {
       }
     }
     if (this.state !== 'loading') ctx.dedup.load(count);
-    await ctx.bulkRead(() => backend.load(db, ctx.io.sqlite3, onProgress));
+    await ctx.bulkRead(() => backend.load(db, (capacity) => ctx.io.reader(capacity), onProgress));
     // The meta row names the model every stored vector is of: it changes in the same transaction
     // that deletes any other model's vectors, so a store already recorded for this model has
     // nothing to delete (and the open writes nothing).
@@ -126,8 +126,6 @@ export class ModelLifecycle {
       });
       db.exec({ sql: 'DELETE FROM embeddings WHERE model <> ?', bind: [model] });
     });
-    ctx.dirty();
-    await ctx.persist();
   }
 
   /** Disposes the backend in use if the engine created it. */

@@ -52,7 +52,8 @@ export async function openStore(options: EngineOptions): Promise<OpenedStore> {
   let io: StorageBackend;
   let sqliteMs: number;
   try {
-    await loadSqlite();
+    // A file store runs on native SQLite (better-sqlite3): no SQLite-WASM to load.
+    if (options.storage !== 'file') await loadSqlite();
     sqliteMs = step();
     io = await openStorage(options);
   } catch (e) {

@@ -12,13 +12,21 @@ export interface EngineOptions {
   /** Store name: the OPFS file name. Default `'anamnesis'`. */
   name?: string;
   /**
-   * `'opfs'` (opfs-sahpool VFS, dedicated workers only), `'memory'`, `'file'` (Node: the database is
-   * loaded from and saved to `path` after every write), or `'auto'`: OPFS in a worker when it
-   * works, memory otherwise (and `stats().backendReason` says why). Default `'auto'`.
+   * `'opfs'` (opfs-sahpool VFS, dedicated workers only), `'memory'`, `'file'` (Node: real SQLite on
+   * disk at `path`, in WAL mode, each write synced at commit; any number of processes may open the
+   * same file; needs the optional peer dependency `better-sqlite3`, else `UNSUPPORTED`), or
+   * `'auto'`: OPFS in a worker when it works, memory otherwise (and `stats().backendReason` says
+   * why). Default `'auto'`.
    */
   storage?: StorageKind;
-  /** File path for `storage: 'file'`. */
+  /** File path for `storage: 'file'` (created, readable by its owner only, when absent). */
   path?: string;
+  /**
+   * `storage: 'file'`: how long a write waits for another process's write to the same file to
+   * finish, in ms (0–600,000), before failing with `STORE_LOCKED` (nothing written; retry). Reads
+   * never wait. Default 5,000.
+   */
+  busyTimeoutMs?: number;
   /**
    * The embedder, or options for the transformers.js embedder, or `'tfidf'` / `{ tfidf: options }`
    * for the zero-model TF-IDF backend (no model, no stored vectors; see {@link TfidfSimilarityOptions}).
@@ -48,7 +56,8 @@ export interface EngineOptions {
    * it keeps between calls, and so how far SQLite's memory can grow (a WebAssembly memory never
    * shrinks). Default 64 (seed 002). A session at 100k memories fills 64 MB within a few hundred
    * recalls; in `bench:speed` at 100k, 16 MB held SQLite at ~25 MB instead of ~91 for ~0.5 ms more
-   * recall p50. A memory or file store is in memory already and ignores it.
+   * recall p50. A file store (native SQLite) keeps up to this much too; a memory store is in memory
+   * already and ignores it.
    */
   pageCacheMb?: number;
   /** Progress of model loading and re-embedding. */

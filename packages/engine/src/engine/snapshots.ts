@@ -24,14 +24,13 @@ export function saveSnapshots(ctx: EngineContext): void {
   )
     return;
   transaction(ctx.db, 'saving snapshots', () => {
-    if (ctx.dedup.saveSnapshot()) ctx.dirty();
-    while (parts?.(ctx.db, ctx.read, true)) ctx.dirty();
+    ctx.dedup.saveSnapshot();
+    while (parts?.(ctx.db, ctx.read, true));
     if (backend !== undefined && key !== undefined) {
       ctx.db.exec({
         sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)',
         bind: [key, backend],
       });
-      ctx.dirty();
     }
   });
 }

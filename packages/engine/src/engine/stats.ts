@@ -23,7 +23,9 @@ export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats
   return {
     memories: n('SELECT count(*) FROM memories'),
     links: n('SELECT count(*) FROM links'),
-    usageEvents: n('SELECT count(*) FROM usage'),
+    // the events of the last week, and the older ones folded
+    usageEvents:
+      n('SELECT count(*) FROM usage') + n('SELECT coalesce(sum(count), 0) FROM usage_folded'),
     bytes: n('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
     backend: ctx.io.kind,
     ...(ctx.io.reason ? { backendReason: ctx.io.reason } : {}),
@@ -39,7 +41,7 @@ export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats
     schemaVersion: engine.schemaVersion,
     vectorParts: { parts, vectors: inParts },
     memory: {
-      sqliteWasm: ctx.io.sqlite3.wasm.heap8u().byteLength,
+      sqliteWasm: ctx.io.sqliteWasmBytes(),
       ...(similarity.bytes !== undefined ? { vectors: similarity.bytes } : {}),
     },
   };

@@ -41,13 +41,11 @@ export class VectorParts {
             ctx.writes.exclusive(async () => {
               if (ctx.closed()) return false;
               // a part reads ~1 MB of stored vectors once: not through the store's page cache
-              const wrote = ctx.bulkRead(() =>
+              return ctx.bulkRead(() =>
                 transaction(ctx.db, 'saving a snapshot part of the vectors', () =>
                   ctx.similarity().saveVectorPart!(ctx.db, ctx.read, false),
                 ),
               );
-              if (wrote) ctx.dirty();
-              return wrote;
             }),
           false,
         )

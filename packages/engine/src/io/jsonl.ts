@@ -3,12 +3,19 @@ import { norm } from '@anamnesis/ranking';
 import { sha256Hex } from '../store/content-hash.ts';
 import type { ProgressEvent } from '../embedding/embedder.ts';
 import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory } from '../store/store.ts';
-import type { Database } from '../store/sqlite.ts';
+import type { Database } from '../store/database.ts';
 import type { Memory } from '../types.ts';
 import { MAX_TIME, validateLinks, validateRemember } from '../input/validate.ts';
 import { unitVector } from '../vectors/vector-index.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
 import type { WritePlan } from '../writes/write-path.ts';
+import {
+  foldEvents,
+  IMPORTED_EVENTS_PER_MEMORY,
+  writeFolded,
+  type FoldedUsage,
+  type UsageEventRow,
+} from '../store/usage-fold.ts';
 
 /** Options of `export`. */
 export interface ExportOptions {
@@ -37,9 +44,14 @@ interface Header {
 interface MemoryLine extends Memory {
   type: 'memory';
   links: { to: string; kind: string; weight: number }[];
+  /** Usage events not folded yet (those of the last week, `USAGE_EVENT_WINDOW_MS`), oldest first. */
   usage: { event: string; at: number }[];
+  /** Older usage events, folded: per kind, how many and their decayed sum (absent: none). */
+  usageFolded?: FoldedUsage[];
   vector?: string;
 }
+
+const EVENT_KINDS = ['retrieved', 'selected', 'used', 'discarded'];
 
 function toBase64(bytes: Uint8Array): string {
   let s = '';
@@ -86,6 +98,19 @@ export function exportJsonl(
     list.push({ event: event as string, at: at as number });
     usage.set(rid as number, list);
   }
+  const folded = new Map<number, FoldedUsage[]>();
+  for (const [rid, event, count, decayed, at] of db.selectArrays(
+    'SELECT rid, event, count, decayed, at FROM usage_folded ORDER BY rid, event',
+  )) {
+    const list = folded.get(rid as number) ?? [];
+    list.push({
+      event: event as string,
+      count: count as number,
+      decayed: decayed as number,
+      at: at as number,
+    });
+    folded.set(rid as number, list);
+  }
   const rids = db.selectArrays('SELECT rid FROM memories ORDER BY rid').map((r) => r[0] as number);
   for (let start = 0; start < rids.length; start += 1000) {
     const chunk = rids.slice(start, start + 1000);
@@ -107,6 +132,8 @@ export function exportJsonl(
         links: links.get(rid) ?? [],
         usage: usage.get(rid) ?? [],
       };
+      const old = folded.get(rid);
+      if (old) line.usageFolded = old;
       const blob = blobs.get(rid);
       if (blob) line.vector = toBase64(blob);
       lines.push(JSON.stringify(line));
@@ -178,16 +205,33 @@ export function importPlan(
       const links = validateLinks(l.links);
       if (l.usage !== undefined && !Array.isArray(l.usage))
         throw new AnamnesisError('INVALID_INPUT', 'usage must be an array');
-      const usage = (l.usage ?? []).map((u) => {
+      const usage: UsageEventRow[] = [];
+      for (const u of l.usage ?? []) {
         if (
           !u ||
-          !['retrieved', 'selected', 'used', 'discarded'].includes(u.event) ||
+          !EVENT_KINDS.includes(u.event) ||
           typeof u.at !== 'number' ||
           !(Math.abs(u.at) <= MAX_TIME)
         ) {
           throw new AnamnesisError('INVALID_INPUT', 'bad usage event');
         }
-        return u;
+        usage.push({ event: u.event, at: u.at });
+      }
+      if (l.usageFolded !== undefined && !Array.isArray(l.usageFolded))
+        throw new AnamnesisError('INVALID_INPUT', 'usageFolded must be an array');
+      const usageFolded = (l.usageFolded ?? []).map((f) => {
+        if (
+          !f ||
+          !EVENT_KINDS.includes(f.event) ||
+          !Number.isSafeInteger(f.count) ||
+          f.count < 1 ||
+          typeof f.decayed !== 'number' ||
+          !(f.decayed >= 0 && f.decayed <= f.count) ||
+          typeof f.at !== 'number' ||
+          !(Math.abs(f.at) <= MAX_TIME)
+        )
+          throw new AnamnesisError('INVALID_INPUT', 'bad folded usage');
+        return { event: f.event, count: f.count, decayed: f.decayed, at: f.at };
       });
       let vector: Float32Array | undefined;
       if (reuseVectors && typeof l.vector === 'string') {
@@ -208,7 +252,7 @@ export function importPlan(
         // Stored bytes are kept verbatim (a round trip stays byte-identical) unless not unit length.
         if (Math.abs(norm(vector) - 1) > 1e-3) vector = unitVector(vector);
       }
-      return { m, id: m.id ?? '', updatedAt, accessCount, links, usage, vector };
+      return { m, id: m.id ?? '', updatedAt, accessCount, links, usage, usageFolded, vector };
     } catch (e) {
       if (e instanceof AnamnesisError)
         throw new AnamnesisError(e.code, `memory ${i + 1}: ${e.message}`, {
@@ -256,6 +300,11 @@ export function importPlan(
       }
     },
     changed: (result) => result.added > 0,
+    // Another process wrote since `encode` chose the lines to add: chosen again, under the lock.
+    stale: () => {
+      const again = select();
+      return again.length !== todo.length || again.some((x, i) => x !== todo[i]);
+    },
     tx: () => {
       beforeWrite();
       const hashes = todo.map((x) => sha256Hex(x.m.text));
@@ -271,14 +320,7 @@ export function importPlan(
       );
       const vectors = todo.map((x) => x.vector!);
       backend.store(db, inserted, vectors);
-      todo.forEach((x, i) => {
-        for (const u of x.usage) {
-          db.exec({
-            sql: 'INSERT INTO usage(rid, event, at) VALUES (?,?,?)',
-            bind: [inserted[i]!, u.event, u.at],
-          });
-        }
-      });
+      todo.forEach((x, i) => writeImportedUsage(db, inserted[i]!, x.usage, x.usageFolded));
       const rids = new Map(todo.map((x, i) => [x.id, inserted[i]!]));
       const result: ImportResult = {
         added: todo.length,
@@ -308,4 +350,40 @@ export function importPlan(
       return result;
     },
   };
+}
+
+/**
+ * Inside the import's transaction: one memory's usage. Its newest
+ * {@link IMPORTED_EVENTS_PER_MEMORY} events are stored as events (one statement), the rest are
+ * folded with the line's folded usage: a line with a million events costs one pass over them, and
+ * the usage score is the same. Events are kept whatever their age, so an export imports back as it
+ * was; those older than a week are folded at the store's next usage write (`foldOldUsage`).
+ */
+function writeImportedUsage(
+  db: Database,
+  rid: number,
+  events: readonly UsageEventRow[],
+  folded: readonly FoldedUsage[],
+): void {
+  // The newest events: those after the threshold time, and ties at it in line order up to the cap.
+  let threshold = -Infinity;
+  if (events.length > IMPORTED_EVENTS_PER_MEMORY) {
+    const times = Float64Array.from(events, (u) => u.at).sort();
+    threshold = times[events.length - IMPORTED_EVENTS_PER_MEMORY]!;
+  }
+  let above = 0;
+  for (const u of events) if (u.at > threshold) above++;
+  let ties = IMPORTED_EVENTS_PER_MEMORY - above;
+  const kept: UsageEventRow[] = [];
+  const old: UsageEventRow[] = [];
+  for (const u of events) {
+    if (u.at > threshold || (u.at === threshold && ties-- > 0)) kept.push(u);
+    else old.push(u);
+  }
+  if (kept.length > 0)
+    db.exec({
+      sql: 'INSERT INTO usage(rid, event, at) SELECT ?, value->>0, value->>1 FROM json_each(?)',
+      bind: [rid, JSON.stringify(kept.map((u) => [u.event, u.at]))],
+    });
+  writeFolded(db, rid, [...folded, ...foldEvents(new Map(), old).values()]);
 }

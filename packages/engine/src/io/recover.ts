@@ -8,7 +8,7 @@ import {
   withRepairedHeader,
 } from './page-scan.ts';
 import { migrate } from '../store/schema.ts';
-import { importDatabase, loadSqlite, type Database } from '../store/sqlite.ts';
+import { asDatabase, importDatabase, loadSqlite, type WasmDatabase } from '../store/sqlite.ts';
 import {
   insertMemories,
   MEMORY_COLUMNS,
@@ -54,7 +54,7 @@ interface RangeFailures {
  * claims keys up to 2^53 costs no more probes than its size allows.
  */
 function readRanges(
-  db: Database,
+  db: WasmDatabase,
   sql: string,
   lo: number,
   hi: number,
@@ -173,7 +173,7 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
   if (image === input) image = input.slice(); // the caller's bytes are never touched
   const sqlite3 = await loadSqlite();
 
-  let db: Database | undefined;
+  let db: WasmDatabase | undefined;
   try {
     db = importDatabase(sqlite3, image);
     db.exec('PRAGMA query_only = 1');
@@ -292,12 +292,12 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
   // The salvage, written into a fresh in-memory store and exported in the engine's format.
   const out = new sqlite3.oo1.DB(':memory:', 'c');
   try {
-    migrate(out, 'memory');
+    migrate(asDatabase(out), 'memory');
     const ordered = [...rows.values()].sort((a, b) => a.rid - b.rid);
     const ids = new Set<string>();
     const unique = ordered.filter((r) => !ids.has(r.id) && ids.add(r.id));
     out.exec('BEGIN');
-    const rids = insertMemories(out, unique);
+    const rids = insertMemories(asDatabase(out), unique);
     const map = new Map(unique.map((r, i) => [r.rid, rids[i]!]));
     let droppedLinks = 0;
     for (const [src, dst, kind, weight] of links) {
@@ -321,7 +321,7 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
     if (droppedLinks > 0) problems.push(`${droppedLinks} links lost an end and were dropped`);
     const known = expected ? expected.size : unique.length + lostBySql + corruptRows;
     return {
-      jsonl: exportJsonl(out, { id: model, dims }, {}),
+      jsonl: exportJsonl(asDatabase(out), { id: model, dims }, {}),
       recovered: unique.length,
       unreadable: Math.max(0, known - unique.length),
       problems,

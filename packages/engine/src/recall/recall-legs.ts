@@ -1,9 +1,10 @@
-import { prepareFtsQuery, usageDecay, type RankedList } from '@anamnesis/ranking';
+import { halfLifeDecay, prepareFtsQuery, type RankedList } from '@anamnesis/ranking';
 import { EVERY_MEMORY, type SqlFilter } from '../input/filter.ts';
 import { queryStopwords } from '../store/lexical.ts';
 import { TFIDF_MODEL_ID } from '../similarity/tfidf-similarity.ts';
 import type { Columns, Reader } from '../store/reader.ts';
 import { readRidsByIds, type CandidateRow } from '../store/store.ts';
+import { USAGE_HALF_LIFE_DAYS } from '../store/usage-fold.ts';
 import type { PreparedQuery, SimilarityBackend } from '../similarity/similarity.ts';
 import type { ExtraList } from '../types.ts';
 
@@ -189,24 +190,30 @@ export function recencyLeg(rows: readonly CandidateRow[], now: number): RankedLi
   };
 }
 
-/** Each candidate's decayed `selected` / `used` events (seed 002, half-life 7 days); absent: none. */
+/**
+ * Each candidate's decayed `selected` / `used` events (seed 002, half-life 7 days); absent: none.
+ * Events older than a week are stored folded (`store/usage-fold.ts`): a count of them and their
+ * decayed sum at the time of the newest, which decays on from there, so the score is the same sum
+ * up to rounding.
+ */
 export function usageScores(
   read: Reader,
   rows: readonly CandidateRow[],
   now: number,
 ): Map<number, number> {
   const events = read.all(
-    "SELECT rid, at FROM usage WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?))",
+    `SELECT rid, at, 1.0 FROM usage WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?1))
+     UNION ALL
+     SELECT rid, at, decayed FROM usage_folded WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?1))`,
     [JSON.stringify(rows.map((r) => r.rid))],
-    (c) => [c.num(0), c.num(1)] as const,
+    (c) => [c.num(0), c.num(1), c.num(2)] as const,
   );
-  const ages = new Map<number, number[]>();
-  for (const [rid, at] of events) {
-    const list = ages.get(rid) ?? [];
-    list.push(Math.max(0, (now - at) / DAY));
-    ages.set(rid, list);
+  const scores = new Map<number, number>();
+  for (const [rid, at, weight] of events) {
+    const age = Math.max(0, (now - at) / DAY);
+    scores.set(rid, (scores.get(rid) ?? 0) + weight * halfLifeDecay(age, USAGE_HALF_LIFE_DAYS));
   }
-  return new Map([...ages].map(([rid, a]) => [rid, usageDecay(a, 7)]));
+  return scores;
 }
 
 /** Candidates by their decayed `selected` / `used` events (half-life 7 days). */

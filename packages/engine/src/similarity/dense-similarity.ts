@@ -1,8 +1,9 @@
 import type { Embedder, ProgressEvent } from '../embedding/embedder.ts';
-import { transaction, type Database, type Sqlite3 } from '../store/sqlite.ts';
+import type { Database } from '../store/database.ts';
+import { transaction } from '../store/sqlite.ts';
 import { writeVectors } from '../store/store.ts';
-import { Reader } from '../store/reader.ts';
-import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
+import type { Reader } from '../store/reader.ts';
+import type { OpenReader, PreparedQuery, SimilarityBackend } from './similarity.ts';
 import { unitVector, VectorIndex, type VectorHit } from '../vectors/vector-index.ts';
 import {
   checkSnapshot,
@@ -61,14 +62,23 @@ export class DenseSimilarity implements SimilarityBackend {
    */
   async load(
     db: Database,
-    sqlite3: Sqlite3,
+    reader: OpenReader,
     onProgress?: (e: ProgressEvent) => void,
   ): Promise<void> {
-    // Room for every stored vector at once (no doubling while loading). The rows no part holds are
-    // read by one statement through SQLite's raw column functions, blobs copied straight from the
-    // wasm heap into the matrix.
+    const count = this.#loadStored(db, reader);
+    if (this.#index.size < count) await this.#reembedMissing(db, onProgress);
+  }
+
+  /**
+   * Reads this model's stored vectors into a new index (the snapshot parts, then the rows after
+   * them); returns the memories counted. Room for every stored vector at once (no doubling while
+   * loading); the rows no part holds are read by one statement, blobs copied straight into the
+   * matrix.
+   */
+  #loadStored(db: Database, reader: OpenReader): number {
     const count = Number(db.selectValue('SELECT count(*) FROM memories'));
-    const read = new Reader(db, sqlite3, 2);
+    const read = reader(2);
+    this.#index = new VectorIndex(this.dims);
     try {
       this.#index.reserve(count);
       let covered = 0;
@@ -89,7 +99,42 @@ export class DenseSimilarity implements SimilarityBackend {
     } finally {
       read.close();
     }
-    if (this.#index.size < count) await this.#reembedMissing(db, onProgress);
+    return count;
+  }
+
+  /**
+   * Another process changed these rows (or, with `'all'`, more than the change log still names):
+   * their stored vectors replace the index's, a row without one leaves it, and what the snapshot
+   * parts hold is read again from the table (the other process may have written or dropped parts).
+   */
+  refresh(db: Database, reader: OpenReader, changed: readonly number[] | 'all'): void {
+    if (changed === 'all') {
+      this.#loadStored(db, reader);
+      return;
+    }
+    if (changed.length === 0) return;
+    const read = reader(1);
+    const stored = new Map<number, Uint8Array>();
+    try {
+      read.each(
+        'SELECT rid, vector FROM embeddings WHERE model = ? AND rid IN (SELECT value FROM json_each(?))',
+        [this.id, JSON.stringify(changed)],
+        (c) => void stored.set(c.num(0), c.blob(1).slice()),
+      );
+    } finally {
+      read.close();
+    }
+    for (const rid of changed) {
+      this.#index.delete(rid);
+      const bytes = stored.get(rid);
+      if (bytes) this.#index.appendRaw(rid, bytes);
+    }
+    const [covered, inParts] = db.selectArray(
+      'SELECT coalesce(max(last_rid), 0), coalesce(sum(n_rows), 0) FROM vector_snapshot WHERE model = ?',
+      [this.id],
+    ) as [number, number];
+    this.#covered = covered;
+    this.#waiting = Math.max(0, this.#index.size - inParts);
   }
 
   /**

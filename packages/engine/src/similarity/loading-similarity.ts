@@ -1,4 +1,4 @@
-import type { Database } from '../store/sqlite.ts';
+import type { Database } from '../store/database.ts';
 import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 import type { VectorHit } from '../vectors/vector-index.ts';
 
@@ -29,6 +29,10 @@ export class LoadingSimilarity implements SimilarityBackend {
   }
 
   apply(): void {}
+
+  refresh(): void {
+    // nothing in memory: the model's own backend reads the store when it loads
+  }
 
   remove(): void {}
 

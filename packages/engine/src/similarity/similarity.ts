@@ -1,6 +1,6 @@
 import type { ProgressEvent } from '../embedding/embedder.ts';
+import type { Database } from '../store/database.ts';
 import type { Reader } from '../store/reader.ts';
-import type { Database, Sqlite3 } from '../store/sqlite.ts';
 import type { VectorHit } from '../vectors/vector-index.ts';
 
 /**
@@ -26,7 +26,13 @@ export interface SimilarityBackend {
    * Builds the in-memory state of the stored memories, after the engine checked the model: reads
    * vectors (and embeds the memories that have none) or fits the TF-IDF vocabulary.
    */
-  load(db: Database, sqlite3: Sqlite3, onProgress?: (e: ProgressEvent) => void): Promise<void>;
+  load(db: Database, reader: OpenReader, onProgress?: (e: ProgressEvent) => void): Promise<void>;
+  /**
+   * Another process changed the store: the in-memory state of these rows (by rid) is read again
+   * from the store, or all of it with `'all'` (the change log no longer reaches back far enough).
+   * Absent: the backend keeps nothing another process could change.
+   */
+  refresh?(db: Database, reader: OpenReader, changed: readonly number[] | 'all'): void;
   /** Vectors for texts, computed before a write transaction. */
   encode(texts: readonly string[]): Promise<Float32Array[]>;
   /** Inside a write transaction: saves the vectors of new or changed rows. */
@@ -70,6 +76,9 @@ export interface SimilarityBackend {
   /** Releases what the backend owns. */
   dispose?(): Promise<void>;
 }
+
+/** Opens a {@link Reader} on the store keeping up to `capacity` statements (`StorageBackend.reader`). */
+export type OpenReader = (capacity?: number) => Reader;
 
 /** A prepared query, opaque to the pipeline: each backend reads only its own. */
 export type PreparedQuery = unknown;

@@ -10,7 +10,7 @@ import {
   type TfidfOptions,
 } from '@anamnesis/ranking';
 import { sha256Hex } from '../store/content-hash.ts';
-import type { Database } from '../store/sqlite.ts';
+import type { Database } from '../store/database.ts';
 import type { PreparedQuery, SimilarityBackend } from './similarity.ts';
 import type { VectorHit } from '../vectors/vector-index.ts';
 
@@ -114,6 +114,31 @@ export class TfidfSimilarity implements SimilarityBackend {
       this.#options,
     );
     this.#changes = 0;
+    this.#saved = false;
+  }
+
+  /** Another process changed these rows: they are indexed again from their stored texts. */
+  refresh(db: Database, _reader: unknown, changed: readonly number[] | 'all'): void {
+    this.#db = db;
+    if (changed === 'all') {
+      this.#fit();
+      return;
+    }
+    if (changed.length === 0) return;
+    const texts = new Map(
+      db
+        .selectArrays(
+          'SELECT rid, text FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
+          [JSON.stringify(changed)],
+        )
+        .map(([rid, text]) => [rid as number, text as string]),
+    );
+    for (const rid of changed) {
+      this.#index.remove(String(rid));
+      const text = texts.get(rid);
+      if (text !== undefined) this.#index.add({ id: String(rid), text });
+    }
+    this.#changes += changed.length;
     this.#saved = false;
   }
 

@@ -1,21 +1,25 @@
-import type { Database, Sqlite3 } from '../store/sqlite.ts';
+import type { Database } from '../store/database.ts';
+import type { Reader } from '../store/reader.ts';
 
 /** Where a store lives: `'auto'` picks OPFS in a dedicated worker and memory elsewhere. */
 export type StorageKind = 'auto' | 'opfs' | 'memory' | 'file';
 
 /** What the engine needs of an opened store, whichever backend holds it. */
 export interface StorageBackend {
-  readonly sqlite3: Sqlite3;
-  /** The open database; every write to it is one transaction. */
+  /** The open database; every write to it is one transaction, durable once it commits. */
   readonly db: Database;
   readonly kind: 'opfs' | 'memory' | 'file';
   /** Why the store is not where it was asked to be (e.g. no OPFS: memory), for `stats()`. */
   readonly reason: string | undefined;
+  /** A reader of the recall path's SQL on this database, keeping up to `capacity` statements. */
+  reader(capacity?: number): Reader;
+  /** Bytes of SQLite-WASM's WebAssembly memory (0 where SQLite is native: the file store). */
+  sqliteWasmBytes(): number;
   /**
-   * Makes committed transactions durable when the database itself is not (the file backend
-   * rewrites its file); absent where COMMIT is durable or nothing is kept (OPFS, memory).
+   * Whether another connection (another process on the same file) committed since the last call:
+   * `PRAGMA data_version`. Always false where the store has one connection (OPFS, memory).
    */
-  readonly persist: (() => Promise<void>) | undefined;
+  changedElsewhere(): boolean;
   /** OPFS only: where opening the file spent its time (see `OpenTimings.storageSteps`). */
   readonly openSteps?: StorageOpenSteps;
   close(): void;

@@ -1,70 +1,157 @@
 import { AnamnesisError } from '@anamnesis/errors';
-import {
-  exportDatabase,
-  importDatabase,
-  mapSqliteError,
-  type Database,
-  type Sqlite3,
-} from '../store/sqlite.ts';
+import { mapSqliteError } from '../store/sqlite.ts';
 import type { StorageBackend } from './backend.ts';
+import { NativeDatabase, NativeReader, type NativeConnection } from './native-database.ts';
+
+/** The SQLite library of the file store, and the command that installs it. */
+const LIBRARY = 'better-sqlite3';
+const INSTALL = 'npm install better-sqlite3@12.11.1';
+
+/** Default of `EngineOptions.busyTimeoutMs`: how long a write waits for another process's, in ms. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+type Open = new (
+  path: string,
+  options: { timeout: number; readonly?: boolean },
+) => NativeConnection;
+let library: Promise<Open> | undefined;
 
 /**
- * A store in one SQLite file (Node only). `node:fs` is imported when a file store is opened, not
- * with this module: a bundler that inlines the engine's lazy `import()` of this module (esbuild
- * without code splitting) must not give a browser worker a top-level `node:` import. The whole
- * database is held in memory and the file is replaced (write to a temporary file, then rename)
- * after every write, so it is always a committed state.
- *
- * The temporary file, `${path}.<random hex>.tmp`, is created exclusively (`O_CREAT | O_EXCL`, and
- * `O_NOFOLLOW` where the platform has it) with mode 0600: a file or symlink planted under its name
- * makes the write fail instead of being written through, and the store (the renamed temporary
- * file) is readable and writable by its owner only.
+ * better-sqlite3, imported when the first file store opens (never by a browser bundle: the name is
+ * not a literal a bundler follows). An optional peer dependency of `@anamnesis/engine`:
+ * `UNSUPPORTED`, naming the install command, where it is not installed.
  */
-export async function openFileStorage(sqlite3: Sqlite3, path: string): Promise<StorageBackend> {
-  const { open: openFile, readFile, rename, unlink } = await import('node:fs/promises');
-  const { constants } = await import('node:fs');
-  const { randomBytes } = await import('node:crypto');
-  const exclusive =
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-  let db: Database | undefined;
+function loadLibrary(): Promise<Open> {
+  library ??= import(/* @vite-ignore */ LIBRARY as string).then(
+    (m: { default: Open }) => m.default,
+    (cause: unknown) => {
+      library = undefined;
+      throw new AnamnesisError(
+        'UNSUPPORTED',
+        `storage 'file' needs ${LIBRARY} (SQLite for Node, a native module), which is not installed: ${INSTALL}`,
+        { cause },
+      );
+    },
+  );
+  return library;
+}
+
+/** Options of {@link openFileStorage}. */
+export interface FileStorageOptions {
+  /** How long a write waits for another process's to finish, in ms, before `STORE_LOCKED`. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * A store in one SQLite file on disk (Node only), opened with real SQLite (better-sqlite3): every
+ * write transaction writes only the pages it changed, to the write-ahead log (WAL), and syncs it
+ * at COMMIT (`synchronous = FULL`), so an acknowledged write survives a crash of the process or of
+ * the operating system. SQLite's file locks let any number of processes open the same store: one
+ * writes at a time, a write waits up to `busyTimeoutMs` for another process's (then
+ * `STORE_LOCKED`), and readers never wait. `PRAGMA data_version` tells the engine, at each call,
+ * that another process committed, so it catches up with what it keeps in memory. A store written
+ * by an older version (one whole SQLite file, rollback journal) opens as it is and is switched to
+ * WAL.
+ *
+ * A new store file is created by this process with mode 0600 (readable and writable by its owner
+ * only) before SQLite opens it; SQLite gives its `-wal` and `-shm` files the store's mode. `node:`
+ * modules and better-sqlite3 are imported when a file store opens, not with this module: a bundler
+ * that inlines the engine's lazy `import()` of this module must not give a browser worker a
+ * top-level `node:` import.
+ */
+export async function openFileStorage(
+  path: string,
+  options: FileStorageOptions = {},
+): Promise<StorageBackend> {
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0 || busyTimeoutMs > 600_000)
+    throw new AnamnesisError('INVALID_INPUT', 'busyTimeoutMs must be an integer in [0, 600000]');
+  const Open = await loadLibrary();
+  await createPrivately(path);
+  const readonly = !(await writable(path));
+  let db: NativeDatabase | undefined;
   try {
-    const bytes = await readFile(path);
-    db = importDatabase(sqlite3, new Uint8Array(bytes));
-    // The whole file is in memory already; a structural check finds damage before a save
-    // could spread it (the file is rewritten on every write). `recoverStore` salvages it.
-    const check = db.selectValues('PRAGMA quick_check(1)').map(String);
-    const pages = Number(db.selectValue('PRAGMA page_count'));
-    const pageSize = Number(db.selectValue('PRAGMA page_size'));
-    if (pages * pageSize !== bytes.length) check.push(`${bytes.length} bytes, not ${pages} pages`);
-    if (check.join() !== 'ok') {
-      throw new AnamnesisError('STORE_CORRUPT', `${path}: ${check.join('; ')}`);
+    db = new NativeDatabase(new Open(path, { timeout: busyTimeoutMs, readonly }));
+    if (!db.connection.readonly) {
+      const mode = String(db.selectValue('PRAGMA journal_mode = WAL'));
+      if (mode !== 'wal')
+        throw new AnamnesisError('INTERNAL', `${path}: SQLite kept journal mode ${mode}, not WAL`);
     }
+    db.exec('PRAGMA synchronous = FULL');
+    // A first read: a file that is not a SQLite database fails here (`STORE_CORRUPT`).
+    db.selectValue('SELECT count(*) FROM sqlite_master');
   } catch (e) {
     db?.close();
-    if ((e as { code?: string }).code !== 'ENOENT') throw mapSqliteError(e, `opening ${path}`);
-    db = new sqlite3.oo1.DB(':memory:', 'c');
+    if (readonly && (e as { code?: string }).code === 'SQLITE_CANTOPEN')
+      throw new AnamnesisError(
+        'READ_ONLY',
+        `${path} is in a read-only folder: SQLite needs to create its -wal and -shm files beside it (copy the store to a writable folder to read it)`,
+        { cause: e },
+      );
+    throw mapSqliteError(e, `opening ${path}`);
   }
   const open = db;
+  const version = open.statement('PRAGMA data_version').pluck(true);
+  let seen = Number(version.get());
   return {
-    sqlite3,
     db: open,
     kind: 'file',
-    reason: undefined,
-    persist: async () => {
-      const tmp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
-      const handle = await openFile(tmp, exclusive, 0o600);
-      try {
-        try {
-          await handle.writeFile(exportDatabase(sqlite3, open));
-        } finally {
-          await handle.close();
-        }
-        await rename(tmp, path);
-      } catch (e) {
-        await unlink(tmp).catch(() => undefined);
-        throw e;
-      }
+    reason: readonly
+      ? 'the store file or its folder is read-only: it is read, and every write fails with READ_ONLY'
+      : undefined,
+    reader: () => new NativeReader(open),
+    sqliteWasmBytes: () => 0,
+    changedElsewhere: () => {
+      const now = Number(version.get());
+      const changed = now !== seen;
+      seen = now;
+      return changed;
     },
     close: () => open.close(),
   };
+}
+
+/**
+ * Whether the store file and its folder can be written (SQLite writes its `-wal` and `-shm` files
+ * beside the store). A store that cannot is opened read-only: it can be read, and every write
+ * fails with `READ_ONLY`.
+ */
+async function writable(path: string): Promise<boolean> {
+  const fs = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  const paths = await import('node:path');
+  try {
+    await fs.access(path, constants.W_OK);
+    await fs.access(paths.dirname(path), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates the store file, empty, with mode 0600 unless it exists: exclusively (`O_EXCL`, and
+ * `O_NOFOLLOW` where the platform has it), so a file or symlink planted under its name is never
+ * written through by this step. A folder that cannot be written is `READ_ONLY`.
+ */
+async function createPrivately(path: string): Promise<void> {
+  const { open } = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  const flags =
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+  try {
+    await (await open(path, flags, 0o600)).close();
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'EEXIST') return;
+    if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
+      throw new AnamnesisError('READ_ONLY', `cannot create ${path}: its folder is read-only`, {
+        cause: e,
+      });
+    if (code === 'ENOSPC' || code === 'EDQUOT')
+      throw new AnamnesisError('QUOTA_EXCEEDED', `cannot create ${path}`, { cause: e });
+    throw new AnamnesisError('INVALID_INPUT', `cannot create the store file ${path}: ${code}`, {
+      cause: e,
+    });
+  }
 }

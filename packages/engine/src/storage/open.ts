@@ -9,11 +9,14 @@ export interface StorageOptions {
   name?: string;
   storage?: StorageKind;
   path?: string;
+  busyTimeoutMs?: number;
 }
 
-/** Opens the store the options ask for, falling back from `'auto'` OPFS to memory with a reason. */
+/**
+ * Opens the store the options ask for, falling back from `'auto'` OPFS to memory with a reason.
+ * A file store runs on native SQLite and does not load SQLite-WASM.
+ */
 export async function openStorage(options: StorageOptions): Promise<StorageBackend> {
-  const sqlite3 = await loadSqlite();
   const name = options.name ?? 'anamnesis';
   if (!/^[A-Za-z0-9_.-]{1,128}$/.test(name)) {
     throw new AnamnesisError(
@@ -25,8 +28,9 @@ export async function openStorage(options: StorageOptions): Promise<StorageBacke
   if (storage === 'file') {
     if (!options.path) throw new AnamnesisError('INVALID_INPUT', "storage 'file' needs a path");
     const { openFileStorage } = await import('./file.ts');
-    return openFileStorage(sqlite3, options.path);
+    return openFileStorage(options.path, { busyTimeoutMs: options.busyTimeoutMs });
   }
+  const sqlite3 = await loadSqlite();
   if (storage === 'memory') return openMemoryStorage(sqlite3);
   const inWorker =
     typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';

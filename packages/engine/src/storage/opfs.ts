@@ -2,6 +2,7 @@ import { AnamnesisError } from '@anamnesis/errors';
 import { recoverStore, type RecoverResult } from '../io/recover.ts';
 import { loadSqlite, type Sqlite3 } from '../store/sqlite.ts';
 import type { StorageBackend } from './backend.ts';
+import { wasmBackend } from './memory.ts';
 
 /** The opfs-sahpool pool of one store. */
 export type StorePool = Awaited<ReturnType<Sqlite3['installOpfsSAHPoolVfs']>>;
@@ -47,17 +48,12 @@ export async function openOpfsStorage(sqlite3: Sqlite3, name: string): Promise<S
     const pooled = performance.now();
     const db = new pool.OpfsSAHPoolDb(storeFile(name));
     return {
-      sqlite3,
-      db,
-      kind: 'opfs',
-      reason: undefined,
-      persist: undefined,
+      ...wasmBackend(sqlite3, db, 'opfs', undefined),
       openSteps: {
         poolMs: pooled - start,
         dbMs: performance.now() - pooled,
         poolFiles: pool.getCapacity(),
       },
-      close: () => db.close(),
     };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);

@@ -1,6 +1,6 @@
 import { BloomFilter } from './bloom-filter.ts';
 import type { Reader } from './reader.ts';
-import type { Database } from './sqlite.ts';
+import type { Database } from './database.ts';
 import { dedupKey } from './store.ts';
 
 /** The meta key of the Bloom filter's snapshot (seed 002's byte format). */
@@ -62,8 +62,9 @@ export class DedupIndex {
       }
     }
     this.#bloom = new BloomFilter(Math.max(100_000, count * 2), 0.001);
-    this.#cursor = 0;
-    this.#schedule();
+    // an empty store has nothing to build (what other processes add later comes with its change log)
+    this.#cursor = count === 0 ? undefined : 0;
+    if (count > 0) this.#schedule();
   }
 
   /** Whether the filter holds every stored text (no rebuild in progress). */
@@ -125,6 +126,26 @@ export class DedupIndex {
     this.#timer = undefined;
   }
 
+  /**
+   * Another process changed these rows (or, with `'all'`, more than its change log names): their
+   * keys join the filter (a key whose text left stays: the content-hash index answers it). With
+   * `'all'` the filter is built again from the store.
+   */
+  refresh(changed: readonly number[] | 'all'): void {
+    if (changed === 'all') {
+      this.stop();
+      this.#saved = false;
+      this.load(Number(this.#db.selectValue('SELECT count(*) FROM memories')));
+      return;
+    }
+    if (changed.length === 0) return;
+    this.#read.each(
+      'SELECT session, content_hash FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
+      [JSON.stringify(changed)],
+      (c) => this.#bloom.add(this.#keyBytes(c.blob(0), c.blob(1))),
+    );
+  }
+
   /** After a write commits: a text now stored (a key of {@link dedupKey}). */
   add(key: string): void {
     this.#bloom.add(key);
@@ -144,9 +165,11 @@ export class DedupIndex {
     return this.#saved || !this.complete;
   }
 
-  /** Inside a write transaction that adds, changes or deletes texts: deletes the snapshot. */
+  /**
+   * Inside a write transaction that adds, changes or deletes texts: deletes the snapshot (whether
+   * or not this engine saved it: another process on the same file may have).
+   */
   dropSnapshot(): void {
-    if (!this.#saved) return;
     this.#db.exec({ sql: 'DELETE FROM meta WHERE key = ?', bind: [SNAPSHOT_KEY] });
     this.#saved = false;
   }

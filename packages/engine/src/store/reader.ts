@@ -1,4 +1,4 @@
-import type { Database, Sqlite3 } from './sqlite.ts';
+import type { Sqlite3, WasmDatabase } from './sqlite.ts';
 
 /** One result row of {@link Reader.all}: typed column getters, valid only inside the callback. */
 export interface Columns {
@@ -13,6 +13,24 @@ export interface Columns {
   blob(i: number): Uint8Array;
 }
 
+/**
+ * The recall path's SQL reads, on prepared statements kept and reused across calls, rows read
+ * straight into the caller's objects. Each store's SQLite has its own ({@link WasmReader} for
+ * SQLite-WASM, `NativeReader` for the file store's); `StorageBackend.reader` opens one.
+ */
+export interface Reader {
+  /** Runs a read-only statement and maps each row; `map` must not run SQL on this reader. */
+  all<T>(sql: string, params: readonly (string | number | null)[], map: (row: Columns) => T): T[];
+  /** Runs a read-only statement and calls `visit` with each row; `visit` must not run SQL on this reader. */
+  each(
+    sql: string,
+    params: readonly (string | number | null)[],
+    visit: (row: Columns) => void,
+  ): void;
+  /** Finalizes the kept statements (the database closes them anyway when it closes). */
+  close(): void;
+}
+
 /** SQLite-WASM's raw C exports used on the read path (no argument conversion, no scoped allocation). */
 interface RawExports {
   sqlite3_step(stmt: number): number;
@@ -22,14 +40,14 @@ interface RawExports {
   sqlite3_column_bytes(stmt: number, i: number): number;
 }
 
-type Stmt = ReturnType<Database['prepare']>;
+type Stmt = ReturnType<WasmDatabase['prepare']>;
 
 const utf8 = new TextDecoder();
 const SQLITE_ROW = 100;
 const SQLITE_DONE = 101;
 
 /**
- * The recall path's SQL reads: prepared statements kept (up to `capacity`, least recently used
+ * The recall path's SQL reads on SQLite-WASM: prepared statements kept (up to `capacity`, least recently used
  * finalized first) and reused across calls, and rows read through SQLite's raw column functions
  * straight into the caller's objects. SQLite-WASM's generic `selectArrays` prepares every
  * statement again and reads each column through a type switch and a wrapper that allocates; at a
@@ -39,8 +57,8 @@ const SQLITE_DONE = 101;
  * A statement is always reset (and its bindings cleared) after use, so a kept statement holds no
  * lock and never sees a stale binding; statements survive schema changes (SQLite re-prepares them).
  */
-export class Reader {
-  readonly #db: Database;
+export class WasmReader implements Reader {
+  readonly #db: WasmDatabase;
   readonly #sqlite3: Sqlite3;
   readonly #x: RawExports;
   readonly #capacity: number;
@@ -49,7 +67,7 @@ export class Reader {
   readonly #columns: Columns;
 
   /** @param capacity prepared statements kept; default 64 */
-  constructor(db: Database, sqlite3: Sqlite3, capacity = 64) {
+  constructor(db: WasmDatabase, sqlite3: Sqlite3, capacity = 64) {
     this.#db = db;
     this.#sqlite3 = sqlite3;
     this.#x = sqlite3.wasm.exports as RawExports;

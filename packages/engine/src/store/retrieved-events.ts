@@ -1,4 +1,6 @@
-import { transaction, type Database } from './sqlite.ts';
+import type { Database } from './database.ts';
+import { transaction } from './sqlite.ts';
+import { foldOldUsage } from './usage-fold.ts';
 
 /** Quiet time after which queued `retrieved` events are written, in ms. */
 export const RETRIEVED_FLUSH_MS = 1000;
@@ -12,7 +14,7 @@ export const RETRIEVED_FLUSH_MS = 1000;
  */
 export class RetrievedEvents {
   readonly #db: Database;
-  /** Called after the events are written: the store has changes to persist. */
+  /** Called after the events are written (the access counts changed). */
   readonly #written: () => void;
   readonly #queue: { ids: string[]; at: number }[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -65,6 +67,7 @@ export class RetrievedEvents {
             bind: [json],
           });
         }
+        foldOldUsage(db, queue.at(-1)!.at);
       });
       this.#written();
     } catch {

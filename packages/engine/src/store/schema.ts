@@ -1,7 +1,8 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { LEXICAL_SQL_FUNCTION, lexicalText } from './lexical.ts';
 import { SITE_SQL_FUNCTION, siteWordsOfMeta } from './site.ts';
-import { transaction, type Database } from './sqlite.ts';
+import type { Database } from './database.ts';
+import { transaction } from './sqlite.ts';
 
 /**
  * Versioned migrations: migration i brings the store from version i to i + 1. A store newer than
@@ -161,6 +162,38 @@ const MIGRATIONS: readonly string[] = [
   INSERT INTO memories_words(rowid, words)
     SELECT rid, anamnesis_lexical(text) || ' ' || tags || ' ' || anamnesis_site(meta) FROM memories;
   `,
+  // Many processes on one file store: the rows whose text, session or stored vector changed, in
+  // commit order, so another process catches up with its in-memory state (vectors, TF-IDF, the
+  // Bloom filter) by rid (see engine/change-log.ts). Only the latest 10,000 entries or so are kept
+  // (every 1,000th entry deletes those 10,000 before it): a process further behind reloads everything.
+  // Usage that does not grow without bound: events older than a window are folded into one row
+  // per memory and event kind, a count and a decayed sum with its reference time (usage-fold.ts).
+  `
+  CREATE TABLE changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, rid INTEGER NOT NULL);
+  CREATE TRIGGER changes_prune AFTER INSERT ON changes WHEN new.seq % 1000 = 0
+    BEGIN DELETE FROM changes WHERE seq <= new.seq - 10000; END;
+  CREATE TRIGGER memories_changes_ai AFTER INSERT ON memories
+    BEGIN INSERT INTO changes(rid) VALUES (new.rid); END;
+  CREATE TRIGGER memories_changes_ad AFTER DELETE ON memories
+    BEGIN INSERT INTO changes(rid) VALUES (old.rid); END;
+  CREATE TRIGGER memories_changes_au AFTER UPDATE OF text, session, content_hash ON memories
+    BEGIN INSERT INTO changes(rid) VALUES (new.rid); END;
+  CREATE TRIGGER embeddings_changes_ai AFTER INSERT ON embeddings
+    BEGIN INSERT INTO changes(rid) VALUES (new.rid); END;
+  CREATE TRIGGER embeddings_changes_ad AFTER DELETE ON embeddings
+    BEGIN INSERT INTO changes(rid) VALUES (old.rid); END;
+  CREATE TRIGGER embeddings_changes_au AFTER UPDATE ON embeddings
+    BEGIN INSERT INTO changes(rid) VALUES (new.rid); END;
+  CREATE TABLE usage_folded (
+    rid INTEGER NOT NULL REFERENCES memories(rid) ON DELETE CASCADE,
+    event TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    decayed REAL NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (rid, event)
+  ) WITHOUT ROWID;
+  CREATE INDEX usage_at ON usage(at);
+  `,
 ];
 
 /** The schema version this code writes. */
@@ -227,6 +260,10 @@ export function migrate(
     (_ctx, meta) => siteWordsOfMeta(typeof meta === 'string' ? meta : ''),
     pure,
   );
+  if (backend === 'file') {
+    // Native SQLite on disk: the page cache holds what recalls read (the file is not in memory).
+    db.exec(pageCachePragma(pageCacheMb));
+  }
   if (backend === 'opfs') {
     // opfs-sahpool has no shared memory, so no WAL: a truncated rollback journal keeps writes
     // atomic when the worker is killed; a 64 MB page cache by default, as in seed 002.
@@ -246,8 +283,10 @@ export function migrate(
   }
   if (current < SCHEMA_VERSION) {
     transaction(db, 'migrating the store', () => {
-      for (let v = current; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
-      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      // Read again under the write lock: another process may have migrated the file meanwhile.
+      const start = Number(db.selectValue('PRAGMA user_version') ?? 0);
+      for (let v = start; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+      if (start < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   }
   return SCHEMA_VERSION;

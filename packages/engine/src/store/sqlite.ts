@@ -1,10 +1,16 @@
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { AnamnesisError } from '@anamnesis/errors';
+import type { Database } from './database.ts';
 
 /** The initialised SQLite-WASM module. */
 export type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;
-/** An `oo1` database handle. */
-export type Database = InstanceType<Sqlite3['oo1']['DB']>;
+/** A SQLite-WASM `oo1` database handle (memory and OPFS stores, recovery). */
+export type WasmDatabase = InstanceType<Sqlite3['oo1']['DB']>;
+
+/** A SQLite-WASM handle as the engine's {@link Database} (the subset of `oo1.DB` it uses). */
+export function asDatabase(db: WasmDatabase): Database {
+  return db as unknown as Database;
+}
 
 let modulePromise: Promise<Sqlite3> | undefined;
 
@@ -21,22 +27,68 @@ export function loadSqlite(): Promise<Sqlite3> {
   return modulePromise;
 }
 
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
+const SQLITE_READONLY = 8;
+const SQLITE_IOERR = 10;
 const SQLITE_CORRUPT = 11;
 const SQLITE_FULL = 13;
 const SQLITE_NOTADB = 26;
-const SQLITE_IOERR = 10;
+const SQLITE_IOERR_SHORT_READ = SQLITE_IOERR | (2 << 8);
 
-/** Maps a SQLite error to the catalogue: a full disk is `QUOTA_EXCEEDED`, corruption `STORE_CORRUPT`. */
+/** SQLite's primary result codes by name, as better-sqlite3 names them in `code`. */
+const PRIMARY_CODES: Readonly<Record<string, number>> = {
+  SQLITE_BUSY,
+  SQLITE_LOCKED,
+  SQLITE_READONLY,
+  SQLITE_IOERR,
+  SQLITE_CORRUPT,
+  SQLITE_FULL,
+  SQLITE_NOTADB,
+};
+
+/**
+ * The primary result code of a SQLite error: SQLite-WASM's carry it as a number (`resultCode`,
+ * extended codes in the high bits), better-sqlite3's as a name (`code`, e.g.
+ * `SQLITE_IOERR_WRITE`).
+ */
+function primaryCode(e: unknown): number | undefined {
+  const { resultCode, code } = (e ?? {}) as { resultCode?: unknown; code?: unknown };
+  if (typeof resultCode === 'number') return resultCode & 0xff;
+  if (typeof code === 'string') return PRIMARY_CODES[/^SQLITE_[A-Z]+/.exec(code)?.[0] ?? ''];
+  return undefined;
+}
+
+/** A read past the end of the file (`SQLITE_IOERR_SHORT_READ`): a truncated store. */
+function shortRead(e: unknown): boolean {
+  const { resultCode, code } = (e ?? {}) as { resultCode?: unknown; code?: unknown };
+  return resultCode === SQLITE_IOERR_SHORT_READ || code === 'SQLITE_IOERR_SHORT_READ';
+}
+
+/**
+ * Maps a SQLite error to the catalogue: a full disk is `QUOTA_EXCEEDED`, corruption (or a file cut
+ * short) `STORE_CORRUPT`, a store another process holds past the busy timeout `STORE_LOCKED`, a
+ * read-only file or folder `READ_ONLY`.
+ */
 export function mapSqliteError(e: unknown, what: string): AnamnesisError {
   if (e instanceof AnamnesisError) return e;
-  const rc = (e as { resultCode?: number } | null)?.resultCode;
-  const primary = typeof rc === 'number' ? rc & 0xff : undefined;
+  const primary = primaryCode(e);
   const message = e instanceof Error ? e.message : String(e);
   if (primary === SQLITE_FULL || /quota|QuotaExceeded|disk is full/i.test(message)) {
     return new AnamnesisError('QUOTA_EXCEEDED', what, { cause: e });
   }
-  if (primary === SQLITE_CORRUPT || primary === SQLITE_NOTADB) {
+  if (primary === SQLITE_CORRUPT || primary === SQLITE_NOTADB || shortRead(e)) {
     return new AnamnesisError('STORE_CORRUPT', `${what}: ${message}`, { cause: e });
+  }
+  if (primary === SQLITE_BUSY || primary === SQLITE_LOCKED) {
+    return new AnamnesisError(
+      'STORE_LOCKED',
+      `${what}: another process held the store past the busy timeout (${message})`,
+      { cause: e },
+    );
+  }
+  if (primary === SQLITE_READONLY) {
+    return new AnamnesisError('READ_ONLY', `${what}: ${message}`, { cause: e });
   }
   if (primary === SQLITE_IOERR) {
     return new AnamnesisError('INTERNAL', `${what}: I/O error: ${message}`, { cause: e });
@@ -65,13 +117,23 @@ export function transaction<T>(db: Database, what: string, fn: () => T): T {
 }
 
 /** Serialises a database to bytes (the SQLite file format). */
-export function exportDatabase(sqlite3: Sqlite3, db: Database): Uint8Array {
+export function exportDatabase(sqlite3: Sqlite3, db: WasmDatabase): Uint8Array {
   return sqlite3.capi.sqlite3_js_db_export(db);
 }
 
-/** Opens an in-memory database holding a copy of `bytes` (an SQLite file image). */
-export function importDatabase(sqlite3: Sqlite3, bytes: Uint8Array): Database {
+/**
+ * Opens an in-memory database holding a copy of `bytes` (an SQLite file image). The image of a
+ * store in WAL mode (a file store, closed: its log checkpointed into the file) is read as a
+ * rollback-journal one: an in-memory database has no log to read.
+ */
+export function importDatabase(sqlite3: Sqlite3, bytes: Uint8Array): WasmDatabase {
   const db = new sqlite3.oo1.DB(':memory:', 'c');
+  // the file format's write and read versions (bytes 18 and 19): 2 for WAL, 1 for a journal
+  if (bytes.length >= 100 && bytes[18] === 2 && bytes[19] === 2) {
+    bytes = bytes.slice();
+    bytes[18] = 1;
+    bytes[19] = 1;
+  }
   const p = sqlite3.wasm.allocFromTypedArray(bytes);
   const { capi } = sqlite3;
   const rc = capi.sqlite3_deserialize(

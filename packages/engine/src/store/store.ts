@@ -1,5 +1,5 @@
 import type { Columns, Reader } from './reader.ts';
-import type { Database } from './sqlite.ts';
+import type { Database } from './database.ts';
 import type { Memory, MetaValue } from '../types.ts';
 
 /** The columns every memory read selects, in this order. */

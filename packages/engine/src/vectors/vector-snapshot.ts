@@ -1,6 +1,6 @@
 import { int8Stride, quantize } from './int8-rows.ts';
 import type { Reader } from '../store/reader.ts';
-import type { Database } from '../store/sqlite.ts';
+import type { Database } from '../store/database.ts';
 import type { VectorIndex } from './vector-index.ts';
 
 /**

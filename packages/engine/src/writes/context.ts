@@ -1,5 +1,5 @@
 import type { DedupIndex } from '../store/dedup-index.ts';
-import type { Database } from '../store/sqlite.ts';
+import type { Database } from '../store/database.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
 
 /** What the write plans read of the engine that runs them. */

@@ -4,6 +4,7 @@ import { buildFilter, EVERY_MEMORY, isForgetAll, type ForgetAll } from '../input
 import { MAX_LINKS, validateId, validateLinks, validateUpdate } from '../input/validate.ts';
 import { sha256Hex } from '../store/content-hash.ts';
 import { dedupKey, ridsByIds, rowById, toMemory, type MemoryRow } from '../store/store.ts';
+import { foldOldUsage } from '../store/usage-fold.ts';
 import type { LinkInput, Memory, MemoryFilter, UpdateInput } from '../types.ts';
 import type { WriteContext } from './context.ts';
 import type { WritePlan } from './write-path.ts';
@@ -29,6 +30,11 @@ export function updatePlan(
       if (!before) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
       if (fields.text !== undefined && fields.text !== before.text)
         vector = (await ctx.similarity().encode([fields.text]))[0]!;
+    },
+    // Another process changed the text since `encode` decided whether to embed the new one.
+    stale: (db) => {
+      const row = rowById(db, key);
+      return row !== undefined && fields.text !== undefined && !vector && row.text !== fields.text;
     },
     tx: (db) => {
       const row = rowById(db, key);
@@ -183,10 +189,9 @@ export function usagePlan(ctx: WriteContext, id: string, event: UsageEvent): Wri
     tx: (db) => {
       const rid = ridsByIds(db, [key]).get(key);
       if (rid === undefined) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
-      db.exec({
-        sql: 'INSERT INTO usage(rid, event, at) VALUES (?,?,?)',
-        bind: [rid, event, ctx.now()],
-      });
+      const now = ctx.now();
+      db.exec({ sql: 'INSERT INTO usage(rid, event, at) VALUES (?,?,?)', bind: [rid, event, now] });
+      foldOldUsage(db, now);
     },
   };
 }

@@ -59,6 +59,16 @@ export function rememberPlan(
         });
       }
     },
+    // Another process wrote since `encode` (a shared file store): its texts and ids are in the
+    // filter now (the catch-up under the write lock), so the same decisions are checked again.
+    stale: (db) => {
+      if (fresh.some((m) => !m.allowDuplicate && ctx.dedup.find(m.session, m.hash) !== undefined))
+        return true;
+      const freshIds = new Set(fresh.map((m) => m.id));
+      if (ridsByIds(db, [...freshIds]).size > 0) return true;
+      const existing = new Set(ids.filter((id) => !freshIds.has(id)));
+      return ridsByIds(db, [...existing]).size !== existing.size;
+    },
     tx: () => (fresh.length === 0 ? [] : insert(ctx, fresh, vectors)),
     apply: (rids) => {
       ctx.similarity().apply(

@@ -1,11 +1,14 @@
 import { AnamnesisError } from '@anamnesis/errors';
-import { transaction, type Database } from '../store/sqlite.ts';
+import type { Database } from '../store/database.ts';
+import { transaction } from '../store/sqlite.ts';
 import type { ChangeKind } from '../types.ts';
 
 /**
- * One write, as the {@link WritePath} runs it: `encode` → `BEGIN IMMEDIATE` → `tx` → `COMMIT` →
- * `apply` → bump the generation → persist. Plans run one at a time, so what `encode` reads of the
- * store (duplicates, taken ids, the row being updated) is still true when `tx` runs.
+ * One write, as the {@link WritePath} runs it: `encode` → `BEGIN IMMEDIATE` → `tx` → `COMMIT`
+ * (durable: SQLite syncs at commit) → `apply` → bump the generation. Plans run one at a time in
+ * this engine, so what `encode` reads of the store (duplicates, taken ids, the row being updated)
+ * is still true when `tx` runs, unless another process wrote in between (a file store shared by
+ * processes): then `stale` is asked, under the write lock, and a stale write starts again.
  */
 export interface WritePlan<T, R = T> {
   /** What the write does, for error messages (`'remembering'`). */
@@ -22,11 +25,18 @@ export interface WritePlan<T, R = T> {
   /** The transaction body: synchronous, between `BEGIN IMMEDIATE` and `COMMIT`. */
   tx(db: Database): T;
   /**
+   * Inside the transaction, before `tx`, only when another process committed since `encode` read
+   * the store: whether what `encode` decided no longer holds (a text it found new is stored now,
+   * an id it took is taken). A stale write is rolled back and runs again from `encode`. Absent:
+   * `tx` reads all it needs itself.
+   */
+  stale?(db: Database): boolean;
+  /**
    * After `COMMIT`, in the same synchronous step: in-memory state (vectors, Bloom filter) catches
    * up with the store, so no read ever sees one ahead of the other.
    */
   apply?(result: T): void;
-  /** Whether the write changed the store (bumps the generation, then persists). Default true. */
+  /** Whether the write changed the store (bumps the generation). Default true. */
   changed?(result: T): boolean;
   /**
    * The caller's answer (JSON-serialisable), from what `tx` returned. Recorded in the same
@@ -39,13 +49,20 @@ export interface WritePlan<T, R = T> {
 export interface WritePathHooks {
   /** True once the engine is closed: a queued write then fails with `CLOSED`. */
   closed(): boolean;
-  /**
-   * A write committed: invalidates cached recalls, marks the store dirty and tells change
-   * listeners what changed.
-   */
+  /** A write committed: invalidates cached recalls and tells change listeners what changed. */
   bump(change: { kind: ChangeKind; ids: readonly string[] }): void;
-  /** Makes the committed writes durable where the backend needs it (the file store). */
-  persist(): Promise<void>;
+  /**
+   * Catches up with what other processes committed (a file store shared by processes): refreshes
+   * the in-memory state; returns whether there was anything. Called before `encode` and again
+   * first thing inside the transaction, under the write lock.
+   */
+  catchUp(): boolean;
+  /**
+   * Inside the transaction, after `tx`: notes where the change log ends, so the catch-up after
+   * this write's commit skips this engine's own changes. Returns the function to call once the
+   * transaction has committed.
+   */
+  ownChanges(): () => void;
   /** The clock, in ms since the epoch (operation records older than a day are dropped). */
   now(): number;
 }
@@ -53,9 +70,12 @@ export interface WritePathHooks {
 /** How long an operation id is remembered, in ms: far longer than any owner hand-over. */
 const OPERATION_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** Runs of one write at most: another process that keeps making it stale makes it `STORE_LOCKED`. */
+const MAX_ATTEMPTS = 5;
+
 /**
  * The engine's one write path: a queue that runs {@link WritePlan}s one at a time, in the order
- * they were submitted, each to completion (persisted) before the next one's `encode` starts.
+ * they were submitted, each to completion (committed) before the next one's `encode` starts.
  *
  * Read consistency: reads do not queue. A transaction and the in-memory changes after it run in
  * one synchronous step, and JavaScript runs one step at a time, so a read (a recall, a `get`) sees
@@ -78,7 +98,7 @@ export class WritePath {
     this.#hooks = hooks;
   }
 
-  /** Queues a write; resolves with its reply once it is committed and persisted. */
+  /** Queues a write; resolves with its reply once it is committed (durably). */
   run<T, R = T>(plan: WritePlan<T, R>): Promise<R> {
     const operation = this.#nextOperation;
     this.#nextOperation = undefined;
@@ -111,26 +131,44 @@ export class WritePath {
   }
 
   async #execute<T, R>(plan: WritePlan<T, R>, operation: string | undefined): Promise<R> {
-    if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');
-    if (operation !== undefined) {
-      const seen = this.#db.selectValue('SELECT reply FROM operations WHERE id = ?', [operation]);
-      if (typeof seen === 'string') return (JSON.parse(seen) as { reply?: R }).reply as R;
+    for (let attempt = 1; ; attempt++) {
+      if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');
+      this.#hooks.catchUp();
+      if (operation !== undefined) {
+        const seen = this.#db.selectValue('SELECT reply FROM operations WHERE id = ?', [operation]);
+        if (typeof seen === 'string') return (JSON.parse(seen) as { reply?: R }).reply as R;
+      }
+      await plan.encode?.();
+      if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');
+      let reply!: R;
+      let stale = false;
+      let committed = () => {};
+      let result: T;
+      try {
+        result = transaction(this.#db, plan.what, () => {
+          if (this.#hooks.catchUp() && plan.stale?.(this.#db)) {
+            stale = true;
+            throw new AnamnesisError(
+              'STORE_LOCKED',
+              'another process changed what this write read',
+            );
+          }
+          const out = plan.tx(this.#db);
+          reply = plan.reply ? plan.reply(out) : (out as unknown as R);
+          if (operation !== undefined) this.#record(operation, reply);
+          committed = this.#hooks.ownChanges();
+          return out;
+        });
+      } catch (e) {
+        if (stale && attempt < MAX_ATTEMPTS) continue;
+        throw e;
+      }
+      committed();
+      plan.apply?.(result);
+      if (operation !== undefined || (plan.changed?.(result) ?? true))
+        this.#hooks.bump({ kind: plan.kind, ids: plan.ids?.(result) ?? [] });
+      return reply;
     }
-    await plan.encode?.();
-    if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');
-    let reply!: R;
-    const result = transaction(this.#db, plan.what, () => {
-      const out = plan.tx(this.#db);
-      reply = plan.reply ? plan.reply(out) : (out as unknown as R);
-      if (operation !== undefined) this.#record(operation, reply);
-      return out;
-    });
-    plan.apply?.(result);
-    if (operation !== undefined || (plan.changed?.(result) ?? true)) {
-      this.#hooks.bump({ kind: plan.kind, ids: plan.ids?.(result) ?? [] });
-      await this.#hooks.persist();
-    }
-    return reply;
   }
 
   /** Inside the write's transaction: its reply under its operation id; old records go. */
