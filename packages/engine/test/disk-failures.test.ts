@@ -6,7 +6,7 @@
  * elsewhere these tests are skipped and say why.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,25 +114,33 @@ describe.skipIf(skipped !== undefined)(
     });
 
     it('a read-only folder: the open fails with READ_ONLY, every time; the store is as it was', async () => {
-      const path = join(dir, 'readonly-folder.db');
-      const embedder = await defaultEmbedder();
-      const a = await createEngine({ storage: 'file', path, embedder });
-      await a.remember({ text: 'a note kept in a read-only folder' });
-      await a.close();
-      execFileSync('mount', ['-o', 'remount,ro', dir]);
+      // a folder of its own (the 1 MiB one may be full from the tests before)
+      const folder = join(dir, 'folder');
+      mkdirSync(folder);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', folder]);
       try {
-        await rejectsWith(createEngine({ storage: 'file', path, embedder }), 'READ_ONLY');
-        await rejectsWith(createEngine({ storage: 'file', path, embedder }), 'READ_ONLY');
-        await rejectsWith(
-          createEngine({ storage: 'file', path: join(dir, 'new.db'), embedder }),
-          'READ_ONLY',
-        );
+        const path = join(folder, 'readonly-folder.db');
+        const embedder = await defaultEmbedder();
+        const a = await createEngine({ storage: 'file', path, embedder });
+        await a.remember({ text: 'a note kept in a read-only folder' });
+        await a.close();
+        execFileSync('mount', ['-o', 'remount,ro', folder]);
+        try {
+          await rejectsWith(createEngine({ storage: 'file', path, embedder }), 'READ_ONLY');
+          await rejectsWith(createEngine({ storage: 'file', path, embedder }), 'READ_ONLY');
+          await rejectsWith(
+            createEngine({ storage: 'file', path: join(folder, 'new.db'), embedder }),
+            'READ_ONLY',
+          );
+        } finally {
+          execFileSync('mount', ['-o', 'remount,rw', folder]);
+        }
+        const b = await createEngine({ storage: 'file', path, embedder });
+        expect((await b.stats()).memories).toBe(1);
+        await b.close();
       } finally {
-        execFileSync('mount', ['-o', 'remount,rw', dir]);
+        execFileSync('umount', [folder]);
       }
-      const b = await createEngine({ storage: 'file', path, embedder });
-      expect((await b.stats()).memories).toBe(1);
-      await b.close();
     });
   },
 );

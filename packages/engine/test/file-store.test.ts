@@ -77,9 +77,9 @@ describe('file store on disk', () => {
     ]);
     await a.markUsed(ids[0]!, 'used');
     await a.close();
-    // what the previous version left: no migration 6, a rollback journal
+    // what the previous version left: no migrations 6 and 7, a rollback journal
     const db = onDisk(path);
-    db.exec(`DROP TRIGGER memories_changes_ai; DROP TRIGGER memories_changes_ad;
+    db.exec(`DROP TABLE memories_vocab; DROP TABLE memories_words; DROP TRIGGER memories_changes_ai; DROP TRIGGER memories_changes_ad;
       DROP TRIGGER memories_changes_au; DROP TRIGGER embeddings_changes_ai;
       DROP TRIGGER embeddings_changes_ad; DROP TRIGGER embeddings_changes_au;
       DROP TABLE changes; DROP TABLE usage_folded; DROP INDEX usage_at;
