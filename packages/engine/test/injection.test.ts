@@ -238,6 +238,7 @@ describe('injection: no caller text is ever spliced into SQL', () => {
   const ALLOWED = new Set([
     'MEMORY_COLUMNS', // fixed column list (store.ts)
     'bm25', // the lexical leg's bm25() call, one of two fixed strings (recall-legs.ts)
+    'bm25Call', // the same string, passed to the pruned top-k search (top-bm25.ts)
     'where', // buildFilter's WHERE: fixed fragments and `?` (checked below)
     'column', // list order: 'm.updated_at' or 'm.created_at', chosen by a fixed comparison
     'SCHEMA_VERSION', // a number constant

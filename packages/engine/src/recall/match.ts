@@ -31,8 +31,13 @@ export const WEAK_MATCH = 0.3;
 export const Z_NONE = 2;
 /** … and where it is as strong as every word of the query matched. */
 export const Z_FULL = 6;
-/** Matches of a slot read at once for each candidate, beyond which candidates are looked up one by one. */
-const SCAN_PER_RID = 16;
+/**
+ * What looking an FTS5 expression up in one memory (`MATCH ? AND rowid = ?`) costs, in memories
+ * read by a scan of the expression: at 100k memories in Node a lookup takes ~0.4 ms (FTS5 probes
+ * each segment of a large doclist) and a scanned match ~1–2.5 µs (with its `bm25()`), so an
+ * expression matching fewer memories than this many per candidate is read whole instead.
+ */
+export const LOOKUP_COST = 150;
 /** Memories sampled for the store's cosines with a query (spread evenly over row ids). */
 const SAMPLE = 256;
 /** Below this many memories the reference distribution is mixed in. */
@@ -123,7 +128,7 @@ function matching(
 ): Set<number> {
   const out = new Set<number>();
   if (count === 0) return out;
-  if (count <= SCAN_PER_RID * rids.size) {
+  if (count <= LOOKUP_COST * rids.size) {
     // a rare expression: every memory it matches at once (FTS5 does not narrow a MATCH by `rowid IN`)
     for (const rid of read.all(
       'SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?',

@@ -7,6 +7,8 @@ import { readRidsByIds, type CandidateRow } from '../store/store.ts';
 import { USAGE_HALF_LIFE_DAYS } from '../store/usage-fold.ts';
 import type { PreparedQuery, SimilarityBackend } from '../similarity/similarity.ts';
 import type { ExtraList } from '../types.ts';
+import type { MatchMemo } from './match.ts';
+import { topBm25, type TopBm25Work } from './top-bm25.ts';
 
 /**
  * The legs of recall: each ranks memories by one signal, filters applied inside. Candidate legs
@@ -26,18 +28,44 @@ const BM25 = 'bm25(memories_fts, 1.0, 0.5, 0.3)';
 const BM25_SITE = 'bm25(memories_fts, 1.0, 0.5, 2.0)';
 
 /**
- * FTS5 `bm25()` of a MATCH expression (`match`: the query's slots, `query/`), as a positive
- * magnitude; an empty expression finds nothing. `site`: the query names an address or a domain.
+ * Matches of the phrases together from which the top k is found without scoring every match
+ * (`top-bm25.ts`); below it one `ORDER BY` query scores them all at little cost.
+ */
+const PRUNE_FROM = 2_000;
+
+/** How the lexical leg reads the index. */
+export interface FtsLegOptions {
+  /** The query names an address or a domain: the address column weighs 2. Default false. */
+  site?: boolean;
+  /** Counts kept until the store changes; with them a query with many matches is pruned. */
+  memo?: MatchMemo;
+  /** What a pruned top-k search read (for benchmarks). */
+  work?: TopBm25Work;
+}
+
+/**
+ * FTS5 `bm25()` of the OR of `phrases` (FTS5 expressions: the query's slots' alternatives,
+ * `query/`), as a positive magnitude; no phrase finds nothing. Unfiltered, with a `memo`, the top
+ * `limit` of many matches is found by {@link topBm25} (the same ranking, exactly).
  */
 export function ftsLeg(
   read: Reader,
-  match: string,
+  phrases: readonly string[],
   { where, params }: SqlFilter,
   limit: number,
-  site = false,
+  { site = false, memo, work }: FtsLegOptions = {},
 ): RankedList {
-  if (match === '') return { leg: 'fts', items: [] };
+  if (memo) phrases = informative(read, memo, phrases);
+  if (phrases.length === 0) return { leg: 'fts', items: [] };
   const bm25 = site ? BM25_SITE : BM25;
+  const match = phrases.join(' OR ');
+  if (where === EVERY_MEMORY && memo && matchesAtLeast(read, memo, phrases, PRUNE_FROM)) {
+    const items = topBm25(read, memo, phrases, bm25, limit, work).map((t) => ({
+      id: String(t.rid),
+      score: t.score,
+    }));
+    return { leg: 'fts', items, tiesShareRank: true };
+  }
   const item = (c: Columns) => ({ id: String(c.num(0)), score: -c.num(1) });
   // Without a filter the FTS table answers alone (no join with the rows: measurably faster).
   const items =
@@ -54,6 +82,50 @@ export function ftsLeg(
           item,
         );
   return { leg: 'fts', items, tiesShareRank: true };
+}
+
+/**
+ * The phrases without those that half the store or more matches, unless nothing else is left:
+ * FTS5's `bm25()` gives such a phrase an idf of 10⁻⁶ (its own floor), so it adds at most
+ * 2.2 · 10⁻⁶ to a score and only orders memories that tie without it, while reading its matches
+ * (every memory, for "ones": the index holds the stem "on") is most of the query's cost.
+ */
+function informative(read: Reader, memo: MatchMemo, phrases: readonly string[]): string[] {
+  if (phrases.length < 2) return [...phrases];
+  memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
+  const half = memo.total / 2;
+  const kept = phrases.filter((p) => phraseCount(read, memo, p) < half);
+  return kept.length > 0 ? kept : [...phrases];
+}
+
+/** Memories an FTS5 expression matches, counted once per store generation. */
+function phraseCount(read: Reader, memo: MatchMemo, phrase: string): number {
+  let count = memo.slotCounts.get(phrase);
+  if (count === undefined) {
+    count =
+      read.all('SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?', [phrase], (c) =>
+        c.num(0),
+      )[0] ?? 0;
+    memo.slotCounts.set(phrase, count);
+  }
+  return count;
+}
+
+/** Whether the phrases' matches add up to `n` or more (each phrase counted once per store generation). */
+function matchesAtLeast(
+  read: Reader,
+  memo: MatchMemo,
+  phrases: readonly string[],
+  n: number,
+): boolean {
+  memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
+  if (memo.total < n) return false;
+  let sum = 0;
+  for (const phrase of phrases) {
+    sum += phraseCount(read, memo, phrase);
+    if (sum >= n) return true;
+  }
+  return false;
 }
 
 /** Query words expanded at most (the first ones written in lower case). */
@@ -73,6 +145,7 @@ export function expansionLeg(
   words: readonly string[],
   filter: SqlFilter,
   limit: number,
+  memo?: MatchMemo,
 ): RankedList {
   const own = new Set(words.map((w) => w.toLowerCase()));
   const stopwords = queryStopwords(query);
@@ -86,7 +159,7 @@ export function expansionLeg(
   }
   if (extra.size === 0) return { leg: 'expansion', items: [] };
   const match = prepareFtsQuery([...extra].join(' '), { keepNumbers: true, stopwords });
-  const list = ftsLeg(read, match, filter, limit);
+  const list = ftsLeg(read, match === '' ? [] : match.split(' OR '), filter, limit, { memo });
   return { ...list, leg: 'expansion' };
 }
 

@@ -115,7 +115,7 @@ export async function recall(
   );
   if (profile.legs.includes('fts')) {
     const site = slots.some((s) => s.kind === 'site');
-    const fts = ftsLeg(ctx.read, ftsMatch(slots), filter, perLeg, site);
+    const fts = ftsLeg(ctx.read, ftsPhrases(slots), filter, perLeg, { site, memo: ctx.memo.match });
     const weigh = profile.lexicalEvidence;
     if (weigh) {
       // a rank won on a small share of the query (one common word of it) counts for that share
@@ -132,7 +132,9 @@ export async function recall(
     lists.push(fts);
   }
   if (profile.legs.includes('expansion'))
-    lists.push(expansionLeg(ctx.read, ctx.similarity, query, queryWords, filter, perLeg));
+    lists.push(
+      expansionLeg(ctx.read, ctx.similarity, query, queryWords, filter, perLeg, ctx.memo.match),
+    );
   const scale = cosineScale(
     ctx.similarity.similarities(sampleRids(ctx.read, ctx.memo.match), queryVector).values(),
   );
@@ -399,9 +401,9 @@ function queryExplain(slots: readonly ResolvedSlot[]): QueryReading[] {
   }));
 }
 
-/** The lexical leg's MATCH expression: every slot's alternatives, joined by OR ('' for none). */
-function ftsMatch(slots: readonly ResolvedSlot[]): string {
-  return [...new Set(slots.flatMap((s) => s.terms))].join(' OR ');
+/** The lexical leg's phrases: every slot's alternatives, once each (the leg ORs them). */
+function ftsPhrases(slots: readonly ResolvedSlot[]): string[] {
+  return [...new Set(slots.flatMap((s) => s.terms))];
 }
 
 /** A selected candidate, with its compressed text when only that fitted the budget. */

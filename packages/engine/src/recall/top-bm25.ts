@@ -1,0 +1,198 @@
+import type { Reader } from '../store/reader.ts';
+import { LOOKUP_COST, type MatchMemo } from './match.ts';
+
+/**
+ * The exact top k of FTS5's `bm25()` over an OR of phrases, without scoring every memory that
+ * matches (MaxScore, Turtle and Flood 1995). A query's common words match a large share of a big
+ * store ("names match 16% of notes"), and `ORDER BY bm25() LIMIT k` scores every match to keep
+ * k. BM25 is a sum over the query's phrases, and each phrase adds at most `idf · (k1 + 1)`
+ * (its term-frequency factor stays below `k1 + 1`, whatever the column weights). So:
+ *
+ * 1. the phrases are taken rarest first, each scored on every memory it matches (one FTS5 query
+ *    per phrase: its own `bm25()`, which is its share of the OR query's);
+ * 2. as soon as the k-th best partial score exceeds what all remaining phrases together could
+ *    add, no memory that matched none of the phrases scored so far can reach the top k: the rest
+ *    of the phrases are read only for the candidates that could still get there, one lookup each
+ *    (`MATCH phrase AND rowid = ?`, which FTS5 answers by seeking in the phrase's doclist);
+ * 3. candidates are completed best first, and one whose partial score plus what it could still
+ *    gain cannot beat the k-th best complete score is dropped unread; a remaining phrase that
+ *    matches fewer memories than {@link LOOKUP_COST} per candidate is read whole for them instead.
+ *
+ * The scores are the OR query's own (the sum of the same per-phrase terms, added in the same
+ * order for every memory, so equal scores stay equal); equal scores at the k-th place are kept
+ * by the lower rowid first. Used where the phrases match many memories (below that, one
+ * `ORDER BY` query is as fast); `explainTopBm25` says what it read.
+ */
+
+/** FTS5's `bm25()` k1 (fixed in FTS5). */
+const K1 = 1.2;
+
+/** What a phrase can add to a memory's score, at most: FTS5's idf (floored as FTS5 floors it) × (k1 + 1). */
+export function phraseBound(total: number, matching: number): number {
+  const idf = Math.log((total - matching + 0.5) / (matching + 0.5));
+  return (idf <= 0 ? 1e-6 : idf) * (K1 + 1);
+}
+
+/** One memory of the top k: its rid and its score (the negated `bm25()`, higher is better). */
+export interface TopItem {
+  rid: number;
+  score: number;
+}
+
+/** How much work a top-k search did. */
+export interface TopBm25Work {
+  /** Phrases scored on every memory they match. */
+  scanned: number;
+  /** Memories read that way. */
+  rows: number;
+  /** Lookups of one phrase in one memory. */
+  lookups: number;
+}
+
+/**
+ * The top `limit` memories for the OR of `phrases` by `bm25Call` (an engine-fixed `bm25(…)`
+ * expression), best first, exactly as `ORDER BY bm25 LIMIT limit` ranks them.
+ */
+export function topBm25(
+  read: Reader,
+  memo: MatchMemo,
+  phrases: readonly string[],
+  bm25Call: string,
+  limit: number,
+  work?: TopBm25Work,
+): TopItem[] {
+  memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
+  const total = memo.total;
+  const counted = [...new Set(phrases)]
+    .map((phrase) => {
+      let n = memo.slotCounts.get(phrase);
+      if (n === undefined) {
+        n =
+          read.all('SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?', [phrase], (c) =>
+            c.num(0),
+          )[0] ?? 0;
+        memo.slotCounts.set(phrase, n);
+      }
+      return { phrase, n, bound: phraseBound(total, n) };
+    })
+    .filter((p) => p.n > 0)
+    // rarest first; the phrase text breaks ties so that the order (and the sums) never vary
+    .sort((a, b) => a.n - b.n || (a.phrase < b.phrase ? -1 : 1));
+  // `left[i]`: what the phrases from i on can add at most
+  const left = new Array<number>(counted.length + 1).fill(0);
+  for (let i = counted.length - 1; i >= 0; i--) left[i] = left[i + 1]! + counted[i]!.bound;
+
+  /** Each memory's score over the phrases read so far. */
+  const partial = new Map<number, number>();
+  const scan = (phrase: string, only?: ReadonlySet<number>) => {
+    read.each(
+      `SELECT rowid, ${bm25Call} FROM memories_fts WHERE memories_fts MATCH ?`,
+      [phrase],
+      (c) => {
+        const rid = c.num(0);
+        if (!only || only.has(rid)) partial.set(rid, (partial.get(rid) ?? 0) - c.num(1));
+      },
+    );
+  };
+  let i = 0;
+  // 1. Rarest first, every match, until no memory unseen so far can reach the top k.
+  for (; i < counted.length; i++) {
+    if (partial.size >= limit && kthBest(partial.values(), limit) > left[i]!) break;
+    scan(counted[i]!.phrase);
+    if (work) {
+      work.scanned++;
+      work.rows += counted[i]!.n;
+    }
+  }
+  // 2. The rest only for the candidates that could still get there: a phrase read whole (for them
+  //    alone) while that costs less than a lookup in each of them, then lookups.
+  let candidates = [...partial.keys()];
+  for (; i < counted.length; i++) {
+    const floor = kthBest(partial.values(), limit);
+    candidates = candidates.filter((rid) => partial.get(rid)! + left[i]! >= floor);
+    if (counted[i]!.n > LOOKUP_COST * candidates.length) break;
+    scan(counted[i]!.phrase, new Set(candidates));
+    if (work) {
+      work.scanned++;
+      work.rows += counted[i]!.n;
+    }
+  }
+  if (i === counted.length) return best(partial, limit);
+  const rest = counted.slice(i);
+  const gain = left[i]!;
+  // 3. Best partial score first; stop where even the greatest gain cannot reach the k-th complete score.
+  candidates.sort((a, b) => partial.get(b)! - partial.get(a)! || a - b);
+  const done = new Map<number, number>();
+  const top = new TopScores(limit);
+  for (const rid of candidates) {
+    const start = partial.get(rid)!;
+    if (top.full && start + gain < top.floor) break;
+    let score = start;
+    for (const { phrase } of rest) {
+      const [add] = read.all(
+        `SELECT ${bm25Call} FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?`,
+        [phrase, rid],
+        (c) => -c.num(0),
+      );
+      if (add !== undefined) score += add;
+      if (work) work.lookups++;
+    }
+    done.set(rid, score);
+    top.add(score);
+  }
+  return best(done, limit);
+}
+
+/** The k greatest scores seen, as a min-heap: `floor` is the k-th greatest once `full`. */
+class TopScores {
+  readonly #k: number;
+  readonly #heap: number[] = [];
+  constructor(k: number) {
+    this.#k = k;
+  }
+  get full(): boolean {
+    return this.#heap.length >= this.#k;
+  }
+  get floor(): number {
+    return this.#heap[0] ?? -Infinity;
+  }
+  add(score: number): void {
+    const h = this.#heap;
+    if (h.length < this.#k) {
+      h.push(score);
+      for (let c = h.length - 1; c > 0;) {
+        const p = (c - 1) >> 1;
+        if (h[p]! <= h[c]!) break;
+        [h[p], h[c]] = [h[c]!, h[p]!];
+        c = p;
+      }
+    } else if (score > h[0]!) {
+      h[0] = score;
+      for (let p = 0; ;) {
+        const l = 2 * p + 1;
+        const r = l + 1;
+        let m = p;
+        if (l < h.length && h[l]! < h[m]!) m = l;
+        if (r < h.length && h[r]! < h[m]!) m = r;
+        if (m === p) break;
+        [h[p], h[m]] = [h[m]!, h[p]!];
+        p = m;
+      }
+    }
+  }
+}
+
+/** The k-th greatest of the values (−∞ when there are fewer). */
+function kthBest(values: Iterable<number>, k: number): number {
+  const top = new TopScores(k);
+  for (const v of values) top.add(v);
+  return top.full ? top.floor : -Infinity;
+}
+
+/** The `limit` best, by score, then lower rowid (only those at or above the k-th score sorted). */
+function best(scores: ReadonlyMap<number, number>, limit: number): TopItem[] {
+  const floor = kthBest(scores.values(), limit);
+  const out: TopItem[] = [];
+  for (const [rid, score] of scores) if (score >= floor) out.push({ rid, score });
+  return out.sort((a, b) => b.score - a.score || a.rid - b.rid).slice(0, limit);
+}

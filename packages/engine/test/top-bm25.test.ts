@@ -1,0 +1,100 @@
+/**
+ * The pruned top k of BM25 (`recall/top-bm25.ts`) against the exhaustive ranking FTS5 gives
+ * (`ORDER BY bm25() LIMIT k`), on generated stores: the same scores in the same order, the same
+ * memories but for equal scores at the k-th place; and less read than every match.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../src/store/schema.ts';
+import { WasmReader } from '../src/store/reader.ts';
+import { loadSqlite } from '../src/store/sqlite.ts';
+import type { Database } from '../src/store/database.ts';
+import { topBm25, type TopBm25Work } from '../src/recall/top-bm25.ts';
+import type { MatchMemo } from '../src/recall/match.ts';
+
+const BM25 = 'bm25(memories_fts, 1.0, 0.5, 0.3)';
+/** Words of a Zipf-like vocabulary: the first ones match most memories. */
+const WORDS = Array.from({ length: 60 }, (_, i) => `w${i}x`);
+
+async function storeOf(texts: readonly string[]): Promise<{ db: Database; read: WasmReader }> {
+  const sqlite3 = await loadSqlite();
+  const db = new sqlite3.oo1.DB(':memory:', 'c') as unknown as Database;
+  migrate(db, 'memory');
+  db.exec('BEGIN');
+  texts.forEach((text, i) =>
+    db.exec({
+      sql: `INSERT INTO memories (id, text, kind, tags, meta, importance, created_at, updated_at, content_hash)
+            VALUES (?, ?, 'note', ?, '{}', 0.5, 0, 0, ?)`,
+      bind: [`m${i}`, text, i % 7 === 0 ? '["w1x"]' : '[]', `h${i}`],
+    }),
+  );
+  db.exec('COMMIT');
+  return { db, read: new WasmReader(db as never, sqlite3, 16) };
+}
+
+/** FTS5's own ranking of the OR of the phrases: every match scored. */
+function exhaustive(read: WasmReader, phrases: readonly string[], k: number) {
+  return read.all(
+    `SELECT rowid, ${BM25} AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s, rowid LIMIT ?`,
+    [phrases.join(' OR '), k],
+    (c) => ({ rid: c.num(0), score: -c.num(1) }),
+  );
+}
+
+/** A text of 3–40 words drawn from the vocabulary, common words more often. */
+const text = fc
+  .array(fc.nat({ max: 10_000 }), { minLength: 3, maxLength: 40 })
+  .map((draws) => draws.map((d) => WORDS[Math.floor(WORDS.length * (d / 10_001) ** 3)]!).join(' '));
+
+describe('top k of BM25 without scoring every match', () => {
+  it('ranks as FTS5 ranks every match, on generated stores and queries', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(text, { minLength: 20, maxLength: 400 }),
+        fc.uniqueArray(fc.constantFrom(...WORDS.slice(0, 40)), { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.boolean(),
+        async (texts, words, k, phrase) => {
+          const { db, read } = await storeOf(texts);
+          try {
+            const phrases = words.map((w) => `"${w}"`);
+            if (phrase && words.length > 1) phrases.push(`"${words[0]} ${words[1]}"`);
+            const memo: MatchMemo = { slotCounts: new Map() };
+            const pruned = topBm25(read, memo, phrases, BM25, k);
+            const full = exhaustive(read, phrases, k);
+            expect(pruned.map((t) => t.score)).toEqual(
+              full.map((t) => expect.closeTo(t.score, 9) as unknown as number),
+            );
+            // the same memories, but where the k-th place is shared by equal scores
+            const last = full.at(-1)?.score;
+            const strict = (xs: { rid: number; score: number }[]) =>
+              xs.filter((x) => Math.abs(x.score - last!) > 1e-9).map((x) => x.rid);
+            expect(strict(pruned)).toEqual(strict(full));
+          } finally {
+            db.close();
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+
+  it('reads less than every match when common words dominate', async () => {
+    const texts = Array.from({ length: 3000 }, (_, i) =>
+      [WORDS[0], WORDS[1], WORDS[2], i % 300 === 0 ? 'rareword' : WORDS[3 + (i % 50)]].join(' '),
+    );
+    const { db, read } = await storeOf(texts);
+    try {
+      const phrases = ['"rareword"', `"${WORDS[0]}"`, `"${WORDS[1]}"`];
+      const work: TopBm25Work = { scanned: 0, rows: 0, lookups: 0 };
+      const pruned = topBm25(read, { slotCounts: new Map() }, phrases, BM25, 10, work);
+      expect(pruned.map((t) => t.rid)).toEqual(exhaustive(read, phrases, 10).map((t) => t.rid));
+      // the rare word alone is read in full; the common ones only looked up for its 10 memories
+      expect(work.scanned).toBe(1);
+      expect(work.rows).toBe(10);
+      expect(work.lookups).toBeLessThanOrEqual(10 * 2);
+    } finally {
+      db.close();
+    }
+  });
+});
