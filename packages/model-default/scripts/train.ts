@@ -87,7 +87,10 @@ function writeModel(
     licences: LICENCES,
     evaluation_excluded: {
       corpora: evaluation.corpora.map((c) => `apps/bench/corpora/${c}`),
-      packages: Object.fromEntries([...evaluation.packages].sort()),
+      packages: Object.fromEntries(
+        data.excluded.packages.map((p) => [p, evaluation.packages.get(p)!]),
+      ),
+      not_in_the_archive: data.excluded.absent,
       sources: data.excluded.sources,
       descriptions: data.excluded.items,
       quoting_an_evaluation_passage: data.excluded.quoting,

@@ -109,7 +109,11 @@ function embedIds(ids: readonly number[], rows: Float64Array, dims: number): Flo
   return acc;
 }
 
-/** Builds the model; `log` gets progress, `evaluate` optional checks after each epoch. */
+/**
+ * Builds the model from GloVe and the split descriptions; `log` gets progress, and `checks.locomo`
+ * (LoCoMo conversations) adds vector-only recall to what is logged after each epoch (logged only:
+ * it never changes the model).
+ */
 export function buildMultiModel(
   glove: GloveVectors,
   items: readonly Item[],

@@ -57,7 +57,10 @@ export interface TrainingData {
   items: Item[];
   /** What was excluded, for the manifest. */
   excluded: {
+    /** The evaluation's packages that the archive has. */
     packages: string[];
+    /** Names the evaluation implies that the archive has no package of (`node-comlink`…). */
+    absent: string[];
     sources: string[];
     items: number;
     /** Packages whose description quotes a passage of the evaluation, with the passage. */
@@ -190,7 +193,8 @@ export function loadTrainingData(
   return {
     items: kept,
     excluded: {
-      packages: [...excludedPackages].sort(),
+      packages: [...excludedPackages].filter((p) => sources.has(p)).sort(),
+      absent: [...excludedPackages].filter((p) => !sources.has(p)).sort(),
       sources: [...excludedSources].sort(),
       items: excludedItems,
       quoting,
