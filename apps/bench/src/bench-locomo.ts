@@ -1,21 +1,18 @@
 /**
- * `pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--json] [--html FILE] [--docs]`:
+ * `pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--model-dir DIR] [--json] [--html FILE] [--docs]`:
  * retrieval quality of every profile on LoCoMo, with baselines run in the same process on the same
  * embeddings. `--ablate`: `default` with each of its signals removed, one row each. `--cv`:
  * leave-one-conversation-out cross-validation of the grid `default` is chosen from (choose on the
  * other conversations, measure on the held-out one). `--html FILE`: the charts (recall@k by ranker
- * and by category) as one self-contained HTML file.
+ * and by category) as one self-contained HTML file. `--model-dir DIR` (or `ANAMNESIS_MODEL_DIR`):
+ * another model root than the default model's (see `bench-model.ts`).
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  createModelEmbedder,
-  DEFAULT_PROFILE,
-  defaultEmbedderOptions,
-  ENGINE_PROFILES,
-} from '@anamnesis/engine';
+import { createModelEmbedder, DEFAULT_PROFILE, ENGINE_PROFILES } from '@anamnesis/engine';
 import type { ScoringProfile } from '@anamnesis/ranking';
 import { BASELINES } from './baselines.ts';
+import { benchEmbedderOptions, benchModelDir, refuseDocsForOtherModel } from './bench-model.ts';
 import { writeReport } from './html-report.ts';
 import { crossValidate, defaultGrid } from './grid.ts';
 import { loadLocomo, runLocomo, type Ranker, type Report } from './locomo.ts';
@@ -33,18 +30,21 @@ const { values } = parseArgs({
     cv: { type: 'boolean', default: false },
     html: { type: 'string' },
     docs: { type: 'boolean', default: false },
+    'model-dir': { type: 'string' },
   },
 });
 if (!values.data) {
   console.error(
-    'usage: pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--json] [--html FILE]',
+    'usage: pnpm bench:locomo -- --data DIR [--k 10] [--profile NAME|all] [--ablate] [--cv] [--model-dir DIR] [--json] [--html FILE]',
   );
   process.exit(2);
 }
 const k = Number(values.k);
 // pnpm runs this in apps/bench; a relative --data is relative to where the command was typed.
 const conversations = loadLocomo(resolve(process.env.INIT_CWD ?? process.cwd(), values.data));
-const embedder = await createModelEmbedder(await defaultEmbedderOptions());
+const modelDir = benchModelDir(values['model-dir']);
+refuseDocsForOtherModel(values.docs, modelDir);
+const embedder = await createModelEmbedder(await benchEmbedderOptions(modelDir));
 const names = values.profile === 'all' ? Object.keys(ENGINE_PROFILES) : [values.profile];
 const rankers: Record<string, Ranker> = {
   ...Object.fromEntries(names.map((n) => [n, n])),

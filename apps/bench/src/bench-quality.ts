@@ -5,10 +5,10 @@
  * (`apps/bench/corpora`, see `quality-corpora.ts`). Baselines on the same store and embeddings:
  * BM25 alone (the FTS leg), Orama hybrid (its default fulltext + vector search on the same
  * vectors) and the zero-model TF-IDF backend with the default profile. `--ablate`: `default` with
- * each signal removed, per corpus (the vector leg's share among them). `--model-dir DIR`: run every
- * line on the model under the model root DIR (a `build:model --out DIR`, e.g. a smaller variant:
- * `bench:model-variants`) instead of the shipped one; its id is `model_id` in `DIR/manifest.json`,
- * else the default model's id.
+ * each signal removed, per corpus (the vector leg's share among them). `--model-dir DIR` (or
+ * `ANAMNESIS_MODEL_DIR`): run every line on the model under the model root DIR (a
+ * `build:model --out DIR`, e.g. a smaller variant: `bench:model-variants`, or the multilingual
+ * candidate `packages/model-default/candidates`) instead of the shipped one (see `bench-model.ts`).
  *
  * Beside recall, the search box (issue 38): the search-box suite per kind of query
  * (`search-box/`, dev split; `--held-out` scores its held-out split too, printing no query), the
@@ -16,14 +16,13 @@
  * MRR of the target after every keystroke; `typing.ts`), and the "no related memory" rate (queries
  * whose answer is not in the store answered with nothing or weak results only; `search-box.ts`).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createModelEmbedder, DEFAULT_PROFILE, defaultEmbedderOptions } from '@anamnesis/engine';
-import { MODEL_ID } from '@anamnesis/model-default';
+import { createModelEmbedder, DEFAULT_PROFILE } from '@anamnesis/engine';
 import type { ScoringProfile } from '@anamnesis/ranking';
 import { BASELINES } from './baselines.ts';
+import { benchEmbedderOptions, benchModelDir, refuseDocsForOtherModel } from './bench-model.ts';
 import { writeReport } from './html-report.ts';
 import { loadLocomo, runLocomo, type Conversation, type Report } from './locomo.ts';
 import { runOrama } from './orama.ts';
@@ -88,18 +87,9 @@ function ablations(): Record<string, ScoringProfile> {
   return out;
 }
 
-/** The shipped model, or the one under `--model-dir` (same loader, another model root). */
-async function embedderOptions(): ReturnType<typeof defaultEmbedderOptions> {
-  const options = await defaultEmbedderOptions();
-  if (values['model-dir'] === undefined) return options;
-  const root = resolve(cwd, values['model-dir']);
-  const manifest = join(root, 'manifest.json');
-  const model = existsSync(manifest)
-    ? (JSON.parse(readFileSync(manifest, 'utf8')) as { model_id: string }).model_id
-    : MODEL_ID;
-  return { ...options, model, localModelPath: root };
-}
-const embedder = await createModelEmbedder(await embedderOptions());
+const modelDir = benchModelDir(values['model-dir']);
+refuseDocsForOtherModel(values.docs, modelDir);
+const embedder = await createModelEmbedder(await benchEmbedderOptions(modelDir));
 const t0 = performance.now();
 const results: { line: Line; reports: Record<string, Report> }[] = [];
 for (const line of lines) {
@@ -147,7 +137,7 @@ const seconds = (performance.now() - t0) / 1000;
 const fmt = (x: number) => x.toFixed(3);
 const shown = ['default', 'bm25', 'orama-hybrid', 'tfidf-default'];
 console.log(
-  `bench:quality: ${lines.length} corpus lines, k = ${k}, model ${embedder.id}${values['model-dir'] ? ` from ${resolve(cwd, values['model-dir'])}` : ''}, ${seconds.toFixed(1)} s`,
+  `bench:quality: ${lines.length} corpus lines, k = ${k}, model ${embedder.id}${modelDir ? ` from ${modelDir}` : ''}, ${seconds.toFixed(1)} s`,
 );
 console.log(
   `${'corpus'.padEnd(16)} ${'split'.padEnd(9)} ${'q'.padStart(4)}  ${shown.map((n) => `${n} R@${k} / MRR / nDCG`.padEnd(26)).join(' ')}`,
@@ -200,6 +190,13 @@ if (ablated.length > 0) {
   for (const { line, reports } of results)
     console.log(
       `${line.corpus.padEnd(16)} ${line.split.padEnd(9)} ${fmt(reports.default!.recall).padEnd(8)} ${ablated.map((n) => fmt(reports[n]!.recall).padEnd(13)).join(' ')}`,
+    );
+  // MRR shows a leg's share where recall@k is at its ceiling (every answer already in the top k).
+  console.log(`
+ablation: MRR of default, and of default with one signal removed`);
+  for (const { line, reports } of results)
+    console.log(
+      `${line.corpus.padEnd(16)} ${line.split.padEnd(9)} ${fmt(reports.default!.mrr).padEnd(8)} ${ablated.map((n) => fmt(reports[n]!.mrr).padEnd(13)).join(' ')}`,
     );
 }
 

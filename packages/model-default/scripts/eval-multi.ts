@@ -1,0 +1,84 @@
+/**
+ * Cross-language retrieval of built static models on the Debian descriptions held out of training
+ * (`lib/training-data.ts`: split by source package; `validation` for choices, `test` reported once):
+ * for each language paired with English, a short description in one language finds the same
+ * package's long description in the other, among the long descriptions of every held-out package
+ * that has both (at most `--cap`, 1000 by default); also each language's own short → long.
+ * Recall@10 and MRR, per model, from the model files with the engine's arithmetic.
+ *
+ *   pnpm --filter @anamnesis/model-default eval:multi -- [--split validation|test] [--cap N] [--json]
+ *       [--model ROOT=ID ...]   (default: the shipped model and the candidate)
+ */
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { MODEL_ID } from '../src/index.ts';
+import { cliArgs } from './lib/cli.ts';
+import { LANGUAGES } from './lib/ddtp.ts';
+import { evaluationPackages } from './lib/leakage.ts';
+import { loadTrainingData, SPLIT_SALT, type Split } from './lib/training-data.ts';
+import { crossLanguage, fileEmbedder } from './lib/xeval.ts';
+
+const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function main(): void {
+  const { values } = parseArgs({
+    args: cliArgs(),
+    options: {
+      split: { type: 'string', default: 'validation' },
+      cap: { type: 'string', default: '1000' },
+      cache: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      model: { type: 'string', multiple: true },
+    },
+  });
+  const split = values.split as Split;
+  if (split !== 'validation' && split !== 'test') throw new Error('--split validation|test');
+  const models = (
+    values.model ?? [
+      `${join(packageDir, 'model')}=${MODEL_ID}`,
+      `${join(packageDir, 'candidates')}=anamnesis/static-multi-100d`,
+    ]
+  ).map((spec) => {
+    const at = spec.lastIndexOf('=');
+    return { root: resolve(spec.slice(0, at)), id: spec.slice(at + 1) };
+  });
+  const cacheDir = resolve(values.cache ?? join(packageDir, '.cache'));
+  const log = (m: string) => console.error(`[eval:multi] ${m}`);
+  const data = loadTrainingData(
+    cacheDir,
+    evaluationPackages(resolve(packageDir, '../../apps/bench/corpora')),
+    SPLIT_SALT,
+    log,
+  );
+  const results: Record<string, Record<string, { n: number; recall10: number; mrr: number }>> = {};
+  for (const { root, id } of models) {
+    results[id] = crossLanguage(
+      fileEmbedder(root, id),
+      data.items,
+      split,
+      LANGUAGES,
+      Number(values.cap),
+    );
+  }
+  if (values.json) {
+    console.log(JSON.stringify({ split, cap: Number(values.cap), results }));
+    return;
+  }
+  const ids = Object.keys(results);
+  const directions = Object.keys(results[ids[0]!]!);
+  console.log(`cross-language retrieval, ${split} split (short → long description, pool = n)`);
+  console.log(
+    `| direction | n | ${ids.map((id) => `${id} R@10 | MRR`).join(' | ')} |\n| --- | --: | ${ids.map(() => '--: | --:').join(' | ')} |`,
+  );
+  for (const dir of directions) {
+    const cells = ids.map((id) => {
+      const s = results[id]![dir]!;
+      return `${s.recall10.toFixed(3)} | ${s.mrr.toFixed(3)}`;
+    });
+    console.log(`| ${dir} | ${results[ids[0]!]![dir]!.n} | ${cells.join(' | ')} |`);
+  }
+}
+
+main();
