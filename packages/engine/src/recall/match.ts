@@ -71,8 +71,14 @@ export interface QueryEvidence {
 /** What a memory holding only the model's nearest words to a query word covers of that word. */
 export const RELATED_SHARE = 0.5;
 
+/** Memories in the store, counted once per store generation. */
+export function storeSize(read: Reader, memo: MatchMemo): number {
+  memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
+  return memo.total;
+}
+
 /** Memories matching an FTS5 expression, counted once per store generation. */
-function count(read: Reader, memo: MatchMemo, expression: string): number {
+export function phraseCount(read: Reader, memo: MatchMemo, expression: string): number {
   let n = memo.slotCounts.get(expression);
   if (n === undefined) {
     n =
@@ -95,14 +101,13 @@ export function queryEvidence(
   slots: readonly ResolvedSlot[],
   related: (slot: ResolvedSlot) => readonly string[] = () => [],
 ): QueryEvidence {
-  memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
-  const n = memo.total;
+  const n = storeSize(read, memo);
   const out: QueryEvidence = { slots: [], total: 0 };
   for (const s of slots) {
     // a slot with no alternative (a stop word being typed that begins nothing) asks for nothing
     if (s.terms.length === 0) continue;
     const expression = s.terms.join(' OR ');
-    const df = count(read, memo, expression);
+    const df = phraseCount(read, memo, expression);
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     const words = related(s);
     const near = words.length > 0 ? words.map((w) => ftsString([w])).join(' OR ') : undefined;
@@ -111,7 +116,7 @@ export function queryEvidence(
       weight: idf * s.weight,
       count: df,
       ...(near !== undefined
-        ? { related: { expression: near, count: count(read, memo, near) } }
+        ? { related: { expression: near, count: phraseCount(read, memo, near) } }
         : {}),
     });
     out.total += idf * s.weight;
@@ -177,8 +182,7 @@ export function lexicalCoverage(
 /** The rids of the store's sample: up to {@link SAMPLE}, spread evenly. */
 export function sampleRids(read: Reader, memo: MatchMemo): number[] {
   if (memo.sample) return memo.sample;
-  memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
-  const step = Math.max(1, Math.floor(memo.total / SAMPLE));
+  const step = Math.max(1, Math.floor(storeSize(read, memo) / SAMPLE));
   memo.sample = read.all(
     'SELECT rid FROM (SELECT rid, row_number() OVER (ORDER BY rid) AS i FROM memories) WHERE i % ? = 0 LIMIT ?',
     [step, SAMPLE],

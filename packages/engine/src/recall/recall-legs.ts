@@ -7,7 +7,7 @@ import { readRidsByIds, type CandidateRow } from '../store/store.ts';
 import { USAGE_HALF_LIFE_DAYS } from '../store/usage-fold.ts';
 import type { PreparedQuery, SimilarityBackend } from '../similarity/similarity.ts';
 import type { ExtraList } from '../types.ts';
-import type { MatchMemo } from './match.ts';
+import { phraseCount, storeSize, type MatchMemo } from './match.ts';
 import { topBm25, type TopBm25Work } from './top-bm25.ts';
 
 /**
@@ -92,23 +92,9 @@ export function ftsLeg(
  */
 function informative(read: Reader, memo: MatchMemo, phrases: readonly string[]): string[] {
   if (phrases.length < 2) return [...phrases];
-  memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
-  const half = memo.total / 2;
+  const half = storeSize(read, memo) / 2;
   const kept = phrases.filter((p) => phraseCount(read, memo, p) < half);
   return kept.length > 0 ? kept : [...phrases];
-}
-
-/** Memories an FTS5 expression matches, counted once per store generation. */
-function phraseCount(read: Reader, memo: MatchMemo, phrase: string): number {
-  let count = memo.slotCounts.get(phrase);
-  if (count === undefined) {
-    count =
-      read.all('SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?', [phrase], (c) =>
-        c.num(0),
-      )[0] ?? 0;
-    memo.slotCounts.set(phrase, count);
-  }
-  return count;
 }
 
 /** Whether the phrases' matches add up to `n` or more (each phrase counted once per store generation). */
@@ -118,8 +104,7 @@ function matchesAtLeast(
   phrases: readonly string[],
   n: number,
 ): boolean {
-  memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
-  if (memo.total < n) return false;
+  if (storeSize(read, memo) < n) return false;
   let sum = 0;
   for (const phrase of phrases) {
     sum += phraseCount(read, memo, phrase);

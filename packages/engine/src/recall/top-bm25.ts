@@ -1,5 +1,5 @@
 import type { Reader } from '../store/reader.ts';
-import { LOOKUP_COST, type MatchMemo } from './match.ts';
+import { LOOKUP_COST, phraseCount, storeSize, type MatchMemo } from './match.ts';
 
 /**
  * The exact top k of FTS5's `bm25()` over an OR of phrases, without scoring every memory that
@@ -61,18 +61,10 @@ export function topBm25(
   limit: number,
   work?: TopBm25Work,
 ): TopItem[] {
-  memo.total ??= read.all('SELECT count(*) FROM memories', [], (c) => c.num(0))[0] ?? 0;
-  const total = memo.total;
+  const total = storeSize(read, memo);
   const counted = [...new Set(phrases)]
     .map((phrase) => {
-      let n = memo.slotCounts.get(phrase);
-      if (n === undefined) {
-        n =
-          read.all('SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?', [phrase], (c) =>
-            c.num(0),
-          )[0] ?? 0;
-        memo.slotCounts.set(phrase, n);
-      }
+      const n = phraseCount(read, memo, phrase);
       return { phrase, n, bound: phraseBound(total, n) };
     })
     .filter((p) => p.n > 0)
