@@ -62,14 +62,18 @@ describe('top k of BM25 without scoring every match', () => {
             const memo: MatchMemo = { slotCounts: new Map() };
             const pruned = topBm25(read, memo, phrases, BM25, k);
             const full = exhaustive(read, phrases, k);
+            // the same scores, to within what phrases half the store matches add (≤ 2.2e-6 each)
             expect(pruned.map((t) => t.score)).toEqual(
-              full.map((t) => expect.closeTo(t.score, 9) as unknown as number),
+              full.map((t) => expect.closeTo(t.score, 5) as unknown as number),
             );
-            // the same memories, but where the k-th place is shared by equal scores
-            const last = full.at(-1)?.score;
-            const strict = (xs: { rid: number; score: number }[]) =>
-              xs.filter((x) => Math.abs(x.score - last!) > 1e-9).map((x) => x.rid);
-            expect(strict(pruned)).toEqual(strict(full));
+            // the same memories in the same order, but where scores are that close
+            const apart = (xs: { rid: number; score: number }[]) =>
+              xs
+                .filter((x, i) =>
+                  full.every((y, j) => j === i || Math.abs(y.score - x.score) > 1e-5),
+                )
+                .map((x) => x.rid);
+            expect(apart(pruned)).toEqual(apart(full));
           } finally {
             db.close();
           }

@@ -55,7 +55,6 @@ export function ftsLeg(
   limit: number,
   { site = false, memo, work }: FtsLegOptions = {},
 ): RankedList {
-  if (memo) phrases = informative(read, memo, phrases);
   if (phrases.length === 0) return { leg: 'fts', items: [] };
   const bm25 = site ? BM25_SITE : BM25;
   const match = phrases.join(' OR ');
@@ -82,19 +81,6 @@ export function ftsLeg(
           item,
         );
   return { leg: 'fts', items, tiesShareRank: true };
-}
-
-/**
- * The phrases without those that half the store or more matches, unless nothing else is left:
- * FTS5's `bm25()` gives such a phrase an idf of 10⁻⁶ (its own floor), so it adds at most
- * 2.2 · 10⁻⁶ to a score and only orders memories that tie without it, while reading its matches
- * (every memory, for "ones": the index holds the stem "on") is most of the query's cost.
- */
-function informative(read: Reader, memo: MatchMemo, phrases: readonly string[]): string[] {
-  if (phrases.length < 2) return [...phrases];
-  const half = storeSize(read, memo) / 2;
-  const kept = phrases.filter((p) => phraseCount(read, memo, p) < half);
-  return kept.length > 0 ? kept : [...phrases];
 }
 
 /** Whether the phrases' matches add up to `n` or more (each phrase counted once per store generation). */

@@ -19,13 +19,16 @@ import { LOOKUP_COST, phraseCount, storeSize, type MatchMemo } from './match.ts'
  *    matches fewer memories than {@link LOOKUP_COST} per candidate is read whole for them instead.
  *
  * The scores are the OR query's own (the sum of the same per-phrase terms, added in the same
- * order for every memory, so equal scores stay equal); equal scores at the k-th place are kept
- * by the lower rowid first. Used where the phrases match many memories (below that, one
+ * order for every memory, so equal scores stay equal), but for a phrase that half the store
+ * matches, which is left out once step 1 has stopped (it adds at most 2.2 · 10⁻⁶: see below);
+ * equal scores at the k-th place are kept by the lower rowid first. Used where the phrases match many memories (below that, one
  * `ORDER BY` query is as fast); `explainTopBm25` says what it read.
  */
 
 /** FTS5's `bm25()` k1 (fixed in FTS5). */
 const K1 = 1.2;
+/** What a phrase with FTS5's floored idf (10⁻⁶) adds at most. */
+const FLOORED = 1e-6 * (K1 + 1);
 
 /** What a phrase can add to a memory's score, at most: FTS5's idf (floored as FTS5 floors it) × (k1 + 1). */
 export function phraseBound(total: number, matching: number): number {
@@ -110,7 +113,12 @@ export function topBm25(
     }
   }
   if (i === counted.length) return best(partial, limit);
-  const rest = counted.slice(i);
+  // A phrase that half the store or more matches gets FTS5's floored idf (10⁻⁶): it adds at most
+  // 2.2 · 10⁻⁶ to a score, and looking it up costs most (its doclist is most of the index: "ones"
+  // is the stem "on"). Memories it alone matches cannot reach the top k (step 1 stopped); for the
+  // candidates it is left out, so equal scores to within 2.2 · 10⁻⁶ may order differently.
+  const rest = counted.slice(i).filter((p) => p.bound > FLOORED);
+  if (rest.length === 0) return best(partial, limit);
   const gain = left[i]!;
   // 3. Best partial score first; stop where even the greatest gain cannot reach the k-th complete score.
   candidates.sort((a, b) => partial.get(b)! - partial.get(a)! || a - b);
