@@ -576,7 +576,7 @@ test('(f) the adapters: README installs, examples with plain node, tsc over them
   const langchain = await ok('node langchain.mjs', dir);
   expect(langchain.stdout).toBe(
     "I adopted a kitten named Luna { source: 'pets.md' } true\n" +
-      'The dentist moved my appointment to Friday true\n',
+      '"The dentist moved my appointment to Friday" true\n',
   );
 
   writeFileSync(join(dir, 'model.js'), MOCK_MODEL);

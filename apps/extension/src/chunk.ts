@@ -5,6 +5,7 @@
  */
 import { AnamnesisError } from '@anamnesis/client';
 import type { MemoryFilter, RememberInput } from '@anamnesis/engine';
+import { stripInvisible } from '@anamnesis/ranking';
 
 import type { PageCapture } from './messages.ts';
 
@@ -76,9 +77,14 @@ export function cutText(s: string, max: number): string {
   return s.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }
 
-/** Lone UTF-16 surrogates (which the store refuses) replaced by U+FFFD. */
+/**
+ * Text as stored: without the characters a reader does not see (`stripInvisible`: Unicode tag
+ * characters, zero-width characters, bidi controls, variation selectors), in which a page can
+ * hide an instruction to a model that a person reading the page never sees; lone UTF-16
+ * surrogates (which the store refuses) replaced by U+FFFD.
+ */
 function wellFormed(s: string): string {
-  return s.replace(
+  return stripInvisible(s).replace(
     /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
     '\ufffd',
   );

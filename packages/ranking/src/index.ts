@@ -113,9 +113,11 @@ export {
 } from './tfidf.ts';
 export { sparseCosine, sparseDot, type SparseVector } from './sparse-vector.ts';
 export { compress, countTokens, type CompressOptions, type CompressResult } from './compress.ts';
+export { stripInvisible } from './invisible.ts';
 export {
   DATA_NOTICE,
   DEFAULT_HEADING,
+  fenceText,
   memoryBlock,
   type MemoryBlockOptions,
   type MemoryLike,

@@ -5,12 +5,15 @@
  * Memory text comes from wherever the app took it (web pages, imports, a model's `remember`
  * calls), so it may hold text written to steer a model. The block quotes each memory as one JSON
  * string on its own line, with every kind of line break made `\n` (escaped inside the string) and
- * control characters removed, under a line that says the quotes are data, not instructions. Place
- * it in a user (or context) message rather than the system prompt, so that whatever a memory says
- * never speaks with the system prompt's authority.
+ * control characters and the characters no reader sees (Unicode tag characters, zero-width
+ * characters, bidi controls, variation selectors: `stripInvisible`) removed, under a line that
+ * says the quotes are data, not instructions. Place it in a user (or context) message rather than
+ * the system prompt, so that whatever a memory says never speaks with the system prompt's
+ * authority.
  */
 import { AnamnesisError, assertArray } from '@anamnesis/errors';
 import { countTokens } from './compress.ts';
+import { stripInvisible } from './invisible.ts';
 
 /** A memory as {@link memoryBlock} reads it: a recall result, or the recall tool's output. */
 export interface MemoryLike {
@@ -47,16 +50,21 @@ export const DATA_NOTICE =
 
 // Every line break a reader may honour: CRLF, CR, LF, VT, FF, NEL, LINE and PARAGRAPH SEPARATOR.
 const BREAKS = /\r\n|[\r\n\v\f\u0085\u2028\u2029]/g;
-// C0 and C1 controls (tab and LF are handled before) and the bidirectional overrides/isolates.
-const CONTROLS =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u202a-\u202e\u2066-\u2069]/g;
+// C0 and C1 controls (tab and LF are handled before); bidi controls are `stripInvisible`'s.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f]/g;
 const PLAIN_ID = /^[\w.:@/+-]{1,128}$/;
 
-/** Text as one line of data: breaks made `\n`, tabs spaces, controls removed, JSON-quoted. */
-function quote(text: string): string {
+/**
+ * A text as one line of data, as {@link memoryBlock} quotes each memory: every kind of line break
+ * made `\n` (escaped inside the string), tabs made spaces, control characters and the characters
+ * no reader sees (`stripInvisible`: Unicode tag characters, zero-width characters, bidi controls,
+ * variation selectors) removed, then JSON-quoted. The adapters that hand memory text to a model
+ * one item at a time (the LangChain retriever) fence each text with it.
+ */
+export function fenceText(text: string): string {
   return JSON.stringify(
-    text.trim().replace(BREAKS, '\n').replace(/\t/g, ' ').replace(CONTROLS, ''),
+    stripInvisible(text).trim().replace(BREAKS, '\n').replace(/\t/g, ' ').replace(CONTROLS, ''),
   );
 }
 
@@ -69,9 +77,9 @@ function day(createdAt: number | string | undefined): string | undefined {
 /**
  * The block: the heading, {@link DATA_NOTICE}, then one line per memory,
  * `[n] (id …, YYYY-MM-DD) "text"`, numbered from 1 in the order given (recall's order: most
- * relevant first). The text is a JSON string (line breaks of every kind as `\n`, control and
- * bidirectional-override characters removed); an id of anything but letters, digits and `_.:@/+-`
- * is quoted the same way. `''` when there is no memory. `INVALID_INPUT` for anything but an array
+ * relevant first). The text is a JSON string (line breaks of every kind as `\n`, control
+ * characters and the characters no reader sees removed: see {@link fenceText}); an id of anything
+ * but letters, digits and `_.:@/+-` is quoted the same way. `''` when there is no memory. `INVALID_INPUT` for anything but an array
  * of `{ id, text }` or a bad option.
  *
  * Put it in a user message, not in a system prompt.
@@ -109,9 +117,9 @@ export function memoryBlock(
     used += countTokens(memory.text);
     if (tokenBudget !== undefined && used > tokenBudget) break;
     const when = dates ? day(memory.createdAt) : undefined;
-    const id = PLAIN_ID.test(memory.id) ? memory.id : quote(memory.id);
+    const id = PLAIN_ID.test(memory.id) ? memory.id : fenceText(memory.id);
     const source = when === undefined ? `id ${id}` : `id ${id}, ${when}`;
-    lines.push(`[${i + 1}] (${source}) ${quote(memory.text)}`);
+    lines.push(`[${i + 1}] (${source}) ${fenceText(memory.text)}`);
   }
   return lines.length === 0 ? '' : [heading, DATA_NOTICE, ...lines].join('\n');
 }
