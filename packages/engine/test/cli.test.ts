@@ -51,6 +51,37 @@ describe('anamnesis CLI', () => {
     expect(JSON.parse(exported[1]!)).toMatchObject({ id: 'k', tags: ['pets'] });
   });
 
+  it('ingests a long text file as passages, each found by its own words (issue 41)', async () => {
+    const db = join(dir, 'passages.db');
+    const essay = join(dir, 'essay.txt');
+    const paragraphs = Array.from(
+      { length: 100 },
+      (_, i) =>
+        `Paragraph ${i}: ${i === 70 ? 'The zqlighthouse keeper logs ships at dawn. ' : ''}${'The tide came in slowly over the flats. '.repeat(10)}`,
+    );
+    writeFileSync(essay, paragraphs.join('\n\n'));
+    expect(readFileSync(essay, 'utf8').length).toBeGreaterThan(40_000);
+    const ingested = await run('ingest', '--db', db, essay);
+    const count = Number(/^ingested (\d+) memories/.exec(ingested.out)?.[1]);
+    expect(count).toBeGreaterThan(50);
+    const engine = await createEngine({ storage: 'file', path: db });
+    try {
+      const stored = await engine.list({ limit: 1000 });
+      expect(stored).toHaveLength(count);
+      for (const m of stored) {
+        expect(m.text.length).toBeLessThanOrEqual(800);
+        expect(m).toMatchObject({ kind: 'file', meta: { source: 'essay.txt', chunks: count } });
+      }
+      expect(stored.map((m) => m.meta.chunk).sort((a, b) => Number(a) - Number(b))).toEqual(
+        Array.from({ length: count }, (_, i) => i),
+      );
+      const [hit] = await engine.recall('zqlighthouse keeper', { tokenBudget: 1000 });
+      expect(hit?.text).toContain('Paragraph 70: The zqlighthouse keeper');
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('mcp without @anamnesis/mcp installed: exits 1 and says what to install', async () => {
     const bin = join(import.meta.dirname, '../src/bin.ts');
     const failed = await promisify(execFile)(

@@ -63,3 +63,65 @@ describe('memoryBlock removes invisible characters', () => {
     expect(stripInvisible(PLANTED)).toBe('Lisbon trip notes.');
   });
 });
+
+describe('memoryBlock with a token budget: a memory longer than the budget comes back cut, marked', () => {
+  const long = `${'The ferry to the island leaves at nine from pier four. '.repeat(728)}End.`;
+
+  test('a 40,000-character first memory is cut to the budget and says how much it shows', () => {
+    expect(long.length).toBeGreaterThan(40_000);
+    const block = memoryBlock([{ id: 'long', text: long }], { tokenBudget: 1000, dates: false });
+    const lines = block.split('\n');
+    expect(lines).toHaveLength(3);
+    const match = /^\[1\] \(id long, cut to (\d+) of (\d+) characters\) (".*")$/.exec(lines[2]!);
+    expect(match, lines[2]).not.toBeNull();
+    const shown = JSON.parse(match![3]!) as string;
+    expect(Number(match![1])).toBe(Array.from(shown).length);
+    expect(Number(match![2])).toBe(long.length);
+    expect(long.startsWith(shown)).toBe(true);
+    // within the budget (4 characters a token), cut at a word's end
+    expect(shown.length).toBeLessThanOrEqual(4000);
+    expect(shown.length).toBeGreaterThan(3900);
+    expect(long[shown.length]).toBe(' ');
+  });
+
+  test('what fits comes whole, the first that does not fit comes cut, nothing after it', () => {
+    const block = memoryBlock(
+      [
+        { id: 'a', text: 'Short one.' },
+        { id: 'b', text: long },
+        { id: 'c', text: 'Never shown: [n] stays results[n - 1].' },
+      ],
+      { tokenBudget: 100, dates: false },
+    );
+    const lines = block.split('\n').slice(2);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe('[1] (id a) "Short one."');
+    expect(lines[1]).toMatch(/^\[2\] \(id b, cut to \d+ of \d+ characters\) "The ferry/);
+    const shown = JSON.parse(/ (".*")$/.exec(lines[1]!)![1]!) as string;
+    expect(Math.ceil(shown.length / 4)).toBeLessThanOrEqual(100 - 3);
+  });
+
+  test('no memory is cut to a scrap: after others, it needs MIN_CUT_TOKENS of room', () => {
+    const block = memoryBlock(
+      [
+        { id: 'a', text: 'x'.repeat(396) },
+        { id: 'b', text: long },
+      ],
+      { tokenBudget: 100 },
+    );
+    expect(block.split('\n')).toHaveLength(3);
+    // a budget of 0 shows nothing
+    expect(memoryBlock([{ id: 'b', text: long }], { tokenBudget: 0 })).toBe('');
+  });
+
+  test('a text that fits is never marked, and surrogate pairs are never split', () => {
+    expect(memoryBlock([{ id: 'a', text: 'fits' }], { tokenBudget: 1, dates: false })).toMatch(
+      /\[1\] \(id a\) "fits"$/,
+    );
+    const emoji = '😀'.repeat(100);
+    const block = memoryBlock([{ id: 'e', text: emoji }], { tokenBudget: 5, dates: false });
+    const shown = JSON.parse(/ (".*")$/.exec(block)![1]!) as string;
+    expect(shown).toBe('😀'.repeat(20));
+    expect(block).toContain('cut to 20 of 100 characters');
+  });
+});

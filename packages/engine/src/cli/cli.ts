@@ -1,7 +1,7 @@
 /**
  * The `anamnesis` command: try the engine without a browser, on a file-backed store.
  *
- *   anamnesis ingest [--db FILE] FILE...      JSON Lines (one memory per line) or text files
+ *   anamnesis ingest [--db FILE] FILE...      JSON Lines (one memory per line) or text files (as passages)
  *   anamnesis recall [--db FILE] [--profile NAME] [--top N] QUERY
  *   anamnesis stats  [--db FILE]
  *   anamnesis export [--db FILE] [--vectors]
@@ -15,13 +15,14 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AnamnesisError } from '@anamnesis/errors';
+import { chunkText } from '@anamnesis/ranking';
 import { createEngine } from '../engine.ts';
 import { recoverStore } from '../io/recover.ts';
 import { jsonTerminalSafe, terminalSafe } from './terminal.ts';
 import type { RememberInput } from '../types.ts';
 
 const USAGE = `usage:
-  anamnesis ingest [--db FILE] FILE...                JSON Lines or text files
+  anamnesis ingest [--db FILE] FILE...                JSON Lines, or text files as passages
   anamnesis recall [--db FILE] [--profile NAME] [--top N] QUERY
   anamnesis stats  [--db FILE]
   anamnesis export [--db FILE] [--vectors]
@@ -48,6 +49,24 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   const [sa, sb] = await Promise.all([stat(a).catch(() => null), stat(b).catch(() => null)]);
   if (sa && sb && sa.ino !== 0 && sa.dev === sb.dev && sa.ino === sb.ino) return true;
   return (await resolvedPath(a)) === (await resolvedPath(b));
+}
+
+/**
+ * A text file as memories: its passages (`chunkText`, at most 800 characters each, as the
+ * extension cuts pages), kind `'file'`, session the file's `file:` URL, meta `{ source, chunk,
+ * chunks }` (the file's name, the passage's place and their number). A passage, not the file, is
+ * what recall finds and what fits a prompt's budget.
+ */
+function passagesOf(file: string, text: string): RememberInput[] {
+  const passages = chunkText(text);
+  const session = pathToFileURL(resolve(file)).href;
+  const source = basename(file);
+  return passages.map((passage, chunk) => ({
+    text: passage,
+    kind: 'file',
+    session,
+    meta: { source, chunk, chunks: passages.length },
+  }));
 }
 
 /** The package `anamnesis mcp` runs: not a dependency of the engine, installed by who wants it. */
@@ -160,8 +179,7 @@ export async function main(
             });
           added += (await engine.rememberMany(items)).length;
         } else {
-          await engine.remember({ text, kind: 'file', meta: { source: basename(file) } });
-          added++;
+          added += (await engine.rememberMany(passagesOf(file, text))).length;
         }
       }
       out(`ingested ${added} memories into ${values.db}`);
