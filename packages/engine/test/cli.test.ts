@@ -80,6 +80,17 @@ describe('anamnesis CLI', () => {
     } finally {
       await engine.close();
     }
+    // the file ingested again, changed: its passages are replaced, not added to
+    writeFileSync(essay, 'A short note now.\n\nOnly two paragraphs.');
+    expect((await run('ingest', '--db', db, essay)).out).toBe(`ingested 1 memories into ${db}`);
+    const after = await createEngine({ storage: 'file', path: db });
+    try {
+      expect((await after.list({ limit: 1000 })).map((m) => m.text)).toEqual([
+        'A short note now.\nOnly two paragraphs.',
+      ]);
+    } finally {
+      await after.close();
+    }
   });
 
   it('mcp without @anamnesis/mcp installed: exits 1 and says what to install', async () => {

@@ -51,15 +51,20 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   return (await resolvedPath(a)) === (await resolvedPath(b));
 }
 
+/** The session of a text file's passages: its `file:` URL. */
+function fileSession(file: string): string {
+  return pathToFileURL(resolve(file)).href;
+}
+
 /**
  * A text file as memories: its passages (`chunkText`, at most 800 characters each, as the
  * extension cuts pages), kind `'file'`, session the file's `file:` URL, meta `{ source, chunk,
  * chunks }` (the file's name, the passage's place and their number). A passage, not the file, is
- * what recall finds and what fits a prompt's budget.
+ * what recall finds and what fits a prompt's budget. Ingesting the file again replaces them.
  */
 function passagesOf(file: string, text: string): RememberInput[] {
   const passages = chunkText(text);
-  const session = pathToFileURL(resolve(file)).href;
+  const session = fileSession(file);
   const source = basename(file);
   return passages.map((passage, chunk) => ({
     text: passage,
@@ -179,7 +184,10 @@ export async function main(
             });
           added += (await engine.rememberMany(items)).length;
         } else {
-          added += (await engine.rememberMany(passagesOf(file, text))).length;
+          // a file ingested again replaces its passages (in one transaction)
+          const passages = passagesOf(file, text);
+          const replace = { kind: 'file', session: passages[0]?.session ?? fileSession(file) };
+          added += (await engine.rememberMany(passages, { replace })).length;
         }
       }
       out(`ingested ${added} memories into ${values.db}`);

@@ -5,7 +5,7 @@ import type {
 } from '../embedding/embedder.ts';
 import type { TfidfSimilarityOptions } from '../similarity/tfidf-similarity.ts';
 import type { StorageKind, StorageOpenSteps } from '../storage/backend.ts';
-import type { StoreChange } from '../types.ts';
+import type { MemoryFilter, StoreChange } from '../types.ts';
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -75,9 +75,17 @@ export interface EngineOptions {
 export interface RememberManyOptions {
   /** Called after each embedded batch with items done and total. */
   onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Memories these new ones replace: what the filter selects is deleted in the same transaction,
+   * before the new ones are stored, so either both happen or neither (a page saved again, a file
+   * ingested again: the old passages stay until the new ones are stored). A new text equal to a
+   * replaced memory's is stored anew, and a replaced memory's id may be given again. The change
+   * listeners hear one `'remember'` change naming the new and the deleted ids. A filter that sets
+   * no condition is `INVALID_INPUT`, as for `forget`. Default: none (nothing is deleted).
+   */
+  replace?: MemoryFilter;
 }
 
-/** The engine's write methods: each is one transaction through the write path. */
 /** The engine's write methods: each is one transaction through the write path. */
 export const WRITE_METHODS = {
   remember: true,
