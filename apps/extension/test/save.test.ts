@@ -49,10 +49,7 @@ describe('saving a page again', () => {
       planCapture({ source: 'selection', url: URL, title: 'Lisbon trip', text: 'A quote' }, 1),
     );
     await saveCapture(engine, capture('Tram 28 at ten.'));
-    expect(await stored()).toEqual([
-      'Lisbon trip\nA quote',
-      'Lisbon trip\nTram 28 at ten.',
-    ]);
+    expect(await stored()).toEqual(['Lisbon trip\nA quote', 'Lisbon trip\nTram 28 at ten.']);
   });
 
   test('a write that fails (quota, simulated) leaves the old passages or the new, never none', async () => {

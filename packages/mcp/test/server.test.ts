@@ -46,7 +46,9 @@ describe('recall: a memory longer than the budget (issue 41)', () => {
         ...(tokenBudget ? { tokenBudget } : {}),
       });
       const line = block.split('\n')[2];
-      expect(line, block).toMatch(/^\[1\] \(id \w+, \d{4}-\d{2}-\d{2}, cut to \d+ of \d+ characters\) "The lighthouse/);
+      expect(line, block).toMatch(
+        /^\[1\] \(id \w+, \d{4}-\d{2}-\d{2}, cut to \d+ of \d+ characters\) "The lighthouse/,
+      );
       const [, shown, of] = /cut to (\d+) of (\d+)/.exec(line!)!.map(Number);
       expect(of).toBe(essay.trim().length);
       expect(shown).toBeLessThanOrEqual((tokenBudget ?? DEFAULT_TOKEN_BUDGET) * 4);

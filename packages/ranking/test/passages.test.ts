@@ -44,4 +44,3 @@ describe('chunkText', () => {
     expect(cutText('ab', 5)).toBe('ab');
   });
 });
-
