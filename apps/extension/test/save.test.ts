@@ -60,7 +60,7 @@ describe('saving a page again', () => {
     // nothing: its forget went through); a save in one write is whole.
     const second = await saveCapture(quotaAfter(2), capture('Tram 28 at ten.')).then(
       () => 'saved',
-      (e: AnamnesisError) => e.code,
+      (e: unknown) => (e as AnamnesisError).code,
     );
     expect(second).toBe('saved');
     expect(await stored()).toEqual(['Lisbon trip\nTram 28 at ten.']);

@@ -96,10 +96,9 @@ describe('rememberMany with replace', () => {
     await engine.rememberMany(OLD);
     // the second new memory links to a memory that does not exist: NOT_FOUND inside the insert
     await rejectsWith(
-      engine.rememberMany(
-        [...page(['New one']), { text: 'New two', links: [{ to: 'missing' }] }],
-        { replace: REPLACE },
-      ),
+      engine.rememberMany([...page(['New one']), { text: 'New two', links: [{ to: 'missing' }] }], {
+        replace: REPLACE,
+      }),
       'NOT_FOUND',
     );
     expect(await texts()).toEqual(OLD.map((m) => m.text).sort());

@@ -23,6 +23,11 @@ export const ERROR_CODES = {
   STORE_LOCKED: 'The store is held by another owner',
   /** The store's file or its folder cannot be written (a read-only mount, file or folder); nothing was written. */
   READ_ONLY: 'The store is read-only; nothing was written',
+  /**
+   * The store does not exist: a file store opened with `create: false` (the CLI's `stats`,
+   * `recall`, `export`) at a path where there is no file, a mistyped `--db`. Nothing was created.
+   */
+  STORE_NOT_FOUND: 'The store does not exist',
   /** The store file is damaged; `recoverStore` / `recoverMemory` salvage what is readable. */
   STORE_CORRUPT: 'The store file is corrupt',
   /** The owner tab changed while a forwarded call was in flight; retry it (its operation id keeps a write from applying twice). */

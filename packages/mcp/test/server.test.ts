@@ -2,13 +2,20 @@
  * The server in this process over the SDK's in-memory transport: what `recall` answers, without a
  * child process per case.
  */
-import { createEngine, type Engine } from '@anamnesis/engine';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, defaultStorePath as engineDefault, type Engine } from '@anamnesis/engine';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 
-import { createMemoryServer, DEFAULT_TOKEN_BUDGET, MAX_TOKEN_BUDGET } from '../src/index.ts';
+import {
+  createMemoryServer,
+  defaultStorePath,
+  DEFAULT_TOKEN_BUDGET,
+  MAX_TOKEN_BUDGET,
+} from '../src/index.ts';
 
 let engine: Engine;
 let client: Client;
@@ -35,7 +42,9 @@ async function recall(args: Record<string, unknown>): Promise<string> {
 
 describe('recall: a memory longer than the budget (issue 41)', () => {
   // 40,000 characters: an essay stored as one memory (the engine takes up to 4 Mi characters).
-  const essay = `${'The lighthouse keeper logged every passing ship and the weather at dawn. '.repeat(548)}`;
+  const essay = 'The lighthouse keeper logged every passing ship and the weather at dawn. '.repeat(
+    548,
+  );
 
   test('comes back cut to the budget and marked, at the default budget and at the largest', async () => {
     expect(essay.length).toBeGreaterThan(40_000);
@@ -67,4 +76,9 @@ describe('recall: a memory longer than the budget (issue 41)', () => {
     expect(lines[0]).toMatch(/^\[1\] \(id \w+, [\d-]+\) "The lighthouse keeper is called Maren."$/);
     expect(lines[1]).toMatch(/^\[2\] \(id \w+, [\d-]+, cut to \d+ of \d+ characters\) "/);
   });
+});
+
+test("the default store is the anamnesis CLI's: ~/.anamnesis/memory.db (issue 41)", () => {
+  expect(defaultStorePath()).toBe(join(homedir(), '.anamnesis', 'memory.db'));
+  expect(defaultStorePath()).toBe(engineDefault(homedir()));
 });

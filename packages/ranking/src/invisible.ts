@@ -5,8 +5,11 @@
  * block (`memoryBlock`), the LangChain retriever's fence and the extension's page capture use it.
  */
 
-// The characters of stripInvisible's list, as UTF-16 (U+E0000 and up are \udb40 pairs).
+// The characters of stripInvisible's list, as UTF-16: single code units, then the pairs of the
+// supplementary ones (U+E0000 and up are \udb40 followed by a low surrogate). Variation selectors
+// and joiners are combining characters, so the class is written with escapes only.
 const INVISIBLE_CHARACTERS =
+  // eslint-disable-next-line no-misleading-character-class -- each is matched alone, on purpose
   /[\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f\udd00-\uddef]/g;
 
 /**

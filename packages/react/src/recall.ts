@@ -58,7 +58,6 @@ export function useRecall(
   const optionsKey = keyOf(merged);
   // The options of the first render with this key: recall gets the object itself (a `Date` stays
   // a `Date`); the key only tells when they changed.
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- `merged` changes with the key only
   const recallOptions: RecallOptions = useMemo(() => merged, [optionsKey]);
   const [debounced, setDebounced] = useState(query);
   const [answer, setAnswer] = useState<{

@@ -19,8 +19,16 @@ export interface EngineOptions {
    * why). Default `'auto'`.
    */
   storage?: StorageKind;
-  /** File path for `storage: 'file'` (created, readable by its owner only, when absent). */
+  /**
+   * File path for `storage: 'file'` (created, readable by its owner only, when absent). The CLI
+   * and the MCP server default to `~/.anamnesis/memory.db` (`defaultStorePath`).
+   */
   path?: string;
+  /**
+   * `storage: 'file'`: create the file when there is none at `path`. `false`: a missing file is
+   * `STORE_NOT_FOUND` and nothing is created (a reader given a mistyped path). Default true.
+   */
+  create?: boolean;
   /**
    * `storage: 'file'`: how long a write waits for another process's write to the same file to
    * finish, in ms (0–600,000), before failing with `STORE_LOCKED` (nothing written; retry). Reads
