@@ -34,6 +34,12 @@ export const ERROR_CODES = {
   OWNER_CHANGED: 'The owner of the store changed while the call was in flight',
   /** The call did not answer in time (the client's deadlines). */
   TIMEOUT: 'The call timed out',
+  /**
+   * Another tab of the app, of another version (an update came between the two), owns the store:
+   * the two cannot share it. The message says which tab to reload; `details` give both tab
+   * protocol versions (`protocol`: this tab's, `other`: the owner's).
+   */
+  VERSION_MISMATCH: 'A tab of another version of the app owns the store',
   /** The engine or client was closed. */
   CLOSED: 'The memory is closed',
   /** The environment or the contract lacks the operation (no OPFS, raw vectors in the LangChain store, a method a follower cannot forward). */
