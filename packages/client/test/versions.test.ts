@@ -32,7 +32,7 @@ function otherOwner(
   const channel = tab.env.createChannel!(`anamnesis:${name}`);
   const heard: unknown[] = [];
   channel.addEventListener('message', (event) => {
-    const m = (event as MessageEvent).data as { v?: number; t?: string };
+    const m = event.data as { v?: number; t?: string };
     heard.push(m);
     if (m?.t !== 'hello') return;
     if (m.v === version) {
