@@ -32,19 +32,17 @@ const PLAIN_URL = `http://127.0.0.1:${PLAIN_PORT}`;
  * turns Chromium's HTTP cache off in a context with routes, and what a first visit downloads
  * depends on it (nothing leaves this machine either way; such a request still fails the test).
  */
-const plainTest = test.extend<{ foreignRequests: string[] }>({
-  foreignRequests: [
-    async ({ context, baseURL }, use) => {
-      const origin = new URL(baseURL ?? PLAIN_URL).origin;
-      const foreign: string[] = [];
-      context.on('request', (r) => {
-        if (isForeign(r.url(), origin)) foreign.push(r.url());
-      });
-      await use(foreign);
-      expect(foreign, `requests to origins other than ${origin}`).toEqual([]);
-    },
-    { auto: true },
-  ],
+const plainTest = test.extend({
+  // an override of the automatic fixture: it stays automatic
+  foreignRequests: async ({ context, baseURL }, use) => {
+    const origin = new URL(baseURL ?? PLAIN_URL).origin;
+    const foreign: string[] = [];
+    context.on('request', (r) => {
+      if (isForeign(r.url(), origin)) foreign.push(r.url());
+    });
+    await use(foreign);
+    expect(foreign, `requests to origins other than ${origin}`).toEqual([]);
+  },
 });
 
 /** A file only an ONNX Runtime path needs. */

@@ -47,8 +47,8 @@ test('a tab of this build beside an owner of protocol 3 gets VERSION_MISMATCH wi
   page,
   context,
 }) => {
-  const old = await openClientPage(page);
-  void old; // the page is the origin's: the old "app" runs in it
+  // a page of the origin (its OPFS cleared): the old "app" runs in it
+  await openClientPage(page);
   await oldOwner(page, 'updated');
   const pageB = await context.newPage();
   const b = await openClientPage(pageB, { clear: false });
