@@ -21,7 +21,7 @@ const MAY_IMPORT = {
   io: ['input', 'store', 'vectors', 'embedding', 'similarity', 'writes'],
   storage: ['store', 'io'],
   engine: ['input', 'store', 'embedding', 'similarity', 'recall', 'writes', 'io', 'storage'],
-  cli: ['io', 'engine.ts'],
+  cli: ['io', 'storage', 'engine.ts'],
 };
 
 /** A folder (`store` → `store/`) or a top-level file (`engine.ts`) as a path pattern. */

@@ -6,6 +6,8 @@
  * person picks a runtime that needs them), in a cache of their own, and served from it offline.
  * Each cache name carries a hash of its files' names and contents, so a new build replaces the old
  * caches; a person who had fetched ONNX Runtime gets the new build's copies during its install.
+ * The first install takes what the first visit already downloaded from the browser's HTTP cache,
+ * so a server without ETag or Last-Modified sends each file once (see `precache` in the worker).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -47,10 +49,29 @@ async function refreshOnDemand() {
   await (await caches.open(ON_DEMAND_CACHE)).addAll(wanted).catch(() => undefined);
 }
 
+// The precache. On the first install (no earlier build's cache) the page and its worker have
+// just downloaded what the app needs: their copies are taken from the browser's HTTP cache
+// ('force-cache') instead of the network, where a server that sends no ETag or Last-Modified
+// would send every file again. An update asks the network as usual (the HTTP cache may hold the
+// earlier build's files under the same names). '/' is the page's own index.html, kept under both
+// names, so that it too is downloaded once.
+async function precache() {
+  const earlier = (await caches.keys()).some(
+    (k) => k.startsWith('anamnesis-notes-') && !k.startsWith('anamnesis-notes-onnx-') && k !== CACHE,
+  );
+  const mode = earlier ? 'default' : 'force-cache';
+  const cache = await caches.open(CACHE);
+  const root = await fetch(new Request('/', { cache: mode }));
+  if (!root.ok) throw new Error('/: ' + root.status);
+  await cache.put('/index.html', root.clone());
+  await cache.put('/', root);
+  const rest = PRECACHE.filter((url) => url !== '/' && url !== '/index.html');
+  await cache.addAll(rest.map((url) => new Request(url, { cache: mode })));
+}
+
 self.addEventListener('install', (event) => {
   event.waitUntil(
-    caches.open(CACHE)
-      .then((cache) => cache.addAll(PRECACHE))
+    precache()
       .then(refreshOnDemand)
       .then(() => self.skipWaiting()),
   );

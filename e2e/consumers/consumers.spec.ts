@@ -460,10 +460,13 @@ test('(d) the CLI quick start: npx anamnesis ingest, then recall, on a file stor
     install!.replace('npm install', 'npm install --no-audit --no-fund --prefer-offline'),
     dir,
   );
-  const ingested = await ok(ingest!, dir);
-  expect(ingested.stdout.trim()).toBe('ingested 3 memories into anamnesis.db');
-  expect(existsSync(join(dir, 'anamnesis.db'))).toBe(true);
-  const recalled = await ok(recall!, dir);
+  // the default store is ~/.anamnesis/memory.db: a home of the test's own
+  const home = `HOME=${JSON.stringify(dir)} USERPROFILE=${JSON.stringify(dir)}`;
+  const ingested = await ok(`${home} ${ingest!}`, dir);
+  const store = join(dir, '.anamnesis', 'memory.db');
+  expect(ingested.stdout.trim()).toBe(`ingested 3 memories into ${store}`);
+  expect(existsSync(store)).toBe(true);
+  const recalled = await ok(`${home} ${recall!}`, dir);
   console.log(recalled.stdout);
   expect(recalled.stdout).toMatch(/^1\. \[[^\]]+\] \S+ {2}I adopted a kitten named Luna$/m);
 });
@@ -576,7 +579,7 @@ test('(f) the adapters: README installs, examples with plain node, tsc over them
   const langchain = await ok('node langchain.mjs', dir);
   expect(langchain.stdout).toBe(
     "I adopted a kitten named Luna { source: 'pets.md' } true\n" +
-      'The dentist moved my appointment to Friday true\n',
+      '"The dentist moved my appointment to Friday" true\n',
   );
 
   writeFileSync(join(dir, 'model.js'), MOCK_MODEL);

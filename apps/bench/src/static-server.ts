@@ -2,8 +2,10 @@
  * A static file server as a typical one serves a built app (`bench:size`): text, JavaScript, JSON,
  * wasm and SVG compressed (brotli when the browser accepts it, else gzip; both at level 6, nginx's
  * default for brotli and zlib's for gzip), already-compressed or opaque binary files (images, zips,
- * `.onnx` weights) as they are; `Cache-Control: no-cache` with an ETag (a repeat request is a 304);
- * `index.html` for a path that is not a file (a single-page app).
+ * `.onnx` weights) as they are; `Cache-Control: no-cache` with an ETag (a repeat request is a 304),
+ * or, with `validators: false`, as many plain servers do, neither (no ETag, no Last-Modified, no
+ * Cache-Control: a browser cannot revalidate, it downloads again); `index.html` for a path that is
+ * not a file (a single-page app).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -74,11 +76,26 @@ export interface StaticServer {
   url: string;
   /** Bytes of response bodies sent, and how many responses, since the start (or the last reset). */
   sent: { bytes: number; responses: number };
+  /** Full responses (200, a body) sent per file, by its path under the root (`/`-separated). */
+  bodies: Map<string, number>;
   close(): Promise<void>;
 }
 
-/** Serves `root` on a free port of 127.0.0.1. */
-export async function serveStatic(root: string): Promise<StaticServer> {
+/** Options of {@link serveStatic}. */
+export interface StaticServerOptions {
+  /** Send `Cache-Control: no-cache` and an ETag (true, the default), or neither (false). */
+  validators?: boolean;
+  /** The port (default: a free one). */
+  port?: number;
+}
+
+/** Serves `root` on 127.0.0.1 (a free port unless `options.port`). */
+export async function serveStatic(
+  root: string,
+  options: StaticServerOptions = {},
+): Promise<StaticServer> {
+  const validators = options.validators ?? true;
+  const bodies = new Map<string, number>();
   const base = resolve(root);
   const cache = new Map<string, Encoded & { etag: string }>();
   const sent = { bytes: 0, responses: 0 };
@@ -105,11 +122,13 @@ export async function serveStatic(root: string): Promise<StaticServer> {
       cache.set(path, entry);
     }
     res.setHeader('Content-Type', TYPES[extname(path)] ?? 'application/octet-stream');
-    res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('ETag', entry.etag);
+    if (validators) {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('ETag', entry.etag);
+    }
     res.setHeader('Vary', 'Accept-Encoding');
     sent.responses++;
-    if (req.headers['if-none-match'] === entry.etag) {
+    if (validators && req.headers['if-none-match'] === entry.etag) {
       res.statusCode = 304;
       res.end();
       return;
@@ -125,13 +144,19 @@ export async function serveStatic(root: string): Promise<StaticServer> {
     }
     res.setHeader('Content-Length', body.length);
     sent.bytes += body.length;
+    const rel = path
+      .slice(base.length + 1)
+      .split(sep)
+      .join('/');
+    bodies.set(rel, (bodies.get(rel) ?? 0) + 1);
     res.end(req.method === 'HEAD' ? undefined : body);
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  await new Promise<void>((done) => server.listen(options.port ?? 0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     sent,
+    bodies,
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();

@@ -5,7 +5,8 @@
  *
  * Recalled messages are data: they go into a human message, each one quoted on its own line, never
  * into the system message, so that a remembered text cannot speak with the system's authority or
- * pass itself off as another recalled item (see `quoted`).
+ * pass itself off as another recalled item. The retriever fences each text (its `fence` option, on
+ * by default: one JSON-quoted line, nothing invisible); the speaker is quoted here (`quoted`).
  *
  * Each message is stored with who said it (`meta.speaker`: `SPEAKER`, the only speaker this page
  * stores; the echo's replies are not remembered), which the engine's speaker focus reads, and each
@@ -37,14 +38,17 @@ const BREAKS = /\r\n|[\r\n\v\f\u0085\u2028\u2029]/g;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
-/** A recalled text as one line of data: line breaks made `\n`, controls removed, JSON-quoted. */
+/** A stored speaker as one line of data: line breaks made `\n`, controls removed, JSON-quoted. */
 const quoted = (text: string) =>
   JSON.stringify(text.replace(BREAKS, '\n').replace(/\t/g, ' ').replace(CONTROLS, ''));
 
-/** One recalled message as a line of the prompt: its speaker (when stored) and its text, quoted. */
+/**
+ * One recalled message as a line of the prompt: its speaker (when stored), quoted, and its text as
+ * the retriever fenced it (already one quoted line).
+ */
 const recalledLine = (doc: DocumentInterface) => {
   const speaker = (doc.metadata as { meta?: Record<string, unknown> }).meta?.speaker;
-  return `- ${typeof speaker === 'string' ? `${quoted(speaker)}: ` : ''}${quoted(doc.pageContent)}`;
+  return `- ${typeof speaker === 'string' ? `${quoted(speaker)}: ` : ''}${doc.pageContent}`;
 };
 
 /** recall → prompt → the echo "model" → text, over `memory`. */

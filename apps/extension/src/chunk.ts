@@ -1,10 +1,12 @@
 /**
- * Splitting a page's text into memories: paragraphs (blank lines or line breaks) packed into
- * chunks of at most `max` characters; a longer paragraph is cut at sentence ends, then at spaces.
- * Pure (no DOM), so it is unit-tested in Node.
+ * Planning what one click stores: the page's text split into passages (`chunkText` of
+ * `@anamnesis/ranking`: paragraphs packed into chunks of at most `CHUNK_CHARS` characters, a longer
+ * paragraph cut at sentence ends, then at spaces), within the limits of one click. Pure (no DOM),
+ * so it is unit-tested in Node.
  */
 import { AnamnesisError } from '@anamnesis/client';
 import type { MemoryFilter, RememberInput } from '@anamnesis/engine';
+import { chunkText, cutText, stripInvisible } from '@anamnesis/ranking';
 
 import type { PageCapture } from './messages.ts';
 
@@ -25,60 +27,14 @@ export const MAX_URL_CHARS = 4096;
  */
 export const MAX_CAPTURE_BYTES = 1_048_576;
 
-/** Splits `text` into trimmed chunks of at most `max` characters, in order. */
-export function chunkText(text: string, max = CHUNK_CHARS): string[] {
-  const paragraphs = text
-    .replace(/\r\n?/g, '\n')
-    .split(/\n+/)
-    .map((p) => p.replace(/[ \t\f\v\u00a0]+/g, ' ').trim())
-    .filter((p) => p.length > 0);
-  const pieces = paragraphs.flatMap((p) => splitLong(p, max));
-  const chunks: string[] = [];
-  let current = '';
-  for (const piece of pieces) {
-    if (current && current.length + 1 + piece.length > max) {
-      chunks.push(current);
-      current = piece;
-    } else current = current ? `${current}\n${piece}` : piece;
-  }
-  if (current) chunks.push(current);
-  return chunks;
-}
-
-/** Cuts one paragraph longer than `max` at sentence ends, then at spaces, then anywhere. */
-function splitLong(paragraph: string, max: number): string[] {
-  if (paragraph.length <= max) return [paragraph];
-  const out: string[] = [];
-  let rest = paragraph;
-  while (rest.length > max) {
-    const window = rest.slice(0, max + 1);
-    let cut = Math.max(
-      window.lastIndexOf('. '),
-      window.lastIndexOf('! '),
-      window.lastIndexOf('? '),
-    );
-    if (cut > max / 3) cut += 1;
-    else cut = window.lastIndexOf(' ');
-    if (cut <= max / 3) cut = cutText(rest, max).length;
-    out.push(rest.slice(0, cut).trim());
-    rest = rest.slice(cut).trim();
-  }
-  if (rest) out.push(rest);
-  return out;
-}
-
 /**
- * `s` cut to at most `max` UTF-16 code units, never between the two halves of a surrogate pair.
+ * Text as stored: without the characters a reader does not see (`stripInvisible`: Unicode tag
+ * characters, zero-width characters, bidi controls, variation selectors), in which a page can
+ * hide an instruction to a model that a person reading the page never sees; lone UTF-16
+ * surrogates (which the store refuses) replaced by U+FFFD.
  */
-export function cutText(s: string, max: number): string {
-  if (s.length <= max) return s;
-  const last = s.charCodeAt(max - 1);
-  return s.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
-}
-
-/** Lone UTF-16 surrogates (which the store refuses) replaced by U+FFFD. */
 function wellFormed(s: string): string {
-  return s.replace(
+  return stripInvisible(s).replace(
     /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
     '\ufffd',
   );
@@ -176,7 +132,7 @@ export function planCapture(capture: PageCapture, time: number): CapturePlan {
     text = cutText(text, MAX_TEXT_CHARS);
     cuts.push(`only the first ${format(MAX_TEXT_CHARS)} characters of text kept`);
   }
-  let chunks = chunkText(text);
+  let chunks = chunkText(text, CHUNK_CHARS);
   if (chunks.length > MAX_CHUNKS) {
     chunks = chunks.slice(0, MAX_CHUNKS);
     cuts.push(`only the first ${format(MAX_CHUNKS)} passages kept`);

@@ -8,6 +8,7 @@
 import { planCapture } from './chunk.ts';
 import { openOwnerStore } from './memory.ts';
 import type { PingMessage, RememberMessage, RememberReply } from './messages.ts';
+import { saveCapture } from './save.ts';
 
 const memory = openOwnerStore();
 
@@ -31,7 +32,6 @@ async function remember({ capture, time }: RememberMessage): Promise<RememberRep
   // of it stay).
   const plan = planCapture(capture, time);
   if (plan.memories.length === 0) return { ok: false, error: 'nothing to remember' };
-  if (plan.replace) await memory.forget(plan.replace);
-  const ids = await memory.rememberMany(plan.memories);
+  const ids = await saveCapture(memory, plan);
   return { ok: true, ids, cuts: plan.cuts };
 }

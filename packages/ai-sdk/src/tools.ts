@@ -5,6 +5,7 @@
  */
 import type { MemoryFilter, RecallOptions, RememberInput } from '@anamnesis/engine';
 import { AnamnesisError } from '@anamnesis/errors';
+import { stripInvisible } from '@anamnesis/ranking';
 import { tool, type Tool } from 'ai';
 import { z } from 'zod';
 
@@ -68,7 +69,11 @@ export interface RecallToolInput {
 export interface RecalledMemory {
   /** The memory's id. */
   id: string;
-  /** Its text. */
+  /**
+   * Its text, without the characters no reader sees (Unicode tag characters, zero-width
+   * characters, bidi controls, variation selectors: `stripInvisible`), in which a stored text can
+   * hide an instruction to the model.
+   */
   text: string;
   /** Recall's fused score (higher is more relevant). */
   score: number;
@@ -204,7 +209,8 @@ export function memoryTools(memory: ToolsMemory, options: MemoryToolsOptions = {
         .sort((a, b) => b.score - a.score)
         .map((r) => ({
           id: r.id,
-          text: r.text,
+          // what a person sees of it: no tag characters, zero-width characters or bidi controls
+          text: stripInvisible(r.text),
           score: r.score,
           createdAt: new Date(r.createdAt).toISOString(),
           tags: r.tags,

@@ -42,9 +42,12 @@ describe('memoryBlock', () => {
       { id: 'b', text: 'y'.repeat(40) }, // 10
       { id: 'c', text: 'z'.repeat(8) }, // 2
     ];
+    // 5 tokens left after 'a': too few to cut 'b' to (MIN_CUT_TOKENS)
     expect(memoryBlock(results, { tokenBudget: 15 }).split('\n')).toHaveLength(3);
     expect(memoryBlock(results, { tokenBudget: 22 }).split('\n')).toHaveLength(5);
-    expect(memoryBlock(results, { tokenBudget: 5 })).toBe('');
+    // a first memory longer than the budget comes cut, marked
+    const cut = memoryBlock(results, { tokenBudget: 5, dates: false }).split('\n');
+    expect(cut.slice(2)).toEqual([`[1] (id a, cut to 20 of 40 characters) "${'x'.repeat(20)}"`]);
   });
 
   test('bad input is INVALID_INPUT', () => {

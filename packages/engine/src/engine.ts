@@ -282,13 +282,17 @@ export class Engine {
     return this.#run(async () => (await this.#writes.run(rememberPlan(this.#ctx, [input])))[0]!);
   }
 
-  /** Stores many memories atomically: all of them or none. Returns ids in input order. */
+  /**
+   * Stores many memories atomically: all of them or none. Returns ids in input order. With
+   * `options.replace` (a filter), the memories it selects are deleted in the same transaction:
+   * the old are never gone without the new in their place (see {@link RememberManyOptions}).
+   */
   rememberMany(
     inputs: readonly RememberInput[],
     options: RememberManyOptions = {},
   ): Promise<string[]> {
     return this.#run(async () =>
-      this.#writes.run(rememberPlan(this.#ctx, inputs, options.onProgress)),
+      this.#writes.run(rememberPlan(this.#ctx, inputs, options?.onProgress, options?.replace)),
     );
   }
 

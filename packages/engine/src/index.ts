@@ -43,6 +43,7 @@ export {
   type OpfsRecoverOptions,
   type OpfsRecoverResult,
 } from './storage/opfs.ts';
+export { DEFAULT_STORE_PATH, defaultStorePath } from './storage/store-path.ts';
 export { SCHEMA_VERSION } from './store/schema.ts';
 export { loadSqlite } from './store/sqlite.ts';
 export { TFIDF_MODEL_ID, type TfidfSimilarityOptions } from './similarity/tfidf-similarity.ts';

@@ -1,15 +1,31 @@
 import { execFile } from 'node:child_process';
-import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/cli.ts';
+import { defaultStorePath } from '../src/storage/store-path.ts';
 import { createEngine } from '../src/index.ts';
 import { defaultEmbedder } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const ENGINE = join(import.meta.dirname, '..');
+const BIN = join(ENGINE, 'src', 'bin.ts');
+const NODE = ['--conditions=@anamnesis/source', '--import', 'tsx'];
 
 async function run(...argv: string[]): Promise<{ code: number; out: string }> {
   const lines: string[] = [];
@@ -49,6 +65,48 @@ describe('anamnesis CLI', () => {
     const exported = (await run('export', '--db', db)).out.split('\n');
     expect(exported).toHaveLength(4);
     expect(JSON.parse(exported[1]!)).toMatchObject({ id: 'k', tags: ['pets'] });
+  });
+
+  it('ingests a long text file as passages, each found by its own words (issue 41)', async () => {
+    const db = join(dir, 'passages.db');
+    const essay = join(dir, 'essay.txt');
+    const paragraphs = Array.from(
+      { length: 100 },
+      (_, i) =>
+        `Paragraph ${i}: ${i === 70 ? 'The zqlighthouse keeper logs ships at dawn. ' : ''}${'The tide came in slowly over the flats. '.repeat(10)}`,
+    );
+    writeFileSync(essay, paragraphs.join('\n\n'));
+    expect(readFileSync(essay, 'utf8').length).toBeGreaterThan(40_000);
+    const ingested = await run('ingest', '--db', db, essay);
+    const count = Number(/^ingested (\d+) memories/.exec(ingested.out)?.[1]);
+    expect(count).toBeGreaterThan(50);
+    const engine = await createEngine({ storage: 'file', path: db });
+    try {
+      const stored = await engine.list({ limit: 1000 });
+      expect(stored).toHaveLength(count);
+      for (const m of stored) {
+        expect(m.text.length).toBeLessThanOrEqual(800);
+        expect(m).toMatchObject({ kind: 'file', meta: { source: 'essay.txt', chunks: count } });
+      }
+      expect(stored.map((m) => m.meta.chunk).sort((a, b) => Number(a) - Number(b))).toEqual(
+        Array.from({ length: count }, (_, i) => i),
+      );
+      const [hit] = await engine.recall('zqlighthouse keeper', { tokenBudget: 1000 });
+      expect(hit?.text).toContain('Paragraph 70: The zqlighthouse keeper');
+    } finally {
+      await engine.close();
+    }
+    // the file ingested again, changed: its passages are replaced, not added to
+    writeFileSync(essay, 'A short note now.\n\nOnly two paragraphs.');
+    expect((await run('ingest', '--db', db, essay)).out).toBe(`ingested 1 memories into ${db}`);
+    const after = await createEngine({ storage: 'file', path: db });
+    try {
+      expect((await after.list({ limit: 1000 })).map((m) => m.text)).toEqual([
+        'A short note now.\nOnly two paragraphs.',
+      ]);
+    } finally {
+      await after.close();
+    }
   });
 
   it('mcp without @anamnesis/mcp installed: exits 1 and says what to install', async () => {
@@ -168,5 +226,88 @@ describe('anamnesis CLI', () => {
     });
     const stats = await run('stats', '--db', db);
     expect(stats.out).not.toMatch(active);
+  });
+
+  it('stats, recall and export on a store that does not exist say so (STORE_NOT_FOUND) and create nothing', async () => {
+    const missing = join(dir, 'mistyped.db');
+    for (const argv of [
+      ['stats', '--db', missing],
+      ['recall', '--db', missing, 'kitten'],
+      ['export', '--db', missing],
+    ]) {
+      await expect(run(...argv), argv.join(' ')).rejects.toMatchObject({
+        code: 'STORE_NOT_FOUND',
+        message: expect.stringContaining(missing),
+      });
+      expect(existsSync(missing), argv.join(' ')).toBe(false);
+    }
+    // the command exits 1 and says why on stderr
+    const failed = await promisify(execFile)(process.execPath, [
+      ...NODE,
+      BIN,
+      'stats',
+      '--db',
+      missing,
+    ]).then(
+      () => null,
+      (e: unknown) => e as { code: number; stdout: string; stderr: string },
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toMatch(/^STORE_NOT_FOUND: .*mistyped\.db/);
+    expect(existsSync(missing)).toBe(false);
+    // ingest and import create it
+    const input = join(dir, 'one.jsonl');
+    writeFileSync(input, '{"text":"a kitten named Luna"}\n');
+    expect((await run('ingest', '--db', missing, input)).code).toBe(0);
+    expect((await run('stats', '--db', missing)).code).toBe(0);
+  });
+
+  it("the default store is the MCP server's: ~/.anamnesis/memory.db, its folder created by ingest", async () => {
+    const home = join(dir, 'home');
+    mkdirSync(home);
+    expect(defaultStorePath(home)).toBe(join(home, '.anamnesis', 'memory.db'));
+    const input = join(dir, 'home.jsonl');
+    writeFileSync(input, '{"text":"the default store"}\n');
+    const env = { ...process.env, HOME: home, USERPROFILE: home };
+    const exec = (...argv: string[]) =>
+      promisify(execFile)(process.execPath, [...NODE, BIN, ...argv], { env, cwd: ENGINE });
+    const missing = await exec('stats').then(
+      () => null,
+      (e: unknown) => e as { code: number; stderr: string },
+    );
+    expect(missing?.stderr).toMatch(/^STORE_NOT_FOUND: .*\.anamnesis.memory\.db/);
+    const ingested = await exec('ingest', input);
+    expect(ingested.stdout.trim()).toBe(
+      `ingested 1 memories into ${join(home, '.anamnesis', 'memory.db')}`,
+    );
+    expect(statSync(join(home, '.anamnesis', 'memory.db')).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(ENGINE, 'anamnesis.db'))).toBe(false); // the old default, in the cwd
+    expect(JSON.parse((await exec('stats')).stdout)).toMatchObject({ memories: 1 });
+  });
+
+  it('recover --out writes a new file, mode 0600, never through a symlink or over a file', async () => {
+    const store = join(dir, 'to-recover.db');
+    const engine = await createEngine({ storage: 'file', path: store, embedder: 'tfidf' });
+    await engine.remember({ text: 'a private memory' });
+    await engine.close();
+    const out = join(dir, 'recovered.jsonl');
+    expect((await run('recover', store, '--out', out)).code).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(readFileSync(out, 'utf8')).toContain('a private memory');
+    // a symlink planted at --out is not followed: its target stays as it was
+    const target = join(dir, 'victim.txt');
+    writeFileSync(target, 'untouched');
+    const planted = join(dir, 'planted.jsonl');
+    symlinkSync(target, planted);
+    await expect(run('recover', store, '--out', planted)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    expect(readFileSync(target, 'utf8')).toBe('untouched');
+    expect(lstatSync(planted).isSymbolicLink()).toBe(true);
+    // an existing file is not overwritten either
+    await expect(run('recover', store, '--out', out)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('exists'),
+    });
   });
 });

@@ -23,12 +23,23 @@ export const ERROR_CODES = {
   STORE_LOCKED: 'The store is held by another owner',
   /** The store's file or its folder cannot be written (a read-only mount, file or folder); nothing was written. */
   READ_ONLY: 'The store is read-only; nothing was written',
+  /**
+   * The store does not exist: a file store opened with `create: false` (the CLI's `stats`,
+   * `recall`, `export`) at a path where there is no file, a mistyped `--db`. Nothing was created.
+   */
+  STORE_NOT_FOUND: 'The store does not exist',
   /** The store file is damaged; `recoverStore` / `recoverMemory` salvage what is readable. */
   STORE_CORRUPT: 'The store file is corrupt',
   /** The owner tab changed while a forwarded call was in flight; retry it (its operation id keeps a write from applying twice). */
   OWNER_CHANGED: 'The owner of the store changed while the call was in flight',
   /** The call did not answer in time (the client's deadlines). */
   TIMEOUT: 'The call timed out',
+  /**
+   * Another tab of the app, of another version (an update came between the two), owns the store:
+   * the two cannot share it. The message says which tab to reload; `details` give both tab
+   * protocol versions (`protocol`: this tab's, `other`: the owner's).
+   */
+  VERSION_MISMATCH: 'A tab of another version of the app owns the store',
   /** The engine or client was closed. */
   CLOSED: 'The memory is closed',
   /** The environment or the contract lacks the operation (no OPFS, raw vectors in the LangChain store, a method a follower cannot forward). */

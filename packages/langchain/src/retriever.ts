@@ -4,6 +4,7 @@
  */
 import type { Explain, MemoryFilter, RecallOptions, RecallResult } from '@anamnesis/engine';
 import { AnamnesisError } from '@anamnesis/errors';
+import { fenceText } from '@anamnesis/ranking';
 import { Document, type DocumentInterface } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 
@@ -43,6 +44,15 @@ export interface AnamnesisRetrieverInput extends BaseRetrieverInput {
   /** Put recall's `explain` object in each document's metadata. Default false. */
   explain?: boolean;
   /**
+   * Fence each memory as data, as `memoryBlock` does for the other adapters: `pageContent` is the
+   * memory's text as one JSON-quoted line (every kind of line break escaped as `\n`, control
+   * characters and the characters no reader sees, such as Unicode tag characters, zero-width
+   * characters and bidi controls, removed), so that a chain pasting documents into a prompt never
+   * shows the model a new line, a role or hidden text from a memory (`JSON.parse(pageContent)`
+   * reads the text back). `false`: `pageContent` is the stored text as it is. Default true.
+   */
+  fence?: boolean;
+  /**
    * Any other recall option: `profile`, `tokenBudget` (replaces `k`), `minSimilarity`, `mmr`,
    * `groupBy`, `neighbors`, `recencyMode`… Default none (the engine's defaults).
    */
@@ -53,6 +63,7 @@ export interface AnamnesisRetrieverInput extends BaseRetrieverInput {
 function toRecalledDocument(
   result: RecallResult,
   explain: boolean,
+  fence: boolean,
 ): DocumentInterface<RecalledMetadata> {
   const metadata: RecalledMetadata = {
     id: result.id,
@@ -65,12 +76,14 @@ function toRecalledDocument(
     meta: decodeMetadata(result.meta),
   };
   if (explain && result.explain) metadata.explain = result.explain;
-  return new Document({ pageContent: result.text, metadata, id: result.id });
+  const pageContent = fence ? fenceText(result.text) : result.text;
+  return new Document({ pageContent, metadata, id: result.id });
 }
 
 /**
  * A LangChain retriever over anamnesis: `invoke(query)` runs `recall(query)` on the engine or
- * client and returns `Document`s (text as `pageContent`; id, score, tags, session, created time
+ * client and returns `Document`s (text as `pageContent`, fenced as one JSON-quoted line unless
+ * `fence: false`; id, score, tags, session, created time
  * and, with `explain: true`, the explain object in `metadata`), best first.
  *
  * @example
@@ -92,6 +105,8 @@ export class AnamnesisRetriever extends BaseRetriever<RecalledMetadata> {
   readonly filter: MemoryFilter | undefined;
   /** Whether documents carry recall's `explain`. */
   readonly explain: boolean;
+  /** Whether `pageContent` is fenced as data (see {@link AnamnesisRetrieverInput.fence}). */
+  readonly fence: boolean;
   /** The other recall options. */
   readonly recallOptions: Omit<RecallOptions, 'topK' | 'filter' | 'explain'>;
 
@@ -99,7 +114,7 @@ export class AnamnesisRetriever extends BaseRetriever<RecalledMetadata> {
     if (fields === null || typeof fields !== 'object') {
       throw new AnamnesisError('INVALID_INPUT', 'AnamnesisRetriever takes an options object');
     }
-    const { memory, k, filter, explain, recallOptions, ...base } = fields;
+    const { memory, k, filter, explain, fence, recallOptions, ...base } = fields;
     // Only LangChain's own fields go to the base class (it keeps them for serialisation).
     super(base);
     assertMemory(memory, ['recall'], 'AnamnesisRetriever');
@@ -111,6 +126,9 @@ export class AnamnesisRetriever extends BaseRetriever<RecalledMetadata> {
     this.k = topK;
     this.filter = filter;
     this.explain = explain === true;
+    if (fence !== undefined && typeof fence !== 'boolean')
+      throw new AnamnesisError('INVALID_INPUT', 'fence must be a boolean');
+    this.fence = fence ?? true;
     this.recallOptions = recallOptions ?? {};
   }
 
@@ -123,6 +141,6 @@ export class AnamnesisRetriever extends BaseRetriever<RecalledMetadata> {
       ...(this.filter === undefined ? {} : { filter: this.filter }),
       ...(this.explain ? { explain: true } : {}),
     });
-    return results.map((r) => toRecalledDocument(r, this.explain));
+    return results.map((r) => toRecalledDocument(r, this.explain, this.fence));
   }
 }

@@ -5,21 +5,30 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createEngine, type Engine } from '@anamnesis/engine';
+import {
+  createEngine,
+  defaultStorePath as defaultStoreIn,
+  DEFAULT_STORE_PATH,
+  type Engine,
+} from '@anamnesis/engine';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 
 import { createMemoryServer, DEFAULT_MAX_TEXT_CHARS, DEFAULT_TOKEN_BUDGET } from './server.ts';
 
-/** The store when no `--db` is given: `~/.anamnesis/memory.db`. */
+/**
+ * The store when no `--db` is given: `~/.anamnesis/memory.db`, the engine's `defaultStorePath`,
+ * which the `anamnesis` CLI uses too (one memory for the assistant and the terminal).
+ */
 export function defaultStorePath(): string {
-  return join(homedir(), '.anamnesis', 'memory.db');
+  return defaultStoreIn(homedir());
 }
 
 const USAGE = `usage: anamnesis-mcp [--db FILE] [--token-budget N] [--max-text-chars N]
 An MCP server over stdio (for a desktop assistant's configuration) on the anamnesis store FILE
-(default ~/.anamnesis/memory.db; give an absolute path: assistants start servers in any folder).
+(default ${DEFAULT_STORE_PATH}, as the anamnesis CLI's; give an absolute path: assistants start
+servers in any folder).
 Tools: remember, recall, forget, list_recent; prompt what_do_you_remember; resource
 anamnesis://about/{topic}. --token-budget: recall's default budget in estimated tokens (default
 ${DEFAULT_TOKEN_BUDGET}); --max-text-chars: longest text remember takes (default ${DEFAULT_MAX_TEXT_CHARS}).`;

@@ -123,17 +123,19 @@ export function createMemoryServer(
       }
     };
 
-  /** The recalled memories about `query` as a block, most relevant first, within `tokenBudget`. */
+  /**
+   * The recalled memories about `query` as a block: the `topK` most relevant, most relevant first,
+   * as many as fit `tokenBudget` whole, then the next one cut to what is left and marked (so that a
+   * memory longer than any budget still comes back: the engine's own budget would leave it out).
+   */
   const recallBlock = async (
     target: ServerMemory,
     query: string,
     topK: number,
     tokenBudget: number,
   ): Promise<string> => {
-    const results = await target.recall(query, { tokenBudget });
-    // the engine fills the budget by value per token; the model reads them most relevant first
-    const ranked = [...results].sort((a, b) => b.score - a.score).slice(0, topK);
-    return memoryBlock(ranked) || NO_MEMORY;
+    const results = await target.recall(query, { topK });
+    return memoryBlock(results, { tokenBudget }) || NO_MEMORY;
   };
 
   server.registerTool(

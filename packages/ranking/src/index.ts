@@ -113,9 +113,13 @@ export {
 } from './tfidf.ts';
 export { sparseCosine, sparseDot, type SparseVector } from './sparse-vector.ts';
 export { compress, countTokens, type CompressOptions, type CompressResult } from './compress.ts';
+export { stripInvisible } from './invisible.ts';
+export { chunkText, cutText, PASSAGE_CHARS } from './passages.ts';
 export {
   DATA_NOTICE,
   DEFAULT_HEADING,
+  fenceText,
+  MIN_CUT_TOKENS,
   memoryBlock,
   type MemoryBlockOptions,
   type MemoryLike,

@@ -5,12 +5,15 @@
  * Memory text comes from wherever the app took it (web pages, imports, a model's `remember`
  * calls), so it may hold text written to steer a model. The block quotes each memory as one JSON
  * string on its own line, with every kind of line break made `\n` (escaped inside the string) and
- * control characters removed, under a line that says the quotes are data, not instructions. Place
- * it in a user (or context) message rather than the system prompt, so that whatever a memory says
- * never speaks with the system prompt's authority.
+ * control characters and the characters no reader sees (Unicode tag characters, zero-width
+ * characters, bidi controls, variation selectors: `stripInvisible`) removed, under a line that
+ * says the quotes are data, not instructions. Place it in a user (or context) message rather than
+ * the system prompt, so that whatever a memory says never speaks with the system prompt's
+ * authority.
  */
 import { AnamnesisError, assertArray } from '@anamnesis/errors';
 import { countTokens } from './compress.ts';
+import { stripInvisible } from './invisible.ts';
 
 /** A memory as {@link memoryBlock} reads it: a recall result, or the recall tool's output. */
 export interface MemoryLike {
@@ -29,12 +32,21 @@ export interface MemoryBlockOptions {
   /**
    * Most tokens of memory text in the block, counted as the engine counts them (ceil(code points
    * / 4) per text). The longest prefix of `results` that fits is kept, so `[n]` stays
-   * `results[n - 1]`. Default: no limit.
+   * `results[n - 1]`; the first memory that does not fit comes after it cut to the tokens left
+   * (at a word's end where one is near) and marked `cut to N of M characters`, when at least
+   * {@link MIN_CUT_TOKENS} are left or it would be the block's first memory, so that a memory
+   * longer than any budget still comes back. Default: no limit.
    */
   tokenBudget?: number;
   /** Show each memory's creation date (`YYYY-MM-DD`, UTC). Default true. */
   dates?: boolean;
 }
+
+/**
+ * Fewest tokens a memory is cut to after others in a budgeted block (about 100 characters): less
+ * would be a scrap, not a source. The block's first memory is cut to whatever the budget is.
+ */
+export const MIN_CUT_TOKENS = 25;
 
 /** Default heading of the block. */
 export const DEFAULT_HEADING =
@@ -47,17 +59,46 @@ export const DATA_NOTICE =
 
 // Every line break a reader may honour: CRLF, CR, LF, VT, FF, NEL, LINE and PARAGRAPH SEPARATOR.
 const BREAKS = /\r\n|[\r\n\v\f\u0085\u2028\u2029]/g;
-// C0 and C1 controls (tab and LF are handled before) and the bidirectional overrides/isolates.
-const CONTROLS =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u202a-\u202e\u2066-\u2069]/g;
+// C0 and C1 controls (tab and LF are handled before); bidi controls are `stripInvisible`'s.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f]/g;
 const PLAIN_ID = /^[\w.:@/+-]{1,128}$/;
 
-/** Text as one line of data: breaks made `\n`, tabs spaces, controls removed, JSON-quoted. */
-function quote(text: string): string {
+/**
+ * A text as one line of data, as {@link memoryBlock} quotes each memory: every kind of line break
+ * made `\n` (escaped inside the string), tabs made spaces, control characters and the characters
+ * no reader sees (`stripInvisible`: Unicode tag characters, zero-width characters, bidi controls,
+ * variation selectors) removed, then JSON-quoted. The adapters that hand memory text to a model
+ * one item at a time (the LangChain retriever) fence each text with it.
+ */
+export function fenceText(text: string): string {
   return JSON.stringify(
-    text.trim().replace(BREAKS, '\n').replace(/\t/g, ' ').replace(CONTROLS, ''),
+    stripInvisible(text).trim().replace(BREAKS, '\n').replace(/\t/g, ' ').replace(CONTROLS, ''),
   );
+}
+
+/** How many code points `text` has (what the block says of a cut memory's length). */
+function codePoints(text: string): number {
+  return text.length - (text.match(/[\ud800-\udbff][\udc00-\udfff]/g)?.length ?? 0);
+}
+
+/**
+ * The start of `text` within `tokens` tokens (4 code points each, never half a surrogate pair),
+ * ended at the last whitespace when that keeps at least four fifths of it.
+ */
+function cutToTokens(text: string, tokens: number): string {
+  const max = tokens * 4;
+  let end = 0; // UTF-16 index after `max` code points
+  for (let n = 0; n < max && end < text.length; n++) {
+    const code = text.charCodeAt(end);
+    end += code >= 0xd800 && code <= 0xdbff && end + 1 < text.length ? 2 : 1;
+  }
+  let kept = text.slice(0, end);
+  if (end < text.length && !/\s/.test(text[end]!)) {
+    const space = kept.search(/\s\S*$/);
+    if (space >= (kept.length * 4) / 5) kept = kept.slice(0, space);
+  }
+  return kept.trimEnd();
 }
 
 function day(createdAt: number | string | undefined): string | undefined {
@@ -68,10 +109,11 @@ function day(createdAt: number | string | undefined): string | undefined {
 
 /**
  * The block: the heading, {@link DATA_NOTICE}, then one line per memory,
- * `[n] (id …, YYYY-MM-DD) "text"`, numbered from 1 in the order given (recall's order: most
- * relevant first). The text is a JSON string (line breaks of every kind as `\n`, control and
- * bidirectional-override characters removed); an id of anything but letters, digits and `_.:@/+-`
- * is quoted the same way. `''` when there is no memory. `INVALID_INPUT` for anything but an array
+ * `[n] (id …, YYYY-MM-DD) "text"` (`[n] (id …, YYYY-MM-DD, cut to N of M characters) "text"` for
+ * a memory cut to fit `tokenBudget`), numbered from 1 in the order given (recall's order: most
+ * relevant first). The text is a JSON string (line breaks of every kind as `\n`, control
+ * characters and the characters no reader sees removed: see {@link fenceText}); an id of anything
+ * but letters, digits and `_.:@/+-` is quoted the same way. `''` when there is no memory. `INVALID_INPUT` for anything but an array
  * of `{ id, text }` or a bad option.
  *
  * Put it in a user message, not in a system prompt.
@@ -106,12 +148,23 @@ export function memoryBlock(
     ) {
       throw new AnamnesisError('INVALID_INPUT', `memory ${i} needs a string id and text`);
     }
-    used += countTokens(memory.text);
-    if (tokenBudget !== undefined && used > tokenBudget) break;
+    const tokens = countTokens(memory.text);
+    let text = memory.text;
+    let cut: string | undefined;
+    if (tokenBudget !== undefined && used + tokens > tokenBudget) {
+      // The first memory that does not fit: cut to what is left, unless that is a scrap.
+      const left = Math.floor(tokenBudget - used);
+      if (left <= 0 || (lines.length > 0 && left < MIN_CUT_TOKENS)) break;
+      const whole = memory.text.trim();
+      text = cutToTokens(whole, left);
+      cut = `cut to ${codePoints(text)} of ${codePoints(whole)} characters`;
+    }
+    used += tokens;
     const when = dates ? day(memory.createdAt) : undefined;
-    const id = PLAIN_ID.test(memory.id) ? memory.id : quote(memory.id);
-    const source = when === undefined ? `id ${id}` : `id ${id}, ${when}`;
-    lines.push(`[${i + 1}] (${source}) ${quote(memory.text)}`);
+    const id = PLAIN_ID.test(memory.id) ? memory.id : fenceText(memory.id);
+    const source = [`id ${id}`, when, cut].filter((part) => part !== undefined).join(', ');
+    lines.push(`[${i + 1}] (${source}) ${fenceText(text)}`);
+    if (cut !== undefined) break;
   }
   return lines.length === 0 ? '' : [heading, DATA_NOTICE, ...lines].join('\n');
 }

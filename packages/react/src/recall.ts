@@ -1,8 +1,9 @@
 /** `useRecall`: a live recall of what a person types, debounced, following the store's changes. */
 import type { LiveRecall, RecallOptions, RecallResult } from '@anamnesis/client';
 import { AnamnesisError, isAnamnesisError } from '@anamnesis/errors';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 
+import { optionsKey as keyOf } from './options-key.ts';
 import { useMemory } from './provider.ts';
 
 /** How {@link useRecall} runs. */
@@ -39,8 +40,9 @@ const EMPTY: RecallResult[] = [];
  * Recalls `query` from the provider's store and keeps the answer current: one live recall
  * (`memory.live`) runs while the query is not blank, `set` to each new query once it has stayed
  * unchanged for `debounceMs`, and recalled again after every change any tab commits. A blank query
- * gives `[]` without a recall. `options` are compared by value (as JSON), so an object written
- * inline does not start a new recall on each render. What is recalled is a query being typed:
+ * gives `[]` without a recall. `options` are compared by value (as JSON, `Date`s by their time),
+ * so an object written inline does not start a new recall on each render; recall is given the
+ * options themselves (a `filter.after` `Date` stays a `Date`). What is recalled is a query being typed:
  * `typing` is true unless `options` say otherwise, so the word the query ends in also finds the
  * words it begins ("panc" finds "pancake"). On the server, and before the store exists, the state
  * is idle: no results, not pending.
@@ -52,7 +54,11 @@ export function useRecall(
 ): RecallState {
   const memory = useMemory();
   const debounceMs = Math.max(0, settings.debounceMs ?? 150);
-  const optionsKey = JSON.stringify({ typing: true, ...options });
+  const merged = { typing: true, ...options };
+  const optionsKey = keyOf(merged);
+  // The options of the first render with this key: recall gets the object itself (a `Date` stays
+  // a `Date`); the key only tells when they changed.
+  const recallOptions: RecallOptions = useMemo(() => merged, [optionsKey]);
   const [debounced, setDebounced] = useState(query);
   const [answer, setAnswer] = useState<{
     query: string;
@@ -92,7 +98,6 @@ export function useRecall(
       setAnswer(undefined);
       return;
     }
-    const recallOptions = JSON.parse(optionsKey) as RecallOptions;
     asked.current = { query: debounced, optionsKey };
     if (live.current) {
       live.current.set(debounced, recallOptions);
@@ -104,7 +109,7 @@ export function useRecall(
       (results, update) =>
         setAnswer({
           query: update.query,
-          optionsKey: JSON.stringify(update.options),
+          optionsKey: keyOf(update.options),
           results,
           error: undefined,
         }),
@@ -115,7 +120,7 @@ export function useRecall(
           error: toAnamnesisError(e),
         })),
     );
-  }, [memory, debounced, optionsKey]);
+  }, [memory, debounced, optionsKey, recallOptions]);
 
   const blank = query.trim() === '';
   if (blank || !memory) return { results: EMPTY, pending: false, error: undefined, partial: false };

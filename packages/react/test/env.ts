@@ -1,25 +1,19 @@
 /**
- * What the React tests share: tabs simulated as in the client's tests (`packages/client/test/tabs.ts`:
- * the real worker API and engine behind Comlink over a MessageChannel, Node's BroadcastChannel and
- * a shared Web Locks registry), the default model, and a client that counts the recalls its live
- * recalls run.
+ * What the React tests share: tabs simulated as in the client's tests (`TabSet` of
+ * `packages/client/test/tab-set.ts`: the real worker API and engine behind Comlink over a
+ * MessageChannel, Node's BroadcastChannel and a shared Web Locks registry), the default model,
+ * and a client that counts the recalls its live recalls run.
  */
-import {
-  connectMemory,
-  liveRecall,
-  openMemory,
-  type MemoryClient,
-  type OpenMemoryOptions,
-} from '@anamnesis/client';
+import { liveRecall, type MemoryClient, type OpenMemoryOptions } from '@anamnesis/client';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 import { MODEL_ID } from '@anamnesis/model-default';
 
-import { LockRegistry, Tab } from '../../client/test/tabs.ts';
+import { LockRegistry, TabSet, until, type Tab } from '../../client/test/tab-set.ts';
 
-export { LockRegistry, Tab };
+export { LockRegistry, until };
 
 /**
  * The default model's folder (what `modelRootPath()` of `@anamnesis/model-default` gives in Node;
@@ -33,19 +27,15 @@ const MODELS = join(
 if (!existsSync(join(MODELS, MODEL_ID, 'config.json')))
   throw new Error(`the default model is not in ${MODELS}`);
 
-const tabs: Tab[] = [];
-const memories: MemoryClient[] = [];
+const opened = new TabSet();
 
-/** Closes what the test opened. */
-export async function cleanUp(): Promise<void> {
-  await Promise.all(memories.splice(0).map((m) => m.close().catch(() => undefined)));
-  await Promise.all(tabs.splice(0).map((t) => t.dispose()));
+/** Closes what the test opened (after React Testing Library's cleanup has unmounted it). */
+export function cleanUp(): Promise<void> {
+  return opened.close();
 }
 
 export function newTab(registry: LockRegistry): Tab {
-  const tab = new Tab(registry);
-  tabs.push(tab);
-  return tab;
+  return opened.newTab(registry);
 }
 
 export async function storeOptions(name: string): Promise<OpenMemoryOptions> {
@@ -57,23 +47,20 @@ export function connectIn(tab: Tab): {
   connect: (options: OpenMemoryOptions) => MemoryClient;
   opened: MemoryClient[];
 } {
-  const opened: MemoryClient[] = [];
+  const connected: MemoryClient[] = [];
   return {
-    opened,
+    opened: connected,
     connect: (options) => {
-      const memory = connectMemory(options, tab.env);
-      opened.push(memory);
-      memories.push(memory);
+      const memory = opened.connect(tab, options);
+      connected.push(memory);
       return memory;
     },
   };
 }
 
 /** `openMemory` in `tab` (a second tab's client, outside React). */
-export async function openIn(tab: Tab, options: OpenMemoryOptions): Promise<MemoryClient> {
-  const memory = await openMemory(options, tab.env);
-  memories.push(memory);
-  return memory;
+export function openIn(tab: Tab, options: OpenMemoryOptions): Promise<MemoryClient> {
+  return opened.open(tab, options);
 }
 
 /**
@@ -105,13 +92,5 @@ export function countingRecalls(memory: MemoryClient): {
   }) as MemoryClient;
   return { memory: counting, recalled };
 }
-
-export const until = async (check: () => boolean, ms = 10_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -163,6 +163,36 @@ describe('useRecall', () => {
     await waitFor(() => expect(searchText()).toMatch(/^\|Pan-fried trout/));
   });
 
+  it('keeps Dates in options: filter.after as a Date works as in memory.recall (issue 41)', async () => {
+    const registry = new LockRegistry();
+    const base = await openIn(newTab(registry), await storeOptions('dates'));
+    await base.rememberMany([
+      { text: 'booked the ferry to the island', createdAt: Date.UTC(2025, 0, 10) },
+      { text: 'the ferry was late again', createdAt: Date.UTC(2025, 5, 10) },
+    ]);
+    const { memory, recalled } = countingRecalls(base);
+    const show = (after: Date) =>
+      createElement(
+        MemoryProvider,
+        { memory },
+        // a new options object, and a new Date, at each render
+        createElement(Search, { query: 'ferry', debounceMs: 0, options: { filter: { after } } }),
+      );
+    const view = render(show(new Date(Date.UTC(2025, 2, 1))));
+    await waitFor(() => expect(searchPending()).toBe('false'));
+    expect(searchText()).toBe('|the ferry was late again');
+    await act(() => sleep(100));
+    const before = recalled.length;
+    // an equal Date in a new object starts no recall; another Date does
+    view.rerender(show(new Date(Date.UTC(2025, 2, 1))));
+    await act(() => sleep(100));
+    expect(recalled).toHaveLength(before);
+    view.rerender(show(new Date(Date.UTC(2024, 11, 1))));
+    await waitFor(() => expect(searchText()).toMatch(/^\|.*; /));
+    expect(searchText()).not.toContain('error');
+    expect(recalled).toHaveLength(before + 1);
+  });
+
   it('without a debounce the same typing recalls more than once (what the debounce saves)', async () => {
     const registry = new LockRegistry();
     const base = await openIn(newTab(registry), await storeOptions('no-debounce'));

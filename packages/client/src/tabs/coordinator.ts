@@ -38,7 +38,15 @@ import type { MemoryChange } from '../live.ts';
 import type { Role, Settings } from '../options.ts';
 import { fromWireError, toWireError } from '../wire.ts';
 import { splitProgress, WorkerHost } from '../worker-host.ts';
-import { parseTabMessage, PROTOCOL_VERSION, type TabBody, type TabMessage } from './protocol.ts';
+import {
+  LEGACY_VERSIONS,
+  parseOtherVersion,
+  parseTabMessage,
+  PROTOCOL_VERSION,
+  type OtherVersion,
+  type TabBody,
+  type TabMessage,
+} from './protocol.ts';
 
 /** A follower's call waiting for the owner's answer. */
 interface Forwarded {
@@ -154,7 +162,7 @@ export class TabCoordinator {
     const lockName = `anamnesis:${this.name}`;
     if (this.#settings.follow) {
       // Never an owner: find the one there is (or wait for it), and never queue for the lock.
-      this.#post({ t: 'hello', from: this.tabId });
+      this.#hello();
       await withDeadline(
         this.#settings.openTimeoutMs,
         'waiting for the owner',
@@ -187,13 +195,62 @@ export class TabCoordinator {
         void this.#promote();
         return held;
       })
-      .catch(() => undefined); // aborted by close()
-    this.#post({ t: 'hello', from: this.tabId });
+      .catch(() => undefined); // aborted by close() or a version mismatch
+    this.#hello();
     await withDeadline(
       this.#settings.openTimeoutMs,
       'waiting for the owner tab',
       () => this.#ownerKnown.promise,
     );
+  }
+
+  /**
+   * Asks for the store's owner: a hello of this version, and one of each legacy version, which an
+   * owner of that version answers by announcing itself (then this tab knows it cannot open here).
+   */
+  #hello(): void {
+    this.#post({ t: 'hello', from: this.tabId });
+    for (const v of LEGACY_VERSIONS) {
+      try {
+        this.#channel?.postMessage({ v, t: 'hello', from: this.tabId });
+      } catch {
+        // a closed channel: the tab is going
+      }
+    }
+  }
+
+  /**
+   * A message of a tab of another version. An owner answers a hello with its version (so that tab
+   * is told it cannot open here); a tab without the store learns that another version owns it and
+   * fails with `VERSION_MISMATCH` (see {@link #versionMismatch}).
+   */
+  #otherVersion(m: OtherVersion): void {
+    if (m.kind === 'hello') {
+      if (this.#hostValue && !this.#closing)
+        this.#post({ t: 'version', from: this.tabId, role: 'owner' });
+      return;
+    }
+    if (!this.#host) this.#versionMismatch(m.version);
+  }
+
+  /**
+   * Another version's tab owns the store: this tab cannot use it until one of them is reloaded. It
+   * stops queueing for the store's lock (it would open the store under the other's feet once that
+   * tab goes, and later be found by neither version) and fails its open and every call with
+   * `VERSION_MISMATCH`, saying which tab to reload.
+   */
+  #versionMismatch(other: number): void {
+    if (this.#failed || this.#closing) return;
+    const message =
+      other < PROTOCOL_VERSION
+        ? `a tab of an older version of this app owns the store "${this.name}" (tab protocol ${other}, this tab ${PROTOCOL_VERSION}): close or reload that tab, then reload this one`
+        : `a tab of a newer version of this app owns the store "${this.name}" (tab protocol ${other}, this tab ${PROTOCOL_VERSION}): reload this tab`;
+    const error = new AnamnesisError('VERSION_MISMATCH', message, {
+      details: { protocol: PROTOCOL_VERSION, other },
+    });
+    this.#lockAbort.abort();
+    this.fail(error);
+    this.#ownerKnown.reject(error);
   }
 
   /** Takes the store's lock if no other tab holds it (held until released); false if one does. */
@@ -317,8 +374,16 @@ export class TabCoordinator {
     }
   }
 
-  /** Every message is checked against the protocol first (`parseTabMessage`); others are ignored. */
+  /**
+   * Every message is checked against the protocol first (`parseTabMessage`); another version's
+   * owner or hello is `parseOtherVersion`'s; others are ignored.
+   */
   #onMessage(data: unknown): void {
+    const other = parseOtherVersion(data);
+    if (other) {
+      this.#otherVersion(other);
+      return;
+    }
     const m = parseTabMessage(data);
     if (!m) return;
     switch (m.t) {

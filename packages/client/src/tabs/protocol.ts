@@ -3,10 +3,21 @@ import type { ProgressEvent, StoreChange } from '@anamnesis/engine';
 import type { WireError } from '../wire.ts';
 
 /**
- * Version of the tab protocol. Every message carries it as `v`; a tab ignores messages of another
- * version (two versions of an app open at once do not share a store's owner).
+ * Version of the tab protocol. Every message carries it as `v`; a tab serves and follows only
+ * tabs of its own version (two versions of an app open at once cannot share a store's owner), but
+ * from version 4 on every tab reads the few messages that say another version holds the store
+ * ({@link parseOtherVersion}), so that a tab opened beside an owner of another version (an app
+ * update) is told at once, with `VERSION_MISMATCH`, rather than waiting for an owner that never
+ * answers it.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
+
+/**
+ * Versions before 4, whose tabs ignore every message of another version: a tab that finds the
+ * store's lock held sends a hello in each of them too, so that an owner of one of them announces
+ * itself (in its own version) and the tab knows it cannot open here.
+ */
+export const LEGACY_VERSIONS: readonly number[] = [1, 2, 3];
 
 /** Messages between the tabs of one store, on BroadcastChannel `anamnesis:<name>`. */
 export type TabMessage = { v: number } & TabBody;
@@ -31,7 +42,12 @@ export type TabBody =
   | { t: 'result'; from: string; to: string; id: number; ok: false; error: WireError }
   | { t: 'retry'; from: string; to: string; id: number }
   /** The owner's store committed a change (see `MemoryClient.subscribe`). */
-  | { t: 'change'; from: string; change: StoreChange };
+  | { t: 'change'; from: string; change: StoreChange }
+  /**
+   * The owner's answer to a hello of another version: "the owner of this store speaks version
+   * `v`". Its shape is fixed for every version from 4 on ({@link parseOtherVersion}).
+   */
+  | { t: 'version'; from: string; role: 'owner' };
 
 /** The kinds of {@link StoreChange} a tab passes on. */
 const CHANGE_KINDS: ReadonlySet<unknown> = new Set<StoreChange['kind']>([
@@ -177,6 +193,34 @@ export function parseTabMessage(data: unknown): TabMessage | RefusedCall | undef
     default:
       return undefined;
   }
+}
+
+/** A message of a tab of another protocol version, as {@link parseOtherVersion} reads it. */
+export interface OtherVersion {
+  /** Its protocol version. */
+  version: number;
+  /** Its tab id. */
+  from: string;
+  /** `'owner'`: the store's owner announcing itself; `'hello'`: a tab looking for the owner. */
+  kind: 'owner' | 'hello';
+}
+
+/**
+ * A message from a tab of another protocol version, read the same way by every version from 4 on
+ * (whatever else changes between versions, these shapes do not): an owner's announcement
+ * (`{ v, t: 'owner', from }`, as every version has sent it, or `{ v, t: 'version', from, role:
+ * 'owner' }`) or a hello (`{ v, t: 'hello', from }`). `undefined` for a message of this version
+ * (`parseTabMessage`'s) and anything else.
+ */
+export function parseOtherVersion(data: unknown): OtherVersion | undefined {
+  if (!isObject(data) || data.v === PROTOCOL_VERSION || !isId(data.from)) return undefined;
+  const version = data.v;
+  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1)
+    return undefined;
+  if (data.t === 'owner' || (data.t === 'version' && data.role === 'owner'))
+    return { version, from: data.from, kind: 'owner' };
+  if (data.t === 'hello') return { version, from: data.from, kind: 'hello' };
+  return undefined;
 }
 
 /** A method name as an error message may show it. */

@@ -1,7 +1,7 @@
 /**
  * The `anamnesis` command: try the engine without a browser, on a file-backed store.
  *
- *   anamnesis ingest [--db FILE] FILE...      JSON Lines (one memory per line) or text files
+ *   anamnesis ingest [--db FILE] FILE...      JSON Lines (one memory per line) or text files (as passages)
  *   anamnesis recall [--db FILE] [--profile NAME] [--top N] QUERY
  *   anamnesis stats  [--db FILE]
  *   anamnesis export [--db FILE] [--vectors]
@@ -9,28 +9,36 @@
  *   anamnesis recover FILE [--out FILE]       salvage a damaged store as JSON Lines
  *   anamnesis mcp [--db FILE]                 an MCP server over stdio (needs @anamnesis/mcp)
  */
-import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AnamnesisError } from '@anamnesis/errors';
+import { chunkText } from '@anamnesis/ranking';
 import { createEngine } from '../engine.ts';
 import { recoverStore } from '../io/recover.ts';
+import { DEFAULT_STORE_PATH, defaultStorePath } from '../storage/store-path.ts';
 import { jsonTerminalSafe, terminalSafe } from './terminal.ts';
 import type { RememberInput } from '../types.ts';
 
 const USAGE = `usage:
-  anamnesis ingest [--db FILE] FILE...                JSON Lines or text files
+  anamnesis ingest [--db FILE] FILE...                JSON Lines, or text files as passages
   anamnesis recall [--db FILE] [--profile NAME] [--top N] QUERY
   anamnesis stats  [--db FILE]
   anamnesis export [--db FILE] [--vectors]
   anamnesis import [--db FILE] FILE                   an export (JSON Lines), atomically
   anamnesis recover FILE [--out FILE]                 salvage a damaged store as JSON Lines
   anamnesis mcp [--db FILE]                           an MCP server over stdio (npm install @anamnesis/mcp)
-The store defaults to ./anamnesis.db. recover never writes to FILE (an --out that is FILE, by any
-path or link, is refused); without --out the JSON Lines go to stdout. Stored text is printed
-without terminal control characters; export keeps it exact (as JSON escapes). Import them into a fresh store with: anamnesis import --db NEW.db OUT.jsonl`;
+The store defaults to ${DEFAULT_STORE_PATH} (the MCP server's too); ingest and import create it,
+stats, recall and export on a missing one fail with STORE_NOT_FOUND (exit 1). A text file is
+stored as passages of at most 800 characters; ingesting it again replaces them. recover never
+writes to FILE (an --out that is FILE, by any path or link, is refused) and writes --out as a new
+file, readable by its owner only (an existing file or a link there is refused); without --out
+the JSON Lines go to stdout. Stored text is printed without terminal control characters; export
+keeps it exact (as JSON escapes). Import them into a fresh store with: anamnesis import --db NEW.db OUT.jsonl`;
 
 /** The path as the file system resolves it (links followed); a missing file's folder resolved. */
 async function resolvedPath(path: string): Promise<string> {
@@ -48,6 +56,58 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   const [sa, sb] = await Promise.all([stat(a).catch(() => null), stat(b).catch(() => null)]);
   if (sa && sb && sa.ino !== 0 && sa.dev === sb.dev && sa.ino === sb.ino) return true;
   return (await resolvedPath(a)) === (await resolvedPath(b));
+}
+
+/** The session of a text file's passages: its `file:` URL. */
+function fileSession(file: string): string {
+  return pathToFileURL(resolve(file)).href;
+}
+
+/**
+ * A text file as memories: its passages (`chunkText`, at most 800 characters each, as the
+ * extension cuts pages), kind `'file'`, session the file's `file:` URL, meta `{ source, chunk,
+ * chunks }` (the file's name, the passage's place and their number). A passage, not the file, is
+ * what recall finds and what fits a prompt's budget. Ingesting the file again replaces them.
+ */
+function passagesOf(file: string, text: string): RememberInput[] {
+  const passages = chunkText(text);
+  const session = fileSession(file);
+  const source = basename(file);
+  return passages.map((passage, chunk) => ({
+    text: passage,
+    kind: 'file',
+    session,
+    meta: { source, chunk, chunks: passages.length },
+  }));
+}
+
+/**
+ * Writes `text` to a new file at `path`, mode 0600 (readable by its owner only: recovered memories
+ * are as private as the store), exclusively and without following a symlink (`O_EXCL`,
+ * `O_NOFOLLOW` where the platform has it): a file or link already there is `INVALID_INPUT`, so a
+ * link planted under the name never redirects the write.
+ */
+async function writeNew(path: string, text: string): Promise<void> {
+  const flags =
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+  let file;
+  try {
+    file = await open(path, flags, 0o600);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'EEXIST' || code === 'ELOOP')
+      throw new AnamnesisError(
+        'INVALID_INPUT',
+        `--out ${path} exists: recover writes a new file and never overwrites one or follows a link; name a new file`,
+        { cause: e },
+      );
+    throw e;
+  }
+  try {
+    await file.writeFile(text);
+  } finally {
+    await file.close();
+  }
 }
 
 /** The package `anamnesis mcp` runs: not a dependency of the engine, installed by who wants it. */
@@ -103,7 +163,7 @@ export async function main(
     args: rest,
     allowPositionals: true,
     options: {
-      db: { type: 'string', default: 'anamnesis.db' },
+      db: { type: 'string' },
       profile: { type: 'string', default: 'default' },
       top: { type: 'string', default: '5' },
       vectors: { type: 'boolean', default: false },
@@ -132,7 +192,7 @@ export async function main(
       ...result.problems.map((p) => `  ${terminalSafe(p, 'visible')}`),
     ];
     if (values.out) {
-      await writeFile(values.out, result.jsonl);
+      await writeNew(values.out, result.jsonl);
       for (const line of summary) out(line);
       out(`wrote ${values.out}`);
     } else {
@@ -141,7 +201,11 @@ export async function main(
     }
     return result.recovered > 0 || result.unreadable === 0 ? 0 : 1;
   }
-  const engine = await createEngine({ storage: 'file', path: values.db });
+  const db = values.db ?? defaultStorePath(homedir());
+  // only the writing commands create a store: a reader given a mistyped path says so
+  const create = command === 'ingest' || command === 'import';
+  if (create && values.db === undefined) await mkdir(dirname(db), { recursive: true, mode: 0o700 });
+  const engine = await createEngine({ storage: 'file', path: db, create });
   try {
     if (command === 'ingest') {
       let added = 0;
@@ -160,11 +224,13 @@ export async function main(
             });
           added += (await engine.rememberMany(items)).length;
         } else {
-          await engine.remember({ text, kind: 'file', meta: { source: basename(file) } });
-          added++;
+          // a file ingested again replaces its passages (in one transaction)
+          const passages = passagesOf(file, text);
+          const replace = { kind: 'file', session: passages[0]?.session ?? fileSession(file) };
+          added += (await engine.rememberMany(passages, { replace })).length;
         }
       }
-      out(`ingested ${added} memories into ${values.db}`);
+      out(`ingested ${added} memories into ${db}`);
     } else if (command === 'recall') {
       const query = positionals.join(' ');
       const results = await engine.recall(query, {
@@ -185,7 +251,7 @@ export async function main(
     } else if (command === 'import') {
       let added = 0;
       for (const file of positionals) added += await engine.import(await readFile(file, 'utf8'));
-      out(`imported ${added} memories into ${values.db}`);
+      out(`imported ${added} memories into ${db}`);
     } else if (command === 'stats') {
       out(jsonTerminalSafe(JSON.stringify(await engine.stats(), null, 2)));
     } else {

@@ -5,7 +5,7 @@ import type {
 } from '../embedding/embedder.ts';
 import type { TfidfSimilarityOptions } from '../similarity/tfidf-similarity.ts';
 import type { StorageKind, StorageOpenSteps } from '../storage/backend.ts';
-import type { StoreChange } from '../types.ts';
+import type { MemoryFilter, StoreChange } from '../types.ts';
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -19,8 +19,16 @@ export interface EngineOptions {
    * why). Default `'auto'`.
    */
   storage?: StorageKind;
-  /** File path for `storage: 'file'` (created, readable by its owner only, when absent). */
+  /**
+   * File path for `storage: 'file'` (created, readable by its owner only, when absent). The CLI
+   * and the MCP server default to `~/.anamnesis/memory.db` (`defaultStorePath`).
+   */
   path?: string;
+  /**
+   * `storage: 'file'`: create the file when there is none at `path`. `false`: a missing file is
+   * `STORE_NOT_FOUND` and nothing is created (a reader given a mistyped path). Default true.
+   */
+  create?: boolean;
   /**
    * `storage: 'file'`: how long a write waits for another process's write to the same file to
    * finish, in ms (0–600,000), before failing with `STORE_LOCKED` (nothing written; retry). Reads
@@ -75,9 +83,17 @@ export interface EngineOptions {
 export interface RememberManyOptions {
   /** Called after each embedded batch with items done and total. */
   onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Memories these new ones replace: what the filter selects is deleted in the same transaction,
+   * before the new ones are stored, so either both happen or neither (a page saved again, a file
+   * ingested again: the old passages stay until the new ones are stored). A new text equal to a
+   * replaced memory's is stored anew, and a replaced memory's id may be given again. The change
+   * listeners hear one `'remember'` change naming the new and the deleted ids. A filter that sets
+   * no condition is `INVALID_INPUT`, as for `forget`. Default: none (nothing is deleted).
+   */
+  replace?: MemoryFilter;
 }
 
-/** The engine's write methods: each is one transaction through the write path. */
 /** The engine's write methods: each is one transaction through the write path. */
 export const WRITE_METHODS = {
   remember: true,

@@ -12,7 +12,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 type Open = new (
   path: string,
-  options: { timeout: number; readonly?: boolean },
+  options: { timeout: number; readonly?: boolean; fileMustExist?: boolean },
 ) => NativeConnection;
 let library: Promise<Open> | undefined;
 
@@ -40,6 +40,8 @@ function loadLibrary(): Promise<Open> {
 export interface FileStorageOptions {
   /** How long a write waits for another process's to finish, in ms, before `STORE_LOCKED`. */
   busyTimeoutMs?: number;
+  /** Create the file when it does not exist (default true); false: `STORE_NOT_FOUND` instead. */
+  create?: boolean;
 }
 
 /**
@@ -66,12 +68,18 @@ export async function openFileStorage(
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0 || busyTimeoutMs > 600_000)
     throw new AnamnesisError('INVALID_INPUT', 'busyTimeoutMs must be an integer in [0, 600000]');
+  const create = options.create ?? true;
+  if (typeof create !== 'boolean')
+    throw new AnamnesisError('INVALID_INPUT', 'create must be a boolean');
   const Open = await loadLibrary();
-  await createPrivately(path);
+  if (create) await createPrivately(path);
+  else await mustExist(path);
   const readonly = !(await writable(path));
   let db: NativeDatabase | undefined;
   try {
-    db = new NativeDatabase(new Open(path, { timeout: busyTimeoutMs, readonly }));
+    db = new NativeDatabase(
+      new Open(path, { timeout: busyTimeoutMs, readonly, fileMustExist: !create }),
+    );
     if (!db.connection.readonly) {
       const mode = String(db.selectValue('PRAGMA journal_mode = WAL'));
       if (mode !== 'wal')
@@ -127,6 +135,24 @@ async function writable(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * `STORE_NOT_FOUND` unless there is a file at `path` (a store opened with `create: false`: the
+ * CLI's reading commands, where a mistyped path must not become an empty store).
+ */
+async function mustExist(path: string): Promise<void> {
+  const { stat } = await import('node:fs/promises');
+  const found = await stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  if (!found)
+    throw new AnamnesisError(
+      'STORE_NOT_FOUND',
+      `${path}: no store there (check the path; writing commands such as ingest and import create it)`,
+      { details: { path } },
+    );
 }
 
 /**

@@ -10,6 +10,7 @@ export interface StorageOptions {
   storage?: StorageKind;
   path?: string;
   busyTimeoutMs?: number;
+  create?: boolean;
 }
 
 /**
@@ -28,7 +29,10 @@ export async function openStorage(options: StorageOptions): Promise<StorageBacke
   if (storage === 'file') {
     if (!options.path) throw new AnamnesisError('INVALID_INPUT', "storage 'file' needs a path");
     const { openFileStorage } = await import('./file.ts');
-    return openFileStorage(options.path, { busyTimeoutMs: options.busyTimeoutMs });
+    return openFileStorage(options.path, {
+      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+      ...(options.create === undefined ? {} : { create: options.create }),
+    });
   }
   const sqlite3 = await loadSqlite();
   if (storage === 'memory') return openMemoryStorage(sqlite3);

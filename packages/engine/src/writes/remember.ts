@@ -1,27 +1,47 @@
 import { AnamnesisError, assertArray } from '@anamnesis/errors';
 import type { ProgressEvent } from '../embedding/embedder.ts';
+import { buildFilter, EVERY_MEMORY, type SqlFilter } from '../input/filter.ts';
 import { validateRemember, type NewMemory } from '../input/validate.ts';
 import { sha256Hex } from '../store/content-hash.ts';
 import { newId } from '../store/ids.ts';
 import { dedupKey, insertMemories, ridsByIds } from '../store/store.ts';
-import type { RememberInput } from '../types.ts';
+import type { Database } from '../store/database.ts';
+import type { MemoryFilter, RememberInput } from '../types.ts';
 import type { WriteContext } from './context.ts';
 import type { WritePlan } from './write-path.ts';
 
 /** A validated memory given its id and content hash, ready to insert. */
 type FreshMemory = NewMemory & { id: string; hash: string };
 
+/** What a `rememberMany` transaction did: the rows it inserted and those `replace` deleted. */
+interface Remembered {
+  inserted: number[];
+  removed: number[];
+}
+
+/** The memories a `replace` filter selects, as rows and ids. */
+interface Replaced {
+  rids: number[];
+  ids: Set<string>;
+}
+
 /**
  * The plan of `remember` and `rememberMany`: validates every input (`item i:` in the message of a
  * batch's error), then, in the serialised section, decides duplicates and ids, embeds the new
  * texts and inserts them with their links in one transaction. Replies with ids in input order.
+ *
+ * With `replace` (a filter), the memories it selects are deleted in that same transaction, before
+ * the insert: a text equal to one of theirs is stored anew (not answered with the id being
+ * deleted), and an id of theirs may be given again. A failure anywhere rolls back both.
  */
 export function rememberPlan(
   ctx: WriteContext,
   inputs: readonly RememberInput[],
   onProgress?: (e: ProgressEvent) => void,
-): WritePlan<number[], string[]> {
+  replace?: MemoryFilter,
+): WritePlan<Remembered, string[]> {
   assertArray(inputs, 'rememberMany: inputs');
+  const selection = replaceSelection(replace);
   const now = ctx.now();
   const items = inputs.map((input, i) => {
     try {
@@ -39,15 +59,17 @@ export function rememberPlan(
   const hashes = items.map((m) => sha256Hex(m.text));
   const ids = new Array<string>(items.length);
   let fresh: FreshMemory[] = [];
+  let replaced: Replaced = { rids: [], ids: new Set() };
   const vectors: Float32Array[] = [];
   return {
     what: 'remembering',
     kind: 'remember',
-    ids: () => fresh.map((m) => m.id),
+    ids: () => [...fresh.map((m) => m.id), ...replaced.ids],
     // In the serialised section: duplicates and taken ids are decided against the store as the
     // transaction will find it, so concurrent identical texts get one id.
     encode: async () => {
-      fresh = resolveNew(ctx, items, hashes, ids, now);
+      replaced = selection ? select(ctx.db, selection) : replaced;
+      fresh = resolveNew(ctx, items, hashes, ids, now, replaced.ids);
       const step = 256;
       for (let start = 0; start < fresh.length; start += step) {
         const batch = fresh.slice(start, start + step);
@@ -62,31 +84,80 @@ export function rememberPlan(
     // Another process wrote since `encode` (a shared file store): its texts and ids are in the
     // filter now (the catch-up under the write lock), so the same decisions are checked again.
     stale: (db) => {
-      if (fresh.some((m) => !m.allowDuplicate && ctx.dedup.find(m.session, m.hash) !== undefined))
+      if (selection) {
+        const now = select(db, selection);
+        if (
+          now.rids.length !== replaced.rids.length ||
+          now.rids.some((r, i) => r !== replaced.rids[i])
+        )
+          return true;
+      }
+      const live = (id: string | undefined) => id !== undefined && !replaced.ids.has(id);
+      if (fresh.some((m) => !m.allowDuplicate && live(ctx.dedup.find(m.session, m.hash))))
         return true;
       const freshIds = new Set(fresh.map((m) => m.id));
-      if (ridsByIds(db, [...freshIds]).size > 0) return true;
+      if ([...ridsByIds(db, [...freshIds]).keys()].some(live)) return true;
       const existing = new Set(ids.filter((id) => !freshIds.has(id)));
       return ridsByIds(db, [...existing]).size !== existing.size;
     },
-    tx: () => (fresh.length === 0 ? [] : insert(ctx, fresh, vectors)),
-    apply: (rids) => {
+    tx: (db) => {
+      if (replaced.rids.length > 0) {
+        ctx.dropSnapshots();
+        db.exec({
+          sql: 'DELETE FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
+          bind: [JSON.stringify(replaced.rids)],
+        });
+      }
+      return {
+        inserted: fresh.length === 0 ? [] : insert(ctx, fresh, vectors),
+        removed: replaced.rids,
+      };
+    },
+    apply: ({ inserted, removed }) => {
+      if (removed.length > 0) ctx.similarity().remove(removed);
       ctx.similarity().apply(
-        rids,
+        inserted,
         fresh.map((m) => m.text),
         vectors,
       );
       fresh.forEach((m) => ctx.dedup.add(dedupKey(m.session, m.hash)));
     },
-    changed: () => fresh.length > 0,
+    changed: ({ inserted, removed }) => inserted.length > 0 || removed.length > 0,
     reply: () => ids,
   };
+}
+
+/**
+ * The SQL of a `replace` filter; `INVALID_INPUT` for anything but a filter that sets a condition
+ * (as `forget`: a filter that selects every memory would replace the whole store).
+ */
+function replaceSelection(replace: MemoryFilter | undefined): SqlFilter | undefined {
+  if (replace === undefined) return undefined;
+  if (replace === null || typeof replace !== 'object' || Array.isArray(replace))
+    throw new AnamnesisError('INVALID_INPUT', 'rememberMany: replace must be a filter');
+  const selection = buildFilter(replace);
+  if (selection.where === EVERY_MEMORY)
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      'rememberMany: the replace filter sets no condition and would replace every memory',
+    );
+  return selection;
+}
+
+/** The memories `selection` selects now, in row order. */
+function select(db: Database, { where, params }: SqlFilter): Replaced {
+  const rows = db.selectArrays(
+    `SELECT m.rid, m.id FROM memories m WHERE ${where} ORDER BY m.rid`,
+    params,
+  );
+  return { rids: rows.map((r) => r[0] as number), ids: new Set(rows.map((r) => r[1] as string)) };
 }
 
 /**
  * Decides, for each validated item, its id: an existing memory's (same text, same session,
  * unless `allowDuplicate`), an earlier item's of the batch, the caller's or a new one. Fills
  * `ids` and returns the items to insert. `INVALID_INPUT` for an id given twice or already taken.
+ * The memories in `replacing` (deleted by the same transaction) are neither duplicates nor taken.
  */
 function resolveNew(
   ctx: WriteContext,
@@ -94,6 +165,7 @@ function resolveNew(
   hashes: readonly string[],
   ids: string[],
   now: number,
+  replacing: ReadonlySet<string>,
 ): FreshMemory[] {
   const fresh: FreshMemory[] = [];
   const batchKeys = new Map<string, number>();
@@ -103,7 +175,7 @@ function resolveNew(
     if (!m.allowDuplicate) {
       const key = dedupKey(m.session, hash);
       const existing = ctx.dedup.find(m.session, hash);
-      if (existing !== undefined) return void (ids[i] = existing);
+      if (existing !== undefined && !replacing.has(existing)) return void (ids[i] = existing);
       const inBatch = batchKeys.get(key);
       if (inBatch !== undefined) return void (ids[i] = ids[inBatch]!);
       batchKeys.set(key, i);
@@ -115,12 +187,13 @@ function resolveNew(
     ids[i] = id;
     fresh.push({ ...m, id, hash });
   });
-  const taken = ridsByIds(
-    ctx.db,
-    fresh.map((m) => m.id),
-  );
-  if (taken.size > 0)
-    throw new AnamnesisError('INVALID_INPUT', `id already exists: ${[...taken.keys()][0]}`);
+  const taken = [
+    ...ridsByIds(
+      ctx.db,
+      fresh.map((m) => m.id),
+    ).keys(),
+  ].filter((id) => !replacing.has(id));
+  if (taken.length > 0) throw new AnamnesisError('INVALID_INPUT', `id already exists: ${taken[0]}`);
   return fresh;
 }
 
