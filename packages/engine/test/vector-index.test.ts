@@ -73,6 +73,36 @@ describe('vector index', () => {
     );
   });
 
+  it('property: a search over a few allowed rows answers as the full scan, bit for bit', () => {
+    const dims = 8;
+    const vec = fc.array(fc.float({ min: -1, max: 1, noNaN: true }), {
+      minLength: dims,
+      maxLength: dims,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(vec, { minLength: 64, maxLength: 300 }),
+        fc.uniqueArray(fc.nat({ max: 400 }), { maxLength: 12 }),
+        vec,
+        fc.integer({ min: 1, max: 20 }),
+        fc.boolean(),
+        (vectors, picked, q, k, quantized) => {
+          const index = new VectorIndex(dims, 4, { quantizedFrom: quantized ? 1 : Infinity });
+          vectors.forEach((v, rid) => index.set(rid, v));
+          const query = unitVector(q);
+          // picked may name rids with no vector (beyond the stored ones): they are no hits
+          const few = new Set(picked);
+          const full = index
+            .search(query, vectors.length, undefined)
+            .filter((h) => few.has(h.rid))
+            .slice(0, k);
+          expect(index.search(query, k, few)).toEqual(full);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('the int8 path is exact on clustered, near-tied rows too', () => {
     const dims = 100;
     const quantized = new VectorIndex(dims, 16, { quantizedFrom: 1 });

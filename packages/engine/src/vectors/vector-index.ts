@@ -7,6 +7,13 @@ import { VECTOR_SCAN_WASM } from './vector-scan-module.ts';
 /** Default of {@link VectorIndexOptions.quantizedFrom}: below it the float32 scan is as fast. */
 const QUANTIZED_FROM = 4096;
 
+/**
+ * A search restricted to fewer than one rid in this many rows scores those rows one kernel call
+ * each rather than scanning the whole index (a call per row costs about as much as this many rows
+ * of the scan and its selection).
+ */
+const FEW_ROWS = 8;
+
 /** Options of {@link VectorIndex}. */
 export interface VectorIndexOptions {
   /** `false` forces the JavaScript kernel (and no int8 copy). Default: SIMD when available. */
@@ -439,6 +446,7 @@ export class VectorIndex {
   search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): VectorHit[] {
     this.#setQuery(query);
     if (k <= 0 || this.#count === 0) return [];
+    if (allowed && allowed.size * FEW_ROWS < this.#count) return this.#searchRows(allowed, k);
     const skip = allowed ? (rid: number) => !allowed.has(rid) : undefined;
     if (this.#q8 && this.#count >= this.#quantizedFrom && k < this.#count)
       return this.#searchQuantized(this.#q8, query, k, skip);
@@ -451,6 +459,27 @@ export class VectorIndex {
       (row) => scores[row]!,
       (row) => rids[row]!,
       skip,
+    );
+  }
+
+  /**
+   * {@link search} over a few allowed rids (a date window, say): each of their rows scored by the
+   * kernel, with no pass over the index. The same answer as the full scan: the same arithmetic
+   * per row, the same order and ties.
+   */
+  #searchRows(allowed: ReadonlySet<number>, k: number): VectorHit[] {
+    const rows: number[] = [];
+    for (const rid of allowed) {
+      const row = this.#rowOf.get(rid);
+      if (row !== undefined) rows.push(row);
+    }
+    const scores = rows.map((row) => this.#exact(row));
+    const rids = this.#rids;
+    return topK(
+      k,
+      rows.length,
+      (i) => scores[i]!,
+      (i) => rids[rows[i]!]!,
     );
   }
 
