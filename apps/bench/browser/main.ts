@@ -13,7 +13,12 @@
  * is not ready yet (`partial`); the store then opens before the model starts loading, so its open
  * steps are the store's alone.
  */
-import { connectMemory, openMemory, type MemoryClient } from '@anamnesis/client';
+import {
+  connectMemory,
+  openMemory,
+  type MemoryClient,
+  type RecallStageTimes,
+} from '@anamnesis/client';
 import { contentWords, makeCorpus, makeNamedQueries, noteFacts, ZipfWords } from '../src/corpus.ts';
 import type { EngineWorkerCalls, QuerySets } from './engine-worker.ts';
 import { timeEach } from './time-each.ts';
@@ -137,6 +142,11 @@ const bench = {
       device: memory.info.device,
       backend: memory.info.backend,
     };
+  },
+
+  /** The engine's time per recall stage since open (`stats().recallStages`). */
+  async stages(): Promise<RecallStageTimes> {
+    return (await memory!.stats()).recallStages;
   },
 
   /** Client round trips, warm: recalls (`default`, `noCache`) of the warm-up, then the samples timed. */

@@ -4,7 +4,8 @@
  * ingest throughput, one `remember` at a time on the full store, uncached and cached recall
  * latency (and the same recalls on a memory store of the same corpus), open of a saved store and
  * memory, in this process and in a fresh one that only opens the store and recalls (the RSS a
- * server on that store has). Medians over many queries; the machine is shared and noisy. `--docs`
+ * server on that store has), and where the uncached recalls spend their time, stage by stage
+ * (`stats().recallStages`). Medians over many queries; the machine is shared and noisy. `--docs`
  * writes the results into their section of docs/measurements.md (`measurements.ts`).
  */
 import { execFileSync } from 'node:child_process';
@@ -17,6 +18,7 @@ import { createEngine, createModelEmbedder, defaultEmbedderOptions } from '@anam
 import { makeCorpus, makeQueries } from './corpus.ts';
 import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
 import { nodeWords } from './node-corpus.ts';
+import { stageCosts, stageRows } from './stage-breakdown.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -96,7 +98,9 @@ try {
   const mem = process.memoryUsage();
 
   await timeAll(engine, queries.slice(0, 20), { noCache: true }); // warm-up
+  const stagesBefore = (await engine.stats()).recallStages;
   const uncached = await timeAll(engine, queries, { noCache: true });
+  const stages = stageCosts(stagesBefore, (await engine.stats()).recallStages);
   const explained = await timeAll(engine, queries.slice(0, 100), { noCache: true, explain: true });
   await timeAll(engine, queries.slice(0, 50), {});
   const cached: number[] = [];
@@ -203,7 +207,10 @@ try {
     `  fresh process     open ${result.fresh_open_ms.toFixed(0)} ms, rss ${result.fresh_rss_mb.toFixed(0)} MB after 100 recalls   (targets ≤ 300 ms, ≤ 250 MB)`,
   );
   console.log(`  store file        ${result.file_mb.toFixed(1)} MB`);
-  if (values.json) console.log(JSON.stringify(result));
+  console.log('  where uncached recall spends its time (ms per recall, share):');
+  for (const [stage, ms, share] of stageRows(stages))
+    console.log(`    ${stage!.padEnd(10)} ${ms!.padStart(8)}  ${share!.padStart(6)}`);
+  if (values.json) console.log(JSON.stringify({ ...result, stages }));
   if (values.docs)
     writeMeasurements({
       id: embedder ? 'engine' : 'engine-tfidf',
@@ -248,6 +255,10 @@ try {
           ],
           ['store file', `${result.file_mb.toFixed(1)} MB`, ''],
         ]),
+        '',
+        'Where the uncached recalls above spend their time (`stats().recallStages`, mean per recall):',
+        '',
+        markdownTable([['stage', 'ms per recall', 'share'], ...stageRows(stages)]),
       ].join('\n'),
     });
 } finally {

@@ -13,7 +13,8 @@
  *   0.1 ms in a page), query embedding included: warm recall p50/p95 (profile `default`,
  *   `noCache`, distinct queries after the same warm-up), cold recall (a query never asked before,
  *   after a call that empties the engine's per-memory memo: see `engine-worker.ts`), cached p50
- *   (one query repeated);
+ *   (one query repeated), and where the warm recalls spent their time in the engine, stage by
+ *   stage (`stats().recallStages` read before and after);
  * - every system in one dedicated worker, the same warm-up and timed queries for each, the query's
  *   embedding inside every timing: the engine's recall (warm and cold), Orama 3 hybrid search on
  *   the engine's own vectors at Orama's default similarity floor (0.8) and at -1 (no floor), and
@@ -50,6 +51,7 @@ import type { BenchWindow } from '../browser/main.ts';
 import { logSlope, writeReport, type ChartSpec } from './html-report.ts';
 import { ORAMA_DEFAULT_SIMILARITY } from './orama-index.ts';
 import { commandLine, writeMeasurements } from './measurements.ts';
+import { stageCosts } from './stage-breakdown.ts';
 import { rendererMemory, rendererPids, type RendererMemory } from './renderer-memory.ts';
 
 /** In `page.evaluate` callbacks: the benchmark page's window. */
@@ -147,7 +149,9 @@ async function run(baseURL: string, n: number) {
     const ingest = await page.evaluate((b) => window.bench.ingest('bench', b), BATCH);
     if (ingest.backend !== 'opfs') throw new Error(`the store is on ${ingest.backend}, not OPFS`);
     if (ingest.memories !== n) throw new Error(`stored ${ingest.memories} of ${n} memories`);
+    const stagesBefore = await page.evaluate(() => window.bench.stages());
     const uncached = await page.evaluate(() => window.bench.recallWarm());
+    const stages = stageCosts(stagesBefore, await page.evaluate(() => window.bench.stages()));
     const coldRecalls = await page.evaluate(() => window.bench.recallCold());
     const sqliteAfterRecallsMb = await page.evaluate(() => window.bench.sqliteMb());
     const cached = await page.evaluate((r) => window.bench.recallCached(r), plan.cachedReps);
@@ -185,6 +189,7 @@ async function run(baseURL: string, n: number) {
       backend: ingest.backend,
       ingestMs: ingest.ms,
       uncached,
+      stages,
       coldRecalls,
       sqliteAfterRecallsMb,
       cached,
@@ -256,6 +261,8 @@ function summarize(m: Measured) {
     // Client round trips (page → worker → page), query embedding included.
     recall_p50_ms: p50(m.uncached),
     recall_p95_ms: p95(m.uncached),
+    // the engine's time per stage in those recalls (warm-up and timed), ms per recall
+    stages_ms: Object.fromEntries(m.stages.map((c) => [c.stage, round(c.ms, 3)])),
     recall_cold_p50_ms: p50(m.coldRecalls),
     recall_cold_p95_ms: p95(m.coldRecalls),
     cached_p50_ms: p50(m.cached),
@@ -476,6 +483,25 @@ function mainTable(runs: Aggregated[]): string[][] {
   return [header, ...rows];
 }
 
+/**
+ * Where the client's warm recalls spent their time in the engine, per stage: ms per recall, median
+ * of the runs (min–max), and the stage's share of the stages' sum.
+ */
+function stageTable(runs: Aggregated[]): string[][] {
+  const stages = Object.keys(runs[0]!.stages_ms);
+  const rows = stages
+    .filter((stage) => runs.some((r) => (r.stages_ms[stage] ?? 0) > 0))
+    .map((stage) => [
+      stage,
+      ...runs.map((r) => {
+        const total = Object.values(r.stages_ms).reduce((a, b) => a + b, 0);
+        const ms = r.stages_ms[stage] ?? 0;
+        return `${withSpread(r, `stages_ms.${stage}`, ms, ' ms')}, ${total > 0 ? Math.round((100 * ms) / total) : 0}%`;
+      }),
+    ]);
+  return [['stage', ...runs.map((r) => `n=${r.n}`)], ...rows];
+}
+
 /** Every system in the bench worker: p50 / p95, median of the runs (min–max of the runs). */
 function workerTable(runs: Aggregated[]): string[][] {
   const header = [
@@ -579,6 +605,11 @@ async function main(): Promise<void> {
       "for each; query embedding included in every timing; Orama 3.1.18 hybrid, threshold 1, on the engine's vectors):",
   );
   printTable(workerTable(runs));
+  console.log(
+    "\nwhere the client's warm recalls (warm-up and timed) spent their time in the engine, per stage " +
+      '(stats().recallStages; ms per recall, median of the runs, share of the stages):',
+  );
+  printTable(stageTable(runs));
   for (const r of runs)
     for (const [name, o] of [
       [`Orama at similarity ${ORAMA_DEFAULT_SIMILARITY}`, r.orama_default],
@@ -655,6 +686,10 @@ async function main(): Promise<void> {
     'Every system in one dedicated worker, the same queries, warm-up and samples, query embedding included:',
     '',
     markdownTable(workerTable(runs)),
+    '',
+    "Where the client's warm recalls (warm-up and timed) spent their time in the engine, per stage (`stats().recallStages`; ms per recall, median of the runs, share of the stages; a worker's clock is coarsened to 0.1 ms, so stages are sums of coarse laps):",
+    '',
+    markdownTable(stageTable(runs)),
   ];
   if (values.md) {
     writeFileSync(

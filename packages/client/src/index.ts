@@ -52,6 +52,8 @@ export type {
   QueryReading,
   RecallOptions,
   RecallResult,
+  RecallStage,
+  RecallStageTimes,
   RememberInput,
   StoreChange,
   UpdateInput,

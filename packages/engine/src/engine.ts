@@ -26,6 +26,7 @@ import { deepFreeze, recallKey } from './recall/cache-key.ts';
 import { recall as runRecall } from './recall/recall.ts';
 import { listMemories, type ListOptions } from './recall/list.ts';
 import { RecallMemo } from './recall/rid-memo.ts';
+import { emptyStageTimes } from './recall/stage-clock.ts';
 import type { SimilarityBackend } from './similarity/similarity.ts';
 import type { StorageBackend } from './storage/backend.ts';
 import { DedupIndex } from './store/dedup-index.ts';
@@ -97,6 +98,8 @@ export class Engine {
   readonly #dedup: DedupIndex;
   /** What recalls read per memory, kept until the store changes. */
   readonly #memo = new RecallMemo();
+  /** Each recall stage's time since open (`stats().recallStages`). */
+  readonly #stages = emptyStageTimes();
   #generation = 0;
   readonly #onChange: ((change: StoreChange) => void) | undefined;
   #schemaVersion: number;
@@ -400,6 +403,7 @@ export class Engine {
               similarity: this.#model.similarity,
               now,
               memo: this.#memo,
+              stages: this.#stages,
             },
             normalized,
             options,
@@ -456,6 +460,7 @@ export class Engine {
         generation: this.#generation,
         schemaVersion: this.#schemaVersion,
         modelState: this.#model.state,
+        recallStages: this.#stages,
       }),
     );
   }

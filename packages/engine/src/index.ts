@@ -64,6 +64,8 @@ export type {
   QueryReading,
   RecallOptions,
   RecallResult,
+  RecallStage,
+  RecallStageTimes,
   RememberInput,
   StoreChange,
   UpdateInput,

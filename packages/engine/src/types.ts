@@ -300,6 +300,42 @@ export interface StoreChange {
   generation: number;
 }
 
+/**
+ * A stage of a computed recall, in pipeline order:
+ *
+ * - `query`: reading the query (slots, completions, typo corrections, the filter's rows) and
+ *   weighing its words
+ * - `embed`: the query's vector (the model)
+ * - `fts`, `expansion`, `vector`, `date`, `graph`: the candidate legs (`vector` includes the
+ *   sample of cosines that scales meaning strength; `graph` the caller's own lists)
+ * - `rows`: the candidates' rows and cosines
+ * - `fusion`: prior legs, fusion, priors, dedup
+ * - `signals`: context, speaker, sessions
+ * - `mmr`: diversity and selection
+ * - `answer`: match strength and the results (whole rows, explanations, neighbours)
+ */
+export type RecallStage =
+  | 'query'
+  | 'embed'
+  | 'fts'
+  | 'expansion'
+  | 'vector'
+  | 'date'
+  | 'graph'
+  | 'rows'
+  | 'fusion'
+  | 'signals'
+  | 'mmr'
+  | 'answer';
+
+/** Time spent in each {@link RecallStage}, summed over computed recalls since open. */
+export interface RecallStageTimes {
+  /** Recalls computed (answers from the result cache are not). */
+  recalls: number;
+  /** Milliseconds per stage, summed over those recalls. */
+  ms: Record<RecallStage, number>;
+}
+
 /** What `stats` reports. */
 export interface EngineStats {
   /** Memories stored. */
@@ -343,6 +379,11 @@ export interface EngineStats {
     /** Entries held now. */
     size: number;
   };
+  /**
+   * Where computed recalls spent their time since open, per stage (a benchmark's breakdown:
+   * divide by `recalls`, or take the difference of two reads).
+   */
+  recallStages: RecallStageTimes;
   /** Incremented by every write. */
   generation: number;
   /** Schema version of the store. */

@@ -1,5 +1,5 @@
 import type { ArcCache } from '@anamnesis/ranking';
-import type { EngineStats, RecallResult } from '../types.ts';
+import type { EngineStats, RecallResult, RecallStageTimes } from '../types.ts';
 import type { EngineContext } from './context.ts';
 import type { ModelState } from './model.ts';
 
@@ -9,6 +9,7 @@ export interface StatsInput {
   readonly generation: number;
   readonly schemaVersion: number;
   readonly modelState: ModelState;
+  readonly recallStages: RecallStageTimes;
 }
 
 /** Counts, sizes, model, cache and generation (`Engine.stats`). */
@@ -37,6 +38,7 @@ export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats
     },
     truncated: similarity.truncated,
     cache: { hits: cache.hits, misses: cache.misses, size: engine.cache.size },
+    recallStages: { recalls: engine.recallStages.recalls, ms: { ...engine.recallStages.ms } },
     generation: engine.generation,
     schemaVersion: engine.schemaVersion,
     vectorParts: { parts, vectors: inParts },

@@ -44,6 +44,7 @@ import { parseQuery } from './query/parse.ts';
 import { modelQuery, resolveQuery, type ResolvedSlot } from './query/resolve.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
 import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
+import { StageClock } from './stage-clock.ts';
 import {
   memoryRows,
   readRidsByIds,
@@ -51,7 +52,13 @@ import {
   toMemory,
   type MemoryRow,
 } from '../store/store.ts';
-import type { Explain, QueryReading, RecallOptions, RecallResult } from '../types.ts';
+import type {
+  Explain,
+  QueryReading,
+  RecallOptions,
+  RecallResult,
+  RecallStageTimes,
+} from '../types.ts';
 
 /**
  * The share of the query's words (`lexicalWords`) that the default model can read, for the model
@@ -77,6 +84,8 @@ export interface RecallContext extends RecallReads {
   similarity: SimilarityBackend;
   /** The time of the query, ms since the epoch. */
   now: number;
+  /** Where each stage's time is added up (none: not timed). */
+  stages?: RecallStageTimes;
 }
 
 const HOUR = 3_600_000;
@@ -87,6 +96,7 @@ export async function recall(
   query: string,
   options: RecallOptions,
 ): Promise<RecallResult[]> {
+  const clock = new StageClock(ctx.stages);
   const plan = planRecall(options);
   const { profile } = plan;
   const filter = buildFilter(options.filter);
@@ -102,7 +112,9 @@ export async function recall(
   );
   // the model reads corrected words and the completed word being typed, as the lexical leg does
   const read = modelQuery(query, slots);
+  clock.lap('query');
   const queryVector = await ctx.similarity.query(read);
+  clock.lap('embed');
 
   // Candidate legs: query-dependent lists of rids (as strings until rows are read).
   const lists: RankedList[] = [];
@@ -113,6 +125,7 @@ export async function recall(
   const evidence = queryEvidence(ctx.read, ctx.memo.match, slots, (s) =>
     relatedWords(ctx.similarity, read, s),
   );
+  clock.lap('query');
   if (profile.legs.includes('fts')) {
     const site = slots.some((s) => s.kind === 'site');
     const fts = ftsLeg(ctx.read, ftsPhrases(slots), filter, perLeg, { site, memo: ctx.memo.match });
@@ -130,20 +143,25 @@ export async function recall(
       }));
     }
     lists.push(fts);
+    clock.lap('fts');
   }
-  if (profile.legs.includes('expansion'))
+  if (profile.legs.includes('expansion')) {
     lists.push(
       expansionLeg(ctx.read, ctx.similarity, query, queryWords, filter, perLeg, ctx.memo.match),
     );
+    clock.lap('expansion');
+  }
   const scale = cosineScale(
     ctx.similarity.similarities(sampleRids(ctx.read, ctx.memo.match), queryVector).values(),
   );
   if (profile.legs.includes('vector')) {
     lists.push(vectorLeg(ctx.similarity, queryVector, perLeg, allowed));
   }
+  clock.lap('vector');
   if (profile.legs.includes('date')) {
     const { where, params } = filter;
     lists.push(dateLeg(ctx.read, ctx.similarity, queryVector, query, where, params, perLeg));
+    clock.lap('date');
   }
   if (graph) {
     const seeds = plan.graphSeeds
@@ -152,6 +170,7 @@ export async function recall(
     lists.push(graphLeg(ctx.read, seeds, plan.maxHops, plan.undirected, allowed, perLeg));
   }
   for (const extra of plan.extraLists) lists.push(extraLeg(ctx.read, extra, allowed));
+  clock.lap('graph');
 
   // Features of every candidate (filters were applied inside each leg); whole rows (text, tags,
   // metadata) are read below only for what MMR, a token budget or the answer needs.
@@ -175,6 +194,7 @@ export async function recall(
       memoryScore: row.memoryScore,
     });
   }
+  clock.lap('rows');
   // Prior legs rank the candidates by a stored signal; they never add candidates.
   const known = (l: RankedList) => ({ ...l, items: l.items.filter((i) => rows.has(Number(i.id))) });
   const fused: RankedList[] = lists.map(known);
@@ -222,6 +242,7 @@ export async function recall(
     seenHash.add(hash);
     return true;
   });
+  clock.lap('fusion');
 
   if (profile.context) {
     scored = applyContext(
@@ -255,6 +276,8 @@ export async function recall(
   if (plan.groupBySession) {
     scored = groupBySession(scored, (id) => rows.get(Number(id))!.session, sessionInfo);
   }
+
+  clock.lap('signals');
 
   // Diversity: MMR over the head of the fused list.
   const mmrRank = new Map<string, number>();
@@ -292,6 +315,8 @@ export async function recall(
       ? ordered.slice(0, plan.topK).map((c) => ({ c }))
       : selectByBudget(ordered, wholeRows(ordered.map((c) => Number(c.id))), plan);
 
+  clock.lap('mmr');
+
   // Match strength of what is selected: a query whose best answer is weak gets none.
   const selectedRids = selected.map((s) => Number(s.c.id));
   const coverage = lexicalCoverage(ctx.read, evidence, selectedRids);
@@ -306,7 +331,10 @@ export async function recall(
   // named what to find: graph seeds or its own lists are evidence the query cannot weigh)
   const best = Math.max(0, ...[...strength.values()].map((m) => m.match));
   const callerEvidence = plan.graphSeeds !== undefined || plan.extraLists.length > 0;
-  if (best < plan.minMatch && !callerEvidence) return [];
+  if (best < plan.minMatch && !callerEvidence) {
+    clock.lap('answer');
+    return [];
+  }
 
   const results: RecallResult[] = [];
   const answer = wholeRows(selectedRids);
@@ -372,6 +400,7 @@ export async function recall(
       }
     }
   }
+  clock.lap('answer');
   return results;
 }
 

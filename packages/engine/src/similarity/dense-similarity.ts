@@ -237,19 +237,21 @@ export class DenseSimilarity implements SimilarityBackend {
     this.#waiting = this.#index.size;
   }
 
+  /** The model's nearest words to `word` (the expansion leg's; none without a static model). */
+  neighbours(word: string): readonly string[] {
+    return this.embedder.neighbours?.(word) ?? [];
+  }
+
+  /** Whether the model knows `word` as a word of its vocabulary. */
+  knows(word: string): boolean {
+    return this.embedder.knows?.(word) ?? false;
+  }
+
   /**
    * The query's vector. The last {@link QUERY_CACHE} distinct texts keep theirs: a write drops the
    * engine's cached results but not what a text embeds to, so the same query asked again after a
    * write (search as you type while notes are saved) skips the model.
    */
-  neighbours(word: string): readonly string[] {
-    return this.embedder.neighbours?.(word) ?? [];
-  }
-
-  knows(word: string): boolean {
-    return this.embedder.knows?.(word) ?? false;
-  }
-
   async query(text: string): Promise<PreparedQuery> {
     const kept = this.#queries.get(text);
     if (kept) {
