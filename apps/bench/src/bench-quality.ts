@@ -3,8 +3,9 @@
  * retrieval quality of the `default` profile on every corpus our users' data looks like, each on
  * its own line and per split: chat (LoCoMo, `--locomo`), notes, web pages and other languages
  * (`apps/bench/corpora`, see `quality-corpora.ts`). Baselines on the same store and embeddings:
- * BM25 alone (the FTS leg), Orama hybrid (its default fulltext + vector search on the same
- * vectors) and the zero-model TF-IDF backend with the default profile. `--ablate`: `default` with
+ * BM25 alone (the FTS leg), Orama hybrid (its fulltext + vector search on the same vectors, with
+ * Orama's tokenizer for each line's language: `orama-languages.ts`) and the zero-model TF-IDF
+ * backend with the default profile. `--ablate`: `default` with
  * each signal removed, per corpus (the vector leg's share among them). `--model-dir DIR` (or
  * `ANAMNESIS_MODEL_DIR`): run every line on the model under the model root DIR (a
  * `build:model --out DIR`, e.g. a smaller variant: `bench:model-variants`, or the multilingual
@@ -26,6 +27,7 @@ import { benchEmbedderOptions, benchModelDir, refuseDocsForOtherModel } from './
 import { writeReport } from './html-report.ts';
 import { loadLocomo, runLocomo, type Conversation, type Report } from './locomo.ts';
 import { runOrama } from './orama.ts';
+import { corpusLanguage, ORAMA_TOKENIZERS } from './orama-languages.ts';
 import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
 import { loadCorpora, type Split } from './quality-corpora.ts';
 import { crossStoreNoAnswer, runSearchBox, type SearchBoxReport } from './search-box.ts';
@@ -93,13 +95,14 @@ const embedder = await createModelEmbedder(await benchEmbedderOptions(modelDir))
 const t0 = performance.now();
 const results: { line: Line; reports: Record<string, Report> }[] = [];
 for (const line of lines) {
+  const language = corpusLanguage(line.corpus);
   const reports: Record<string, Report> = {
     ...(await runLocomo(
       line.conv,
       { default: 'default', bm25: BASELINES.bm25!, ...(values.ablate ? ablations() : {}) },
       { embedder, k },
     )),
-    'orama-hybrid': (await runOrama(line.conv, embedder, k))['orama-hybrid'],
+    'orama-hybrid': (await runOrama(line.conv, embedder, k, { language }))['orama-hybrid'],
     ...(await runLocomo(line.conv, { 'tfidf-default': 'default' }, { embedder: 'tfidf', k })),
   };
   results.push({ line, reports });
@@ -136,6 +139,17 @@ const seconds = (performance.now() - t0) / 1000;
 
 const fmt = (x: number) => x.toFixed(3);
 const shown = ['default', 'bm25', 'orama-hybrid', 'tfidf-default'];
+/** What Orama tokenizes each corpus with, in words for the report. */
+const byTokenizer = new Map<string, string[]>();
+for (const corpus of new Set(results.map((r) => r.line.corpus))) {
+  const tokenizer = ORAMA_TOKENIZERS[corpusLanguage(corpus)];
+  byTokenizer.set(tokenizer, [...(byTokenizer.get(tokenizer) ?? []), corpus]);
+}
+const oramaSentence = `Orama hybrid runs on the same vectors with no similarity floor and its default hybrid weights, and with its tokenizer for each corpus's language: ${[
+  ...byTokenizer,
+]
+  .map(([tokenizer, corpora]) => `${corpora.join(', ')}: ${tokenizer}`)
+  .join('; ')}.`;
 console.log(
   `bench:quality: ${lines.length} corpus lines, k = ${k}, model ${embedder.id}${modelDir ? ` from ${modelDir}` : ''}, ${seconds.toFixed(1)} s`,
 );
@@ -152,6 +166,7 @@ for (const { line, reports } of results) {
     `${line.corpus.padEnd(16)} ${line.split.padEnd(9)} ${String(reports.default!.questions).padStart(4)}  ${cells.join(' ')} ${gain >= 0 ? '+' : ''}${fmt(gain)} vs bm25`,
   );
 }
+console.log(oramaSentence);
 
 console.log(
   `\nsearch box (search-box suite, default profile and options): hit@1 / MRR / R@${k} / weak best`,
@@ -273,7 +288,7 @@ if (values.docs) {
     'tfidf-default': '`tfidf` + `default`',
   };
   const body = [
-    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker. Corpora, their sources, licences and held-out rule: \`apps/bench/corpora/*/PROVENANCE.md\` (every third question held out, fixed before any run). Orama runs with its default English tokenizer on every corpus. ${seconds.toFixed(0)} s.`,
+    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker. Corpora, their sources, licences and held-out rule: \`apps/bench/corpora/*/PROVENANCE.md\` (every third question held out, fixed before any run). ${oramaSentence} ${seconds.toFixed(0)} s.`,
     '',
     markdownTable([
       ['corpus', 'split', 'questions', ...shown.map((n) => names[n] ?? n)],

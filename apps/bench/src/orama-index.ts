@@ -1,26 +1,43 @@
 /**
  * The Orama 3 baseline's configuration (no Node imports, so the browser speed benchmark uses it too).
  */
-import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
+import {
+  create,
+  insertMultiple,
+  search,
+  type AnyOrama,
+  type DefaultTokenizerConfig,
+  type Tokenizer,
+} from '@orama/orama';
 import { stopwords as englishStopwords } from '@orama/stopwords/english';
 
 /** The three Orama 3 modes run as baselines. */
 export const ORAMA_MODES = ['fulltext', 'vector', 'hybrid'] as const;
 export type OramaMode = (typeof ORAMA_MODES)[number];
 
+/** Orama's English tokenizer with its stemmer and English stop words. */
+const ENGLISH: DefaultTokenizerConfig = {
+  language: 'english',
+  stemming: true,
+  stopWords: englishStopwords,
+};
+
 /**
- * An Orama 3 database configured fairly: English tokenizer with stemming and English stop words,
- * the same unit vectors as the engine. Full-text uses threshold 1 (any term, like our OR query; also
- * Orama's default) and vector search a similarity floor of -1 (no floor: our vector leg has none)
- * unless asked for Orama's default floor (see {@link OramaSimilarity}), default hybrid weights.
+ * An Orama 3 database configured fairly: the texts' language's tokenizer (English with stemming
+ * and English stop words unless given another: `orama-languages.ts` has one per corpus language),
+ * the same unit vectors as the engine. Full-text uses threshold 1 (any term, like our OR query;
+ * also Orama's default) and vector search a similarity floor of -1 (no floor: our vector leg has
+ * none) unless asked for Orama's default floor (see {@link OramaSimilarity}), default hybrid
+ * weights.
  */
 export async function oramaIndex(
   dims: number,
   docs: { id: string; text: string; embedding: Float32Array }[],
+  tokenizer: Tokenizer | DefaultTokenizerConfig = ENGLISH,
 ): Promise<AnyOrama> {
   const db = create({
     schema: { key: 'string', text: 'string', embedding: `vector[${dims}]` } as const,
-    components: { tokenizer: { language: 'english', stemming: true, stopWords: englishStopwords } },
+    components: { tokenizer },
   });
   await insertMultiple(
     db,

@@ -1,12 +1,23 @@
 import type { Embedder } from '@anamnesis/engine';
-import { ORAMA_MODES, oramaIndex, oramaSearch, type OramaMode } from './orama-index.ts';
+import {
+  ORAMA_MODES,
+  oramaIndex,
+  oramaSearch,
+  type OramaMode,
+  type OramaSimilarity,
+} from './orama-index.ts';
+import { oramaTokenizer, type OramaLanguage } from './orama-languages.ts';
 import { ReportBuilder, scoreRanking, type Conversation, type Report } from './locomo.ts';
 
-/** LoCoMo through Orama in its three modes, on the same embeddings as the engine. */
+/**
+ * LoCoMo (or a corpus line) through Orama in its three modes, on the same embeddings as the
+ * engine, with Orama's tokenizer for the texts' `language` (English unless given).
+ */
 export async function runOrama(
   conversations: readonly Conversation[],
   embedder: Embedder,
   k = 10,
+  options: { language?: OramaLanguage; similarity?: OramaSimilarity } = {},
 ): Promise<Record<`orama-${OramaMode}`, Report>> {
   const builders = Object.fromEntries(ORAMA_MODES.map((m) => [m, new ReportBuilder()])) as Record<
     OramaMode,
@@ -18,11 +29,19 @@ export async function runOrama(
     const db = await oramaIndex(
       embedder.dims,
       conv.memories.map((m, i) => ({ id: m.id!, text: m.text, embedding: vectors[i]! })),
+      oramaTokenizer(options.language ?? 'english'),
     );
     const queryVectors = await embedder.embed(conv.questions.map((q) => q.text));
     for (const [i, q] of conv.questions.entries()) {
       for (const mode of ORAMA_MODES) {
-        const ranked = await oramaSearch(db, mode, q.text, queryVectors[i]!, Math.max(k, 10));
+        const ranked = await oramaSearch(
+          db,
+          mode,
+          q.text,
+          queryVectors[i]!,
+          Math.max(k, 10),
+          options.similarity,
+        );
         builders[mode].add(q.category, scoreRanking(ranked, q.evidence, k));
       }
     }
