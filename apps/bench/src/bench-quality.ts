@@ -3,13 +3,15 @@
  * retrieval quality of the `default` profile on every corpus our users' data looks like, each on
  * its own line and per split: chat (LoCoMo, `--locomo`), notes, web pages and other languages
  * (`apps/bench/corpora`, see `quality-corpora.ts`). Baselines on the same store and embeddings:
- * BM25 alone (the FTS leg), Orama hybrid (its fulltext + vector search on the same vectors, with
- * Orama's tokenizer for each line's language: `orama-languages.ts`) and the zero-model TF-IDF
- * backend with the default profile. `--ablate`: `default` with
- * each signal removed, per corpus (the vector leg's share among them). `--model-dir DIR` (or
- * `ANAMNESIS_MODEL_DIR`): run every line on the model under the model root DIR (a
- * `build:model --out DIR`, e.g. a smaller variant: `bench:model-variants`, or the multilingual
- * candidate `packages/model-default/candidates`) instead of the shipped one (see `bench-model.ts`).
+ * BM25 alone (the FTS leg, FTS5's fixed k1 and b), a tuned BM25 outside the engine (MiniSearch's,
+ * k1 and b chosen per corpus on its dev questions: `bm25.ts`), Orama hybrid (its fulltext + vector
+ * search on the same vectors, with Orama's tokenizer for each line's language:
+ * `orama-languages.ts`) and the zero-model TF-IDF backend with the default profile. `--ablate`:
+ * `default` with each signal removed, per corpus (the vector leg's share among them).
+ * `--model-dir DIR` (or `ANAMNESIS_MODEL_DIR`): run every line on the model under the model root
+ * DIR (a `build:model --out DIR`, e.g. a smaller variant: `bench:model-variants`, or the
+ * multilingual candidate `packages/model-default/candidates`) instead of the shipped one (see
+ * `bench-model.ts`).
  *
  * Beside recall, the search box (issue 38): the search-box suite per kind of query
  * (`search-box/`, dev split; `--held-out` scores its held-out split too, printing no query), the
@@ -23,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { createModelEmbedder, DEFAULT_PROFILE } from '@anamnesis/engine';
 import type { ScoringProfile } from '@anamnesis/ranking';
 import { BASELINES } from './baselines.ts';
+import { BM25_GRID, BM25_USUAL, runBm25, tuneBm25, type Bm25Params } from './bm25.ts';
 import { benchEmbedderOptions, benchModelDir, refuseDocsForOtherModel } from './bench-model.ts';
 import { writeReport } from './html-report.ts';
 import { loadLocomo, runLocomo, type Conversation, type Report } from './locomo.ts';
@@ -93,6 +96,22 @@ const modelDir = benchModelDir(values['model-dir']);
 refuseDocsForOtherModel(values.docs, modelDir);
 const embedder = await createModelEmbedder(await benchEmbedderOptions(modelDir));
 const t0 = performance.now();
+
+/**
+ * The tuned BM25's k1 and b per corpus, chosen on that corpus's dev line only (its held-out
+ * questions are never passed to the tuning); the usual 1.2 / 0.75 where a corpus has no dev line.
+ */
+const bm25Tuned = new Map<string, Bm25Params & { tuned: boolean }>();
+function bm25For(corpus: string): Bm25Params & { tuned: boolean } {
+  let params = bm25Tuned.get(corpus);
+  if (!params) {
+    const dev = lines.find((l) => l.corpus === corpus && l.split === 'dev');
+    const { k1, b } = dev ? tuneBm25(dev.conv, corpusLanguage(corpus), k) : BM25_USUAL;
+    bm25Tuned.set(corpus, (params = { k1, b, tuned: dev !== undefined }));
+  }
+  return params;
+}
+
 const results: { line: Line; reports: Record<string, Report> }[] = [];
 for (const line of lines) {
   const language = corpusLanguage(line.corpus);
@@ -102,6 +121,7 @@ for (const line of lines) {
       { default: 'default', bm25: BASELINES.bm25!, ...(values.ablate ? ablations() : {}) },
       { embedder, k },
     )),
+    'bm25-tuned': runBm25(line.conv, language, bm25For(line.corpus), k),
     'orama-hybrid': (await runOrama(line.conv, embedder, k, { language }))['orama-hybrid'],
     ...(await runLocomo(line.conv, { 'tfidf-default': 'default' }, { embedder: 'tfidf', k })),
   };
@@ -138,7 +158,7 @@ for (const [name, group] of crossLines) {
 const seconds = (performance.now() - t0) / 1000;
 
 const fmt = (x: number) => x.toFixed(3);
-const shown = ['default', 'bm25', 'orama-hybrid', 'tfidf-default'];
+const shown = ['default', 'bm25', 'bm25-tuned', 'orama-hybrid', 'tfidf-default'];
 /** What Orama tokenizes each corpus with, in words for the report. */
 const byTokenizer = new Map<string, string[]>();
 for (const corpus of new Set(results.map((r) => r.line.corpus))) {
@@ -150,6 +170,12 @@ const oramaSentence = `Orama hybrid runs on the same vectors with no similarity 
 ]
   .map(([tokenizer, corpora]) => `${corpora.join(', ')}: ${tokenizer}`)
   .join('; ')}.`;
+/** How the tuned BM25 was tuned, and what it chose per corpus. */
+const bm25Sentence = `BM25 tuned: MiniSearch's BM25 (Okapi: \`d\` 0, its matched-word factor divided out) over Orama's words for each language, k1 in {${BM25_GRID.k1.join(', ')}} and b in {${BM25_GRID.b.join(', ')}} chosen per corpus by nDCG@10 on its dev questions only (held-out lines use their corpus's dev choice): ${[
+  ...bm25Tuned,
+]
+  .map(([c, p]) => `${c} ${p.k1} / ${p.b}${p.tuned ? '' : ' (untuned: no dev line)'}`)
+  .join(', ')}. BM25 alone is the engine's FTS5 leg (k1 1.2, b 0.75).`;
 console.log(
   `bench:quality: ${lines.length} corpus lines, k = ${k}, model ${embedder.id}${modelDir ? ` from ${modelDir}` : ''}, ${seconds.toFixed(1)} s`,
 );
@@ -166,7 +192,7 @@ for (const { line, reports } of results) {
     `${line.corpus.padEnd(16)} ${line.split.padEnd(9)} ${String(reports.default!.questions).padStart(4)}  ${cells.join(' ')} ${gain >= 0 ? '+' : ''}${fmt(gain)} vs bm25`,
   );
 }
-console.log(oramaSentence);
+console.log(`${oramaSentence}\n${bm25Sentence}`);
 
 console.log(
   `\nsearch box (search-box suite, default profile and options): hit@1 / MRR / R@${k} / weak best`,
@@ -244,7 +270,7 @@ if (values.html) {
             datasets: shown.map((n, i) => ({
               label: n,
               data: results.map((r) => r.reports[n]!.recall),
-              backgroundColor: ['#1f77b4', '#9a9a9a', '#ff7f0e', '#2ca02c'][i],
+              backgroundColor: ['#1f77b4', '#9a9a9a', '#6b4c9a', '#ff7f0e', '#2ca02c'][i],
             })),
           },
           options: { scales: { y: { min: 0, max: 1 } } },
@@ -284,11 +310,12 @@ if (values.docs) {
   const names: Record<string, string> = {
     default: '`default`',
     bm25: 'BM25 alone',
+    'bm25-tuned': 'BM25 tuned',
     'orama-hybrid': 'Orama hybrid',
     'tfidf-default': '`tfidf` + `default`',
   };
   const body = [
-    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker. Corpora, their sources, licences and held-out rule: \`apps/bench/corpora/*/PROVENANCE.md\` (every third question held out, fixed before any run). ${oramaSentence} ${seconds.toFixed(0)} s.`,
+    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker. Corpora, their sources, licences and held-out rule: \`apps/bench/corpora/*/PROVENANCE.md\` (every third question held out, fixed before any run). ${oramaSentence} ${bm25Sentence} ${seconds.toFixed(0)} s.`,
     '',
     markdownTable([
       ['corpus', 'split', 'questions', ...shown.map((n) => names[n] ?? n)],
@@ -385,6 +412,7 @@ if (values.json) {
         split: line.split,
         rankers: Object.fromEntries(Object.entries(reports).map(([n, r]) => [n, metrics(r)])),
       })),
+      bm25Tuned: Object.fromEntries(bm25Tuned),
       searchBox,
       noRelatedMemory: [
         ...searchBox.map((r) => ({ name: `search-box ${r.split}`, ...r.noAnswer })),

@@ -6,7 +6,7 @@
  * splits at every character outside the Latin alphabet, so it sees no word of a Russian, Chinese
  * or Japanese text. No Node imports: the browser benchmarks may use it too.
  */
-import type { DefaultTokenizerConfig, Tokenizer } from '@orama/orama';
+import { components, type DefaultTokenizerConfig, type Tokenizer } from '@orama/orama';
 import { stemmer as germanStem } from '@orama/stemmers/german';
 import { stemmer as russianStem } from '@orama/stemmers/russian';
 import { stemmer as spanishStem } from '@orama/stemmers/spanish';
@@ -67,4 +67,22 @@ export function oramaTokenizer(language: OramaLanguage): Tokenizer | DefaultToke
   if (language === 'mandarin') return mandarinTokenizer({ language });
   if (language === 'japanese') return japaneseTokenizer({ language });
   return configOf(language, false);
+}
+
+/**
+ * The words of `text` as Orama's tokenizer for `language` reads them, every occurrence kept (for a
+ * BM25's term frequencies): Orama's own tokenizer for English, German, Spanish and Russian; for
+ * Chinese and Japanese the same `Intl.Segmenter` words as `@orama/tokenizers` (which keeps each word
+ * only once), lower-cased.
+ */
+export function wordsOf(language: OramaLanguage): (text: string) => string[] {
+  if (language === 'mandarin' || language === 'japanese') {
+    const segmenter = new Intl.Segmenter(language === 'mandarin' ? 'zh-CN' : 'ja', {
+      granularity: 'word',
+    });
+    return (text) =>
+      [...segmenter.segment(text.toLowerCase())].filter((s) => s.isWordLike).map((s) => s.segment);
+  }
+  const tokenizer = components.tokenizer.createTokenizer(configOf(language, true));
+  return (text) => tokenizer.tokenize(text);
 }
