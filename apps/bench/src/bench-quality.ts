@@ -18,6 +18,8 @@
  * typing simulation on the notes and pages corpora (each question typed one character at a time,
  * MRR of the target after every keystroke; `typing.ts`), and the "no related memory" rate (queries
  * whose answer is not in the store answered with nothing or weak results only; `search-box.ts`).
+ * Orama hybrid with typo tolerance 1 (and its prefix matching) runs beside them as their peer: on
+ * the suite's dev split only, and on the typed lines.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,8 +35,13 @@ import { runOrama } from './orama.ts';
 import { corpusLanguage, ORAMA_TOKENIZERS } from './orama-languages.ts';
 import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
 import { loadCorpora, type Split } from './quality-corpora.ts';
-import { crossStoreNoAnswer, runSearchBox, type SearchBoxReport } from './search-box.ts';
-import { runTyping, type TypingReport } from './typing.ts';
+import {
+  crossStoreNoAnswer,
+  runSearchBox,
+  runSearchBoxOrama,
+  type SearchBoxReport,
+} from './search-box.ts';
+import { runTyping, runTypingOrama, type TypingReport } from './typing.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -131,7 +138,15 @@ for (const line of lines) {
 // The search box: the suite, the typing simulation, and queries whose answer is not stored.
 const searchBox: SearchBoxReport[] = [await runSearchBox('dev', embedder, k)];
 if (values['held-out']) searchBox.push(await runSearchBox('held-out', embedder, k));
-const typed: { corpus: string; split: Split; report: TypingReport; words: TypingReport }[] = [];
+// Orama's typo-tolerant peer on the suite's dev split only (issue 42): its held-out rows show "—".
+const searchBoxOrama = [await runSearchBoxOrama('dev', embedder, k)];
+const typed: {
+  corpus: string;
+  split: Split;
+  report: TypingReport;
+  words: TypingReport;
+  orama: TypingReport;
+}[] = [];
 for (const line of lines.filter((l) => ['notes', 'pages'].includes(l.corpus))) {
   if (line.split === 'held-out' && !values['held-out']) continue;
   typed.push({
@@ -140,6 +155,8 @@ for (const line of lines.filter((l) => ['notes', 'pages'].includes(l.corpus))) {
     report: await runTyping(line.conv, { embedder, k }),
     // the same keystrokes with the last word read as a whole word (recall before `typing`)
     words: await runTyping(line.conv, { embedder, k, typing: false }),
+    // the same keystrokes through Orama hybrid, typo tolerance 1 and prefix matching
+    orama: await runTypingOrama(line.conv, { embedder, k }),
   });
 }
 const crossLines = [
@@ -194,13 +211,18 @@ for (const { line, reports } of results) {
 }
 console.log(`${oramaSentence}\n${bm25Sentence}`);
 
+/** Orama's score of a kind of the suite on a split (hit@1 / MRR / R@k). */
+const oramaKind = (split: Split, kind: string) => {
+  const s = searchBoxOrama.find((r) => r.split === split)?.kinds.find((x) => x.kind === kind);
+  return s ? `${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)}` : '—';
+};
 console.log(
-  `\nsearch box (search-box suite, default profile and options): hit@1 / MRR / R@${k} / weak best`,
+  `\nsearch box (search-box suite, default profile and options): hit@1 / MRR / R@${k} / weak best | Orama hybrid, typo tolerance 1: hit@1 / MRR / R@${k}`,
 );
 for (const r of searchBox) {
   for (const s of r.kinds)
     console.log(
-      `  ${r.split.padEnd(9)} ${s.kind.padEnd(12)} ${String(s.queries).padStart(3)}  ${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)} / ${fmt(s.weak)}`,
+      `  ${r.split.padEnd(9)} ${s.kind.padEnd(12)} ${String(s.queries).padStart(3)}  ${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)} / ${fmt(s.weak)} | ${oramaKind(r.split, s.kind)}`,
     );
 }
 console.log(
@@ -215,11 +237,11 @@ for (const c of cross)
     `  ${c.name.padEnd(21)} ${String(c.rate.queries).padStart(4)}  ${fmt(c.rate.rate)} (${c.rate.empty} empty, ${c.rate.onlyWeak} only weak)`,
   );
 console.log(
-  `\ntyping simulation: each question typed one character at a time; MRR over every keystroke, at ¼ / ½ / ¾ / all of it, share first (typing: true | the last word a whole word)`,
+  `\ntyping simulation: each question typed one character at a time; MRR over every keystroke, at ¼ / ½ / ¾ / all of it, share first (typing: true | the last word a whole word | Orama hybrid, typo tolerance 1: MRR, ¼ / ½ / ¾ / all, first)`,
 );
 for (const t of typed)
   console.log(
-    `  ${t.corpus.padEnd(6)} ${t.split.padEnd(9)} ${String(t.report.keystrokes).padStart(5)} keys  ${fmt(t.report.mrr)}  ${fmt(t.report.at.quarter)} / ${fmt(t.report.at.half)} / ${fmt(t.report.at.threeQuarters)} / ${fmt(t.report.at.whole)}  ${fmt(t.report.first)}  | ${fmt(t.words.mrr)}`,
+    `  ${t.corpus.padEnd(6)} ${t.split.padEnd(9)} ${String(t.report.keystrokes).padStart(5)} keys  ${fmt(t.report.mrr)}  ${fmt(t.report.at.quarter)} / ${fmt(t.report.at.half)} / ${fmt(t.report.at.threeQuarters)} / ${fmt(t.report.at.whole)}  ${fmt(t.report.first)}  | ${fmt(t.words.mrr)}  | ${fmt(t.orama.mrr)}  ${fmt(t.orama.at.quarter)} / ${fmt(t.orama.at.half)} / ${fmt(t.orama.at.threeQuarters)} / ${fmt(t.orama.at.whole)}  ${fmt(t.orama.first)}`,
   );
 
 const ablated = Object.keys(results[0]!.reports).filter((n) => n.startsWith('− '));
@@ -339,10 +361,17 @@ if (values.docs) {
     );
   body.push(
     '',
-    `The search box (issue 38): the search-box suite (\`apps/bench/search-box/\`, our own texts; every third query of each kind held out), \`default\` with recall's default options (\`minMatch\` 0.1; \`typing\` for the prefix kind): hit@1 / MRR / R@${k}, and the share whose best result was weak (an app would have said "no match").`,
+    `The search box (issue 38): the search-box suite (\`apps/bench/search-box/\`, our own texts; every third query of each kind held out), \`default\` with recall's default options (\`minMatch\` 0.1; \`typing\` for the prefix kind): hit@1 / MRR / R@${k}, and the share whose best result was weak (an app would have said "no match"); beside it Orama hybrid on the same vectors with typo tolerance 1 and its prefix matching (always on), for every kind, on the dev split only.`,
     '',
     markdownTable([
-      ['split', 'kind', 'queries', `hit@1 / MRR / R@${k}`, 'weak best'],
+      [
+        'split',
+        'kind',
+        'queries',
+        `hit@1 / MRR / R@${k}`,
+        'weak best',
+        `Orama, tolerance 1: hit@1 / MRR / R@${k}`,
+      ],
       ...searchBox.flatMap((r) =>
         r.kinds.map((s) => [
           r.split,
@@ -350,6 +379,7 @@ if (values.docs) {
           String(s.queries),
           `${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)}`,
           fmt(s.weak),
+          oramaKind(r.split, s.kind),
         ]),
       ),
     ]),
@@ -374,10 +404,21 @@ if (values.docs) {
       ]),
     ]),
     '',
-    `Typing simulation: each question typed one character at a time (\`typing: true\`), the target's reciprocal rank after every keystroke (k = ${k}); MRR over all keystrokes, at a quarter, half, three quarters and all of each question, and the share of keystrokes with the target first; beside it the same keystrokes with the last word read as a whole word (recall without \`typing\`).`,
+    `Typing simulation: each question typed one character at a time (\`typing: true\`), the target's reciprocal rank after every keystroke (k = ${k}); MRR over all keystrokes, at a quarter, half, three quarters and all of each question, and the share of keystrokes with the target first; beside it the same keystrokes with the last word read as a whole word (recall without \`typing\`), and through Orama hybrid with typo tolerance 1 and its prefix matching.`,
     '',
     markdownTable([
-      ['corpus', 'split', 'keystrokes', 'MRR', '¼ / ½ / ¾ / all', 'first', 'MRR without typing'],
+      [
+        'corpus',
+        'split',
+        'keystrokes',
+        'MRR',
+        '¼ / ½ / ¾ / all',
+        'first',
+        'MRR without typing',
+        'Orama, tolerance 1: MRR',
+        '¼ / ½ / ¾ / all',
+        'first',
+      ],
       ...typed.map((t) => [
         t.corpus,
         t.split,
@@ -386,6 +427,9 @@ if (values.docs) {
         `${fmt(t.report.at.quarter)} / ${fmt(t.report.at.half)} / ${fmt(t.report.at.threeQuarters)} / ${fmt(t.report.at.whole)}`,
         fmt(t.report.first),
         fmt(t.words.mrr),
+        fmt(t.orama.mrr),
+        `${fmt(t.orama.at.quarter)} / ${fmt(t.orama.at.half)} / ${fmt(t.orama.at.threeQuarters)} / ${fmt(t.orama.at.whole)}`,
+        fmt(t.orama.first),
       ]),
     ]),
   );
@@ -414,6 +458,7 @@ if (values.json) {
       })),
       bm25Tuned: Object.fromEntries(bm25Tuned),
       searchBox,
+      searchBoxOrama,
       noRelatedMemory: [
         ...searchBox.map((r) => ({ name: `search-box ${r.split}`, ...r.noAnswer })),
         ...cross.map((c) => ({ name: c.name, ...c.rate })),

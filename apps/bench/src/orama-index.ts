@@ -56,7 +56,12 @@ export type OramaSimilarity = -1 | 'default';
 /** Orama's default vector similarity floor (`DEFAULT_SIMILARITY` in Orama 3). */
 export const ORAMA_DEFAULT_SIMILARITY = 0.8;
 
-/** Runs one Orama search and returns document keys, best first. */
+/**
+ * Runs one Orama search and returns document keys, best first. `tolerance`: Orama's typo
+ * tolerance for the full-text side (words within that Levenshtein distance of a query word match,
+ * as do words it is a prefix of: Orama matches prefixes in every search); 0, Orama's default, for
+ * none.
+ */
 export async function oramaSearch(
   db: AnyOrama,
   mode: OramaMode,
@@ -64,15 +69,17 @@ export async function oramaSearch(
   vector: Float32Array,
   limit: number,
   similarity: OramaSimilarity = -1,
+  tolerance = 0,
 ): Promise<string[]> {
   const v = { value: Array.from(vector), property: 'embedding' };
   const floor = similarity === 'default' ? {} : { similarity };
+  const typos = tolerance > 0 ? { tolerance } : {};
   const params =
     mode === 'fulltext'
-      ? { term, properties: ['text'], limit, threshold: 1 }
+      ? { term, properties: ['text'], limit, threshold: 1, ...typos }
       : mode === 'vector'
         ? { mode: 'vector' as const, vector: v, limit, ...floor }
-        : { mode: 'hybrid' as const, term, vector: v, limit, ...floor, threshold: 1 };
+        : { mode: 'hybrid' as const, term, vector: v, limit, ...floor, threshold: 1, ...typos };
   const result = await search(db, params as never);
   return (result.hits as unknown as { document: { key: string } }[]).map((h) => h.document.key);
 }

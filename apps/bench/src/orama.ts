@@ -51,3 +51,25 @@ export async function runOrama(
     Report
   >;
 }
+
+/**
+ * An Orama hybrid store of `memories` (Orama's tokenizer for `language`, the same embeddings as
+ * the engine, no similarity floor) that answers a query with document ids, best first, at typo
+ * `tolerance` (Orama matches prefixes too: a word still being typed finds the words it begins).
+ */
+export async function oramaAsk(
+  memories: readonly { id?: string; text: string }[],
+  embedder: Embedder,
+  options: { language?: OramaLanguage; tolerance?: number; k?: number } = {},
+): Promise<(query: string) => Promise<string[]>> {
+  const vectors = await embedder.embed(memories.map((m) => m.text));
+  const db = await oramaIndex(
+    embedder.dims,
+    memories.map((m, i) => ({ id: m.id!, text: m.text, embedding: vectors[i]! })),
+    oramaTokenizer(options.language ?? 'english'),
+  );
+  return async (query) => {
+    const [vector] = await embedder.embed([query]);
+    return oramaSearch(db, 'hybrid', query, vector!, options.k ?? 10, -1, options.tolerance ?? 0);
+  };
+}
