@@ -3,18 +3,23 @@
  * retrieval quality of the `default` profile on every corpus our users' data looks like, each on
  * its own line and per split: chat (LoCoMo, `--locomo`), notes, web pages and other languages
  * (`apps/bench/corpora`, see `quality-corpora.ts`). Baselines on the same store and embeddings:
- * BM25 alone (the FTS leg), Orama hybrid (its default fulltext + vector search on the same
- * vectors) and the zero-model TF-IDF backend with the default profile. `--ablate`: `default` with
- * each signal removed, per corpus (the vector leg's share among them). `--model-dir DIR` (or
- * `ANAMNESIS_MODEL_DIR`): run every line on the model under the model root DIR (a
- * `build:model --out DIR`, e.g. a smaller variant: `bench:model-variants`, or the multilingual
- * candidate `packages/model-default/candidates`) instead of the shipped one (see `bench-model.ts`).
+ * BM25 alone (the FTS leg, FTS5's fixed k1 and b), a tuned BM25 outside the engine (MiniSearch's,
+ * k1 and b chosen per corpus on its dev questions: `bm25.ts`), Orama hybrid (its fulltext + vector
+ * search on the same vectors, with Orama's tokenizer for each line's language:
+ * `orama-languages.ts`) and the zero-model TF-IDF backend with the default profile. `--ablate`:
+ * `default` with each signal removed, per corpus (the vector leg's share among them).
+ * `--model-dir DIR` (or `ANAMNESIS_MODEL_DIR`): run every line on the model under the model root
+ * DIR (a `build:model --out DIR`, e.g. a smaller variant: `bench:model-variants`, or the
+ * multilingual candidate `packages/model-default/candidates`) instead of the shipped one (see
+ * `bench-model.ts`).
  *
  * Beside recall, the search box (issue 38): the search-box suite per kind of query
  * (`search-box/`, dev split; `--held-out` scores its held-out split too, printing no query), the
  * typing simulation on the notes and pages corpora (each question typed one character at a time,
  * MRR of the target after every keystroke; `typing.ts`), and the "no related memory" rate (queries
  * whose answer is not in the store answered with nothing or weak results only; `search-box.ts`).
+ * Orama hybrid with typo tolerance 1 (and its prefix matching) runs beside them as their peer: on
+ * the suite's dev split only, and on the typed lines.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,14 +27,21 @@ import { parseArgs } from 'node:util';
 import { createModelEmbedder, DEFAULT_PROFILE } from '@anamnesis/engine';
 import type { ScoringProfile } from '@anamnesis/ranking';
 import { BASELINES } from './baselines.ts';
+import { BM25_GRID, BM25_USUAL, runBm25, tuneBm25, type Bm25Params } from './bm25.ts';
 import { benchEmbedderOptions, benchModelDir, refuseDocsForOtherModel } from './bench-model.ts';
 import { writeReport } from './html-report.ts';
 import { loadLocomo, runLocomo, type Conversation, type Report } from './locomo.ts';
 import { runOrama } from './orama.ts';
+import { corpusLanguage, ORAMA_TOKENIZERS } from './orama-languages.ts';
 import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
 import { loadCorpora, type Split } from './quality-corpora.ts';
-import { crossStoreNoAnswer, runSearchBox, type SearchBoxReport } from './search-box.ts';
-import { runTyping, type TypingReport } from './typing.ts';
+import {
+  crossStoreNoAnswer,
+  runSearchBox,
+  runSearchBoxOrama,
+  type SearchBoxReport,
+} from './search-box.ts';
+import { runTyping, runTypingOrama, type TypingReport } from './typing.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -91,15 +103,33 @@ const modelDir = benchModelDir(values['model-dir']);
 refuseDocsForOtherModel(values.docs, modelDir);
 const embedder = await createModelEmbedder(await benchEmbedderOptions(modelDir));
 const t0 = performance.now();
+
+/**
+ * The tuned BM25's k1 and b per corpus, chosen on that corpus's dev line only (its held-out
+ * questions are never passed to the tuning); the usual 1.2 / 0.75 where a corpus has no dev line.
+ */
+const bm25Tuned = new Map<string, Bm25Params & { tuned: boolean }>();
+function bm25For(corpus: string): Bm25Params & { tuned: boolean } {
+  let params = bm25Tuned.get(corpus);
+  if (!params) {
+    const dev = lines.find((l) => l.corpus === corpus && l.split === 'dev');
+    const { k1, b } = dev ? tuneBm25(dev.conv, corpusLanguage(corpus), k) : BM25_USUAL;
+    bm25Tuned.set(corpus, (params = { k1, b, tuned: dev !== undefined }));
+  }
+  return params;
+}
+
 const results: { line: Line; reports: Record<string, Report> }[] = [];
 for (const line of lines) {
+  const language = corpusLanguage(line.corpus);
   const reports: Record<string, Report> = {
     ...(await runLocomo(
       line.conv,
       { default: 'default', bm25: BASELINES.bm25!, ...(values.ablate ? ablations() : {}) },
       { embedder, k },
     )),
-    'orama-hybrid': (await runOrama(line.conv, embedder, k))['orama-hybrid'],
+    'bm25-tuned': runBm25(line.conv, language, bm25For(line.corpus), k),
+    'orama-hybrid': (await runOrama(line.conv, embedder, k, { language }))['orama-hybrid'],
     ...(await runLocomo(line.conv, { 'tfidf-default': 'default' }, { embedder: 'tfidf', k })),
   };
   results.push({ line, reports });
@@ -108,7 +138,15 @@ for (const line of lines) {
 // The search box: the suite, the typing simulation, and queries whose answer is not stored.
 const searchBox: SearchBoxReport[] = [await runSearchBox('dev', embedder, k)];
 if (values['held-out']) searchBox.push(await runSearchBox('held-out', embedder, k));
-const typed: { corpus: string; split: Split; report: TypingReport; words: TypingReport }[] = [];
+// Orama's typo-tolerant peer on the suite's dev split only (issue 42): its held-out rows show "—".
+const searchBoxOrama = [await runSearchBoxOrama('dev', embedder, k)];
+const typed: {
+  corpus: string;
+  split: Split;
+  report: TypingReport;
+  words: TypingReport;
+  orama: TypingReport;
+}[] = [];
 for (const line of lines.filter((l) => ['notes', 'pages'].includes(l.corpus))) {
   if (line.split === 'held-out' && !values['held-out']) continue;
   typed.push({
@@ -117,6 +155,8 @@ for (const line of lines.filter((l) => ['notes', 'pages'].includes(l.corpus))) {
     report: await runTyping(line.conv, { embedder, k }),
     // the same keystrokes with the last word read as a whole word (recall before `typing`)
     words: await runTyping(line.conv, { embedder, k, typing: false }),
+    // the same keystrokes through Orama hybrid, typo tolerance 1 and prefix matching
+    orama: await runTypingOrama(line.conv, { embedder, k }),
   });
 }
 const crossLines = [
@@ -135,7 +175,24 @@ for (const [name, group] of crossLines) {
 const seconds = (performance.now() - t0) / 1000;
 
 const fmt = (x: number) => x.toFixed(3);
-const shown = ['default', 'bm25', 'orama-hybrid', 'tfidf-default'];
+const shown = ['default', 'bm25', 'bm25-tuned', 'orama-hybrid', 'tfidf-default'];
+/** What Orama tokenizes each corpus with, in words for the report. */
+const byTokenizer = new Map<string, string[]>();
+for (const corpus of new Set(results.map((r) => r.line.corpus))) {
+  const tokenizer = ORAMA_TOKENIZERS[corpusLanguage(corpus)];
+  byTokenizer.set(tokenizer, [...(byTokenizer.get(tokenizer) ?? []), corpus]);
+}
+const oramaSentence = `Orama hybrid runs on the same vectors with no similarity floor and its default hybrid weights, and with its tokenizer for each corpus's language: ${[
+  ...byTokenizer,
+]
+  .map(([tokenizer, corpora]) => `${corpora.join(', ')}: ${tokenizer}`)
+  .join('; ')}.`;
+/** How the tuned BM25 was tuned, and what it chose per corpus. */
+const bm25Sentence = `BM25 tuned: MiniSearch's BM25 (Okapi: \`d\` 0, its matched-word factor divided out) over Orama's words for each language, k1 in {${BM25_GRID.k1.join(', ')}} and b in {${BM25_GRID.b.join(', ')}} chosen per corpus by nDCG@10 on its dev questions only (held-out lines use their corpus's dev choice): ${[
+  ...bm25Tuned,
+]
+  .map(([c, p]) => `${c} ${p.k1} / ${p.b}${p.tuned ? '' : ' (untuned: no dev line)'}`)
+  .join(', ')}. BM25 alone is the engine's FTS5 leg (k1 1.2, b 0.75).`;
 console.log(
   `bench:quality: ${lines.length} corpus lines, k = ${k}, model ${embedder.id}${modelDir ? ` from ${modelDir}` : ''}, ${seconds.toFixed(1)} s`,
 );
@@ -152,14 +209,20 @@ for (const { line, reports } of results) {
     `${line.corpus.padEnd(16)} ${line.split.padEnd(9)} ${String(reports.default!.questions).padStart(4)}  ${cells.join(' ')} ${gain >= 0 ? '+' : ''}${fmt(gain)} vs bm25`,
   );
 }
+console.log(`${oramaSentence}\n${bm25Sentence}`);
 
+/** Orama's score of a kind of the suite on a split (hit@1 / MRR / R@k). */
+const oramaKind = (split: Split, kind: string) => {
+  const s = searchBoxOrama.find((r) => r.split === split)?.kinds.find((x) => x.kind === kind);
+  return s ? `${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)}` : '—';
+};
 console.log(
-  `\nsearch box (search-box suite, default profile and options): hit@1 / MRR / R@${k} / weak best`,
+  `\nsearch box (search-box suite, default profile and options): hit@1 / MRR / R@${k} / weak best | Orama hybrid, typo tolerance 1: hit@1 / MRR / R@${k}`,
 );
 for (const r of searchBox) {
   for (const s of r.kinds)
     console.log(
-      `  ${r.split.padEnd(9)} ${s.kind.padEnd(12)} ${String(s.queries).padStart(3)}  ${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)} / ${fmt(s.weak)}`,
+      `  ${r.split.padEnd(9)} ${s.kind.padEnd(12)} ${String(s.queries).padStart(3)}  ${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)} / ${fmt(s.weak)} | ${oramaKind(r.split, s.kind)}`,
     );
 }
 console.log(
@@ -174,11 +237,11 @@ for (const c of cross)
     `  ${c.name.padEnd(21)} ${String(c.rate.queries).padStart(4)}  ${fmt(c.rate.rate)} (${c.rate.empty} empty, ${c.rate.onlyWeak} only weak)`,
   );
 console.log(
-  `\ntyping simulation: each question typed one character at a time; MRR over every keystroke, at ¼ / ½ / ¾ / all of it, share first (typing: true | the last word a whole word)`,
+  `\ntyping simulation: each question typed one character at a time; MRR over every keystroke, at ¼ / ½ / ¾ / all of it, share first (typing: true | the last word a whole word | Orama hybrid, typo tolerance 1: MRR, ¼ / ½ / ¾ / all, first)`,
 );
 for (const t of typed)
   console.log(
-    `  ${t.corpus.padEnd(6)} ${t.split.padEnd(9)} ${String(t.report.keystrokes).padStart(5)} keys  ${fmt(t.report.mrr)}  ${fmt(t.report.at.quarter)} / ${fmt(t.report.at.half)} / ${fmt(t.report.at.threeQuarters)} / ${fmt(t.report.at.whole)}  ${fmt(t.report.first)}  | ${fmt(t.words.mrr)}`,
+    `  ${t.corpus.padEnd(6)} ${t.split.padEnd(9)} ${String(t.report.keystrokes).padStart(5)} keys  ${fmt(t.report.mrr)}  ${fmt(t.report.at.quarter)} / ${fmt(t.report.at.half)} / ${fmt(t.report.at.threeQuarters)} / ${fmt(t.report.at.whole)}  ${fmt(t.report.first)}  | ${fmt(t.words.mrr)}  | ${fmt(t.orama.mrr)}  ${fmt(t.orama.at.quarter)} / ${fmt(t.orama.at.half)} / ${fmt(t.orama.at.threeQuarters)} / ${fmt(t.orama.at.whole)}  ${fmt(t.orama.first)}`,
   );
 
 const ablated = Object.keys(results[0]!.reports).filter((n) => n.startsWith('− '));
@@ -229,7 +292,7 @@ if (values.html) {
             datasets: shown.map((n, i) => ({
               label: n,
               data: results.map((r) => r.reports[n]!.recall),
-              backgroundColor: ['#1f77b4', '#9a9a9a', '#ff7f0e', '#2ca02c'][i],
+              backgroundColor: ['#1f77b4', '#9a9a9a', '#6b4c9a', '#ff7f0e', '#2ca02c'][i],
             })),
           },
           options: { scales: { y: { min: 0, max: 1 } } },
@@ -269,11 +332,12 @@ if (values.docs) {
   const names: Record<string, string> = {
     default: '`default`',
     bm25: 'BM25 alone',
+    'bm25-tuned': 'BM25 tuned',
     'orama-hybrid': 'Orama hybrid',
     'tfidf-default': '`tfidf` + `default`',
   };
   const body = [
-    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker. Corpora, their sources, licences and held-out rule: \`apps/bench/corpora/*/PROVENANCE.md\` (every third question held out, fixed before any run). Orama runs with its default English tokenizer on every corpus. ${seconds.toFixed(0)} s.`,
+    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker. Corpora, their sources, licences and held-out rule: \`apps/bench/corpora/*/PROVENANCE.md\` (every third question held out, fixed before any run). ${oramaSentence} ${bm25Sentence} ${seconds.toFixed(0)} s.`,
     '',
     markdownTable([
       ['corpus', 'split', 'questions', ...shown.map((n) => names[n] ?? n)],
@@ -297,10 +361,17 @@ if (values.docs) {
     );
   body.push(
     '',
-    `The search box (issue 38): the search-box suite (\`apps/bench/search-box/\`, our own texts; every third query of each kind held out), \`default\` with recall's default options (\`minMatch\` 0.1; \`typing\` for the prefix kind): hit@1 / MRR / R@${k}, and the share whose best result was weak (an app would have said "no match").`,
+    `The search box (issue 38): the search-box suite (\`apps/bench/search-box/\`, our own texts; every third query of each kind held out), \`default\` with recall's default options (\`minMatch\` 0.1; \`typing\` for the prefix kind): hit@1 / MRR / R@${k}, and the share whose best result was weak (an app would have said "no match"); beside it Orama hybrid on the same vectors with typo tolerance 1 and its prefix matching (always on), for every kind, on the dev split only.`,
     '',
     markdownTable([
-      ['split', 'kind', 'queries', `hit@1 / MRR / R@${k}`, 'weak best'],
+      [
+        'split',
+        'kind',
+        'queries',
+        `hit@1 / MRR / R@${k}`,
+        'weak best',
+        `Orama, tolerance 1: hit@1 / MRR / R@${k}`,
+      ],
       ...searchBox.flatMap((r) =>
         r.kinds.map((s) => [
           r.split,
@@ -308,6 +379,7 @@ if (values.docs) {
           String(s.queries),
           `${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)}`,
           fmt(s.weak),
+          oramaKind(r.split, s.kind),
         ]),
       ),
     ]),
@@ -332,10 +404,21 @@ if (values.docs) {
       ]),
     ]),
     '',
-    `Typing simulation: each question typed one character at a time (\`typing: true\`), the target's reciprocal rank after every keystroke (k = ${k}); MRR over all keystrokes, at a quarter, half, three quarters and all of each question, and the share of keystrokes with the target first; beside it the same keystrokes with the last word read as a whole word (recall without \`typing\`).`,
+    `Typing simulation: each question typed one character at a time (\`typing: true\`), the target's reciprocal rank after every keystroke (k = ${k}); MRR over all keystrokes, at a quarter, half, three quarters and all of each question, and the share of keystrokes with the target first; beside it the same keystrokes with the last word read as a whole word (recall without \`typing\`), and through Orama hybrid with typo tolerance 1 and its prefix matching.`,
     '',
     markdownTable([
-      ['corpus', 'split', 'keystrokes', 'MRR', '¼ / ½ / ¾ / all', 'first', 'MRR without typing'],
+      [
+        'corpus',
+        'split',
+        'keystrokes',
+        'MRR',
+        '¼ / ½ / ¾ / all',
+        'first',
+        'MRR without typing',
+        'Orama, tolerance 1: MRR',
+        '¼ / ½ / ¾ / all',
+        'first',
+      ],
       ...typed.map((t) => [
         t.corpus,
         t.split,
@@ -344,6 +427,9 @@ if (values.docs) {
         `${fmt(t.report.at.quarter)} / ${fmt(t.report.at.half)} / ${fmt(t.report.at.threeQuarters)} / ${fmt(t.report.at.whole)}`,
         fmt(t.report.first),
         fmt(t.words.mrr),
+        fmt(t.orama.mrr),
+        `${fmt(t.orama.at.quarter)} / ${fmt(t.orama.at.half)} / ${fmt(t.orama.at.threeQuarters)} / ${fmt(t.orama.at.whole)}`,
+        fmt(t.orama.first),
       ]),
     ]),
   );
@@ -370,7 +456,9 @@ if (values.json) {
         split: line.split,
         rankers: Object.fromEntries(Object.entries(reports).map(([n, r]) => [n, metrics(r)])),
       })),
+      bm25Tuned: Object.fromEntries(bm25Tuned),
       searchBox,
+      searchBoxOrama,
       noRelatedMemory: [
         ...searchBox.map((r) => ({ name: `search-box ${r.split}`, ...r.noAnswer })),
         ...cross.map((c) => ({ name: c.name, ...c.rate })),

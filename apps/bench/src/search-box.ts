@@ -5,10 +5,16 @@
  * memory" rate: of queries whose answer is not in the store, the share that recall answers with
  * nothing or with weak results only (`RecallResult.weak`), as an app shows "no match".
  */
-import { createEngine, type EngineOptions, type RememberInput } from '@anamnesis/engine';
+import {
+  createEngine,
+  type Embedder,
+  type EngineOptions,
+  type RememberInput,
+} from '@anamnesis/engine';
 import { ASKED_AT, MEMORIES } from '../search-box/memories.ts';
 import { CASES } from '../search-box/cases.ts';
 import type { Conversation } from './locomo.ts';
+import { oramaAsk } from './orama.ts';
 import type { Split } from './quality-corpora.ts';
 
 /** Scores of one kind of query. */
@@ -72,53 +78,76 @@ function countNoAnswer(rate: NoAnswerRate, results: readonly { weak?: true }[]):
 
 const emptyRate = (): NoAnswerRate => ({ queries: 0, empty: 0, onlyWeak: 0, rate: 0 });
 
+/** Scores the suite's `split` as `ask` answers it: per kind, and the `none` kind's rate. */
+async function scoreSuite(
+  split: Split,
+  ask: Ask,
+  k: number,
+): Promise<Pick<SearchBoxReport, 'kinds' | 'noAnswer'>> {
+  const kinds = new Map<string, KindScore>();
+  const noAnswer = emptyRate();
+  for (const c of CASES.filter((c) => c.split === split)) {
+    const results = await ask(c.query, c.typing);
+    if (c.targets.length === 0) {
+      countNoAnswer(noAnswer, results);
+      continue;
+    }
+    const s = kinds.get(c.kind) ?? {
+      kind: c.kind,
+      queries: 0,
+      hit1: 0,
+      mrr: 0,
+      recall: 0,
+      weak: 0,
+    };
+    const rank = results.findIndex((r) => c.targets.includes(r.id)) + 1;
+    s.queries++;
+    if (rank === 1) s.hit1++;
+    if (rank > 0) s.mrr += 1 / rank;
+    if (rank > 0 && rank <= k) s.recall++;
+    if (results.length === 0 || results[0]!.weak) s.weak++;
+    kinds.set(c.kind, s);
+  }
+  const out = [...kinds.values()].map((s) => ({
+    ...s,
+    hit1: s.hit1 / s.queries,
+    mrr: s.mrr / s.queries,
+    recall: s.recall / s.queries,
+    weak: s.weak / s.queries,
+  }));
+  return { kinds: out, noAnswer };
+}
+
 /** Runs the suite's `split` on the default profile, with recall's defaults (`minMatch` too). */
 export async function runSearchBox(
   split: Split,
   embedder: EngineOptions['embedder'],
   k = 10,
 ): Promise<SearchBoxReport> {
-  const cases = CASES.filter((c) => c.split === split);
-  return withStore(
-    MEMORIES,
-    ASKED_AT,
-    embedder,
-    async (ask) => {
-      const kinds = new Map<string, KindScore>();
-      const noAnswer = emptyRate();
-      for (const c of cases) {
-        const results = await ask(c.query, c.typing);
-        if (c.targets.length === 0) {
-          countNoAnswer(noAnswer, results);
-          continue;
-        }
-        const s = kinds.get(c.kind) ?? {
-          kind: c.kind,
-          queries: 0,
-          hit1: 0,
-          mrr: 0,
-          recall: 0,
-          weak: 0,
-        };
-        const rank = results.findIndex((r) => c.targets.includes(r.id)) + 1;
-        s.queries++;
-        if (rank === 1) s.hit1++;
-        if (rank > 0) s.mrr += 1 / rank;
-        if (rank > 0 && rank <= k) s.recall++;
-        if (results.length === 0 || results[0]!.weak) s.weak++;
-        kinds.set(c.kind, s);
-      }
-      const out = [...kinds.values()].map((s) => ({
-        ...s,
-        hit1: s.hit1 / s.queries,
-        mrr: s.mrr / s.queries,
-        recall: s.recall / s.queries,
-        weak: s.weak / s.queries,
-      }));
-      return { split, kinds: out, noAnswer };
-    },
+  return {
+    split,
+    ...(await withStore(MEMORIES, ASKED_AT, embedder, (ask) => scoreSuite(split, ask, k), k)),
+  };
+}
+
+/**
+ * The suite's `split` through Orama (issue 42): hybrid search on the same embeddings, English
+ * tokenizer, typo tolerance 1 and its prefix matching, for every query (Orama has no separate
+ * typing mode). Orama marks no result weak and, with no similarity floor, always answers: its
+ * `weak` is the share answered with nothing, and the `none` kind is not scored.
+ */
+export async function runSearchBoxOrama(
+  split: Split,
+  embedder: Embedder,
+  k = 10,
+): Promise<Omit<SearchBoxReport, 'noAnswer'>> {
+  const search = await oramaAsk(MEMORIES, embedder, { tolerance: 1, k });
+  const { kinds } = await scoreSuite(
+    split,
+    async (query) => (await search(query)).map((id) => ({ id })),
     k,
   );
+  return { split, kinds };
 }
 
 /**

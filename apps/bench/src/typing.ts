@@ -4,8 +4,9 @@
  * its first target after every keystroke. A search box is judged by what it shows while the
  * words are still coming: how soon the target rises to the top, and whether it stays there.
  */
-import { createEngine, type EngineOptions } from '@anamnesis/engine';
+import { createEngine, type Embedder, type EngineOptions } from '@anamnesis/engine';
 import type { Conversation } from './locomo.ts';
+import { oramaAsk } from './orama.ts';
 
 /** What the simulation measured on one corpus line. */
 export interface TypingReport {
@@ -21,50 +22,35 @@ export interface TypingReport {
   first: number;
 }
 
+/** A store of one conversation's memories: what it answers to a partly typed question. */
+interface TypedStore {
+  ask: (typed: string) => Promise<readonly string[]>;
+  close: () => Promise<void>;
+}
+
 /**
- * Types every question of the conversations into a store of their memories, one character at a
- * time, and scores the target's rank after each character.
+ * Types every question of the conversations into a store of their memories (`open`), one
+ * character at a time, and scores the target's rank after each character.
  */
-export async function runTyping(
+async function typeQuestions(
   conversations: readonly Conversation[],
-  options: {
-    embedder: EngineOptions['embedder'];
-    k?: number;
-    profile?: string;
-    /** Recall's `typing` option; default true (false: the last word is read as a whole word). */
-    typing?: boolean;
-  },
+  open: (conv: Conversation) => Promise<TypedStore>,
 ): Promise<TypingReport> {
-  const k = options.k ?? 10;
   let keystrokes = 0;
   let rrSum = 0;
   let firsts = 0;
   let questions = 0;
   const at = { quarter: 0, half: 0, threeQuarters: 0, whole: 0 };
   for (const conv of conversations) {
-    const engine = await createEngine({
-      storage: 'memory',
-      embedder: options.embedder,
-      now: () => conv.askedAt,
-    });
+    const store = await open(conv);
     try {
-      await engine.rememberMany(conv.memories);
       for (const q of conv.questions) {
         questions++;
         const rr: number[] = [];
         for (let n = 1; n <= q.text.length; n++) {
           const typed = q.text.slice(0, n);
-          const results =
-            typed.trim() === ''
-              ? []
-              : await engine.recall(typed, {
-                  typing: options.typing ?? true,
-                  topK: k,
-                  minMatch: 0,
-                  noCache: true,
-                  ...(options.profile ? { profile: options.profile } : {}),
-                });
-          const rank = results.findIndex((r) => q.evidence.includes(r.id)) + 1;
+          const results = typed.trim() === '' ? [] : await store.ask(typed);
+          const rank = results.findIndex((id) => q.evidence.includes(id)) + 1;
           rr.push(rank > 0 ? 1 / rank : 0);
           if (rank === 1) firsts++;
         }
@@ -77,7 +63,7 @@ export async function runTyping(
         at.whole += point(1);
       }
     } finally {
-      await engine.close();
+      await store.close();
     }
   }
   const per = (x: number) => (questions > 0 ? x / questions : 0);
@@ -93,4 +79,60 @@ export async function runTyping(
     },
     first: keystrokes > 0 ? firsts / keystrokes : 0,
   };
+}
+
+/**
+ * Types every question of the conversations into an engine holding their memories, one
+ * character at a time, and scores the target's rank after each character.
+ */
+export async function runTyping(
+  conversations: readonly Conversation[],
+  options: {
+    embedder: EngineOptions['embedder'];
+    k?: number;
+    profile?: string;
+    /** Recall's `typing` option; default true (false: the last word is read as a whole word). */
+    typing?: boolean;
+  },
+): Promise<TypingReport> {
+  return typeQuestions(conversations, async (conv) => {
+    const engine = await createEngine({
+      storage: 'memory',
+      embedder: options.embedder,
+      now: () => conv.askedAt,
+    });
+    try {
+      await engine.rememberMany(conv.memories);
+    } catch (e) {
+      await engine.close();
+      throw e;
+    }
+    return {
+      ask: async (typed) =>
+        (
+          await engine.recall(typed, {
+            typing: options.typing ?? true,
+            topK: options.k ?? 10,
+            minMatch: 0,
+            noCache: true,
+            ...(options.profile ? { profile: options.profile } : {}),
+          })
+        ).map((r) => r.id),
+      close: () => engine.close(),
+    };
+  });
+}
+
+/**
+ * The same keystrokes through Orama (issue 42): hybrid search on the same embeddings with typo
+ * tolerance 1 (and its prefix matching, always on), English tokenizer.
+ */
+export async function runTypingOrama(
+  conversations: readonly Conversation[],
+  options: { embedder: Embedder; k?: number },
+): Promise<TypingReport> {
+  return typeQuestions(conversations, async (conv) => ({
+    ask: await oramaAsk(conv.memories, options.embedder, { tolerance: 1, k: options.k ?? 10 }),
+    close: async () => {},
+  }));
 }
