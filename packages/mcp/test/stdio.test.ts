@@ -240,6 +240,54 @@ describe('anamnesis-mcp over stdio', () => {
     expect(await exited).toBe(1);
   });
 
+  test('two servers and the CLI on one store, writing in turn: every acknowledged memory is kept (issue 39)', async () => {
+    const shared = join(dir, 'shared.db');
+    const a = await connect([SERVER, '--db', shared]);
+    const b = await connect([SERVER, '--db', shared]);
+    const acked: string[] = [];
+    try {
+      for (let i = 0; i < 10; i++)
+        for (const [name, s] of [
+          ['first', a],
+          ['second', b],
+        ] as const) {
+          const r = await call(s.client, 'remember', { text: `${name} assistant's note ${i}` });
+          expect(r.isError).toBeFalsy();
+          acked.push((r.structuredContent as { id: string }).id);
+        }
+      // the CLI ingests beside both running servers
+      const notes = join(dir, 'cli-notes.jsonl');
+      writeFileSync(notes, `${JSON.stringify({ text: 'ingested by the command line' })}\n`);
+      const cli = spawn(
+        process.execPath,
+        [...NODE_ARGS, ENGINE_CLI, 'ingest', '--db', shared, notes],
+        {
+          cwd: PACKAGE,
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
+      expect(await new Promise((resolve) => cli.on('exit', resolve))).toBe(0);
+      // each server sees the other's and the CLI's writes at its next call
+      const seen = text(await call(a.client, 'recall', { query: 'ingested by the command line' }));
+      expect(seen).toContain('ingested by the command line');
+      const recent = text(await call(b.client, 'list_recent', { limit: 100 }));
+      for (let i = 0; i < 10; i++) expect(recent).toContain(`first assistant's note ${i}`);
+    } finally {
+      // the servers close after the CLI wrote: a reader that closes must not write back what it held
+      await a.client.close();
+      await b.client.close();
+    }
+    const after = await connect([SERVER, '--db', shared]);
+    try {
+      const listed = text(await call(after.client, 'list_recent', { limit: 100 }));
+      for (const id of acked) expect(listed).toContain(`id ${id}`);
+      expect(listed).toContain('ingested by the command line');
+      expect(listed.split('\n').filter((l) => /^\[\d+\]/.test(l))).toHaveLength(21);
+    } finally {
+      await after.client.close();
+    }
+  });
+
   test('anamnesis mcp (the engine CLI) starts the same server', async () => {
     const { client } = await connect([ENGINE_CLI, 'mcp', '--db', db]);
     try {
