@@ -53,6 +53,17 @@ describe('search as you type', () => {
     );
   });
 
+  it('a letter dropped or doubled while typing shifts the rest, and the word is still found', async () => {
+    const engine = await store([
+      'Renew the passport before the trip to Japan',
+      'Buy oat milk and bread',
+      'Pass the salt',
+    ]);
+    // "pasport" begins "passport" with a letter dropped; "passsp" with one doubled
+    for (const typed of ['pasport', 'paspo', 'passsp'])
+      expect((await texts(engine, typed, { typing: true }))[0], typed).toMatch(/passport/);
+  });
+
   it('stemmed words complete as written: "runni" finds "running" (the index holds "run")', async () => {
     const engine = await store(['I went running by the river', 'Rune stones in the museum']);
     expect((await texts(engine, 'runni', { typing: true }))[0]).toBe('I went running by the river');

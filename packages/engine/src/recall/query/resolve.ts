@@ -53,7 +53,7 @@ export function resolveQuery(
     if (s.prefix) return complete(read, s, word, stopwords);
     const corrigible = Array.from(word).length >= MIN_CORRECTED && LATIN.test(word) && !known(word);
     if (!corrigible || matches(read, s.terms)) return s;
-    const [fix] = nearWords(read, word, (w) => w, stopwords, 1);
+    const [fix] = nearWords(read, word, (w) => [w], stopwords, 1);
     return fix === undefined ? s : { ...s, correction: fix, terms: [ftsString([fix])] };
   });
 }
@@ -78,11 +78,16 @@ function complete(
     LATIN.test(prefix) &&
     !matches(read, own)
   ) {
+    // the candidate's beginnings one letter shorter and longer too: a letter dropped or doubled
+    // while typing shifts the rest ("pasport" begins "passport" with one typo)
     const length = Array.from(prefix).length;
     completions = nearWords(
       read,
       prefix,
-      (w) => Array.from(w).slice(0, length).join(''),
+      (w) => {
+        const chars = Array.from(w);
+        return [length - 1, length, length + 1].map((n) => chars.slice(0, n).join(''));
+      },
       stopwords,
       3,
     );
@@ -115,14 +120,14 @@ function wordsBeginning(read: Reader, prefix: string): { term: string; doc: numb
 }
 
 /**
- * Up to `n` of the store's words whose `view` (the word, or its beginning) is within the edit
- * distance a word of this length allows of `word`: the closest first, then the most common.
+ * Up to `n` of the store's words one of whose `views` (the word, or its beginnings) is within the
+ * edit distance a word of this length allows of `word`: the closest first, then the most common.
  * Candidates begin with the word's first letter or, for a swap of the first two, its second.
  */
 function nearWords(
   read: Reader,
   word: string,
-  view: (candidate: string) => string,
+  views: (candidate: string) => readonly string[],
   stopwords: ReadonlySet<string>,
   n: number,
 ): string[] {
@@ -133,7 +138,7 @@ function nearWords(
   for (const start of starts) {
     for (const { term, doc } of wordsBeginning(read, start)) {
       if (term === word || stopwords.has(term)) continue;
-      const d = editDistance(word, view(term), max);
+      const d = Math.min(...views(term).map((v) => editDistance(word, v, max)));
       if (d <= max) found.push({ term, doc, d });
     }
   }
