@@ -159,6 +159,35 @@ describe('codes, numbers, phrases and addresses', () => {
     expect(hit!.explain!.query!.map((q) => q.kind)).toContain('code');
   });
 
+  it('a number and letters written together or apart find each other ("5km", "5 km")', async () => {
+    const engine = await store(['Run 5 km on Sunday', 'Flight BA2490 to Lisbon', 'Gym at noon']);
+    expect((await texts(engine, '5km'))[0]).toBe('Run 5 km on Sunday');
+    expect((await texts(engine, '5km', { typing: true }))[0]).toBe('Run 5 km on Sunday');
+    expect((await texts(engine, 'ba 2490'))[0]).toBe('Flight BA2490 to Lisbon');
+  });
+
+  it('two words typed apart that the store holds as one find it ("note book" → "notebook")', async () => {
+    const engine = await store([
+      'Buy a new notebook for school',
+      'Covid booster on 3 March',
+      'Note to self: water the plants',
+    ]);
+    for (const typed of ['note book', 'new note book']) {
+      const [best] = await engine.recall(typed, { typing: true });
+      expect(best?.text, typed).toBe('Buy a new notebook for school');
+      expect(best!.match, typed).toBeCloseTo(1, 6);
+    }
+    // still typing the second word: the notebook holds the whole query (meaning may rank the
+    // note first in a store of three)
+    const typing = await engine.recall('note boo', { typing: true });
+    const notebook = typing.find((r) => r.text === 'Buy a new notebook for school');
+    expect(notebook?.match).toBeCloseTo(1, 6);
+    // words apart in the query are not joined ("note the book" asks for a note and a book)
+    const [apart] = await engine.recall('book note', { explain: true });
+    expect(apart!.explain!.query!.length).toBe(2);
+    expect((await engine.recall('book note'))[0]?.match ?? 0).toBeLessThan(1);
+  });
+
   it('quoted words are a phrase: the memory with the phrase comes before one with the words apart', async () => {
     const engine = await store([
       'A bug in the search: the login form is fine though, and a long note about other things too',

@@ -430,9 +430,12 @@ function queryExplain(slots: readonly ResolvedSlot[]): QueryReading[] {
   }));
 }
 
-/** The lexical leg's phrases: every slot's alternatives, once each (the leg ORs them). */
+/**
+ * The lexical leg's phrases: every slot's alternatives (the leg ORs them), once per slot: a word
+ * two slots share (the one word "note book" is stored as) counts for both in BM25.
+ */
 function ftsPhrases(slots: readonly ResolvedSlot[]): string[] {
-  return [...new Set(slots.flatMap((s) => s.terms))];
+  return slots.flatMap((s) => [...new Set(s.terms)]);
 }
 
 /** A selected candidate, with its compressed text when only that fitted the budget. */

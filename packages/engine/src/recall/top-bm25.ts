@@ -65,10 +65,13 @@ export function topBm25(
   work?: TopBm25Work,
 ): TopItem[] {
   const total = storeSize(read, memo);
-  const counted = [...new Set(phrases)]
-    .map((phrase) => {
+  // a phrase given twice counts twice, as FTS5's bm25() counts each phrase of the query
+  const times = new Map<string, number>();
+  for (const phrase of phrases) times.set(phrase, (times.get(phrase) ?? 0) + 1);
+  const counted = [...times]
+    .map(([phrase, repeats]) => {
       const n = phraseCount(read, memo, phrase);
-      return { phrase, n, bound: phraseBound(total, n) };
+      return { phrase, n, repeats, bound: phraseBound(total, n) * repeats };
     })
     .filter((p) => p.n > 0)
     // rarest first; the phrase text breaks ties so that the order (and the sums) never vary
@@ -79,13 +82,13 @@ export function topBm25(
 
   /** Each memory's score over the phrases read so far. */
   const partial = new Map<number, number>();
-  const scan = (phrase: string, only?: ReadonlySet<number>) => {
+  const scan = ({ phrase, repeats }: (typeof counted)[number], only?: ReadonlySet<number>) => {
     read.each(
       `SELECT rowid, ${bm25Call} FROM memories_fts WHERE memories_fts MATCH ?`,
       [phrase],
       (c) => {
         const rid = c.num(0);
-        if (!only || only.has(rid)) partial.set(rid, (partial.get(rid) ?? 0) - c.num(1));
+        if (!only || only.has(rid)) partial.set(rid, (partial.get(rid) ?? 0) - repeats * c.num(1));
       },
     );
   };
@@ -93,7 +96,7 @@ export function topBm25(
   // 1. Rarest first, every match, until no memory unseen so far can reach the top k.
   for (; i < counted.length; i++) {
     if (partial.size >= limit && kthBest(partial.values(), limit) > left[i]!) break;
-    scan(counted[i]!.phrase);
+    scan(counted[i]!);
     if (work) {
       work.scanned++;
       work.rows += counted[i]!.n;
@@ -106,7 +109,7 @@ export function topBm25(
     const floor = kthBest(partial.values(), limit);
     candidates = candidates.filter((rid) => partial.get(rid)! + left[i]! >= floor);
     if (counted[i]!.n > LOOKUP_COST * candidates.length) break;
-    scan(counted[i]!.phrase, new Set(candidates));
+    scan(counted[i]!, new Set(candidates));
     if (work) {
       work.scanned++;
       work.rows += counted[i]!.n;
@@ -128,11 +131,11 @@ export function topBm25(
     const start = partial.get(rid)!;
     if (top.full && start + gain < top.floor) break;
     let score = start;
-    for (const { phrase } of rest) {
+    for (const { phrase, repeats } of rest) {
       const [add] = read.all(
         `SELECT ${bm25Call} FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?`,
         [phrase, rid],
-        (c) => -c.num(0),
+        (c) => -repeats * c.num(0),
       );
       if (add !== undefined) score += add;
       if (work) work.lookups++;

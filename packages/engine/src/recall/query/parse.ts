@@ -16,7 +16,9 @@ import { americanSpelling } from '../../store/spelling.ts';
  *   "node.js") is a `code`: its parts as a phrase, and each part as a word of half the weight;
  * - an emoji is its name, as a phrase ("🎉" → "party popper");
  * - every other word is a `word` (British spellings folded into American ones), stop words
- *   dropped but negators kept ("not", "no", and "n't" read as "not").
+ *   dropped but negators kept ("not", "no", and "n't" read as "not"); a number and letters
+ *   written as one ("7pm") also match the two apart ("7 pm"), and two words the store holds as
+ *   one ("note book") match that word (`resolve.ts`).
  *
  * With `typing`, the word the query ends in (no space or punctuation after it) is a `prefix`: the
  * person is still typing it, and the store's words it begins are searched too (`resolve.ts`).
@@ -75,6 +77,8 @@ const EDGE = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 const NOT_CONTRACTION = /\p{L}n['’]t$/iu;
 /** A number. */
 const NUMBER = /^\p{N}+$/u;
+/** A number and letters written as one word ("7pm", "ba2490", "5km"): also the two apart. */
+const NUMBER_AND_LETTERS = /^(?:(\p{N}+)(\p{L}+)|(\p{L}+)(\p{N}+))$/u;
 
 /** An FTS5 string: the words quoted as one term or phrase (they are letters and digits only). */
 export function ftsString(words: readonly string[]): string {
@@ -168,15 +172,10 @@ export function parseQuery(query: string, typing = false): QuerySlot[] {
     if (!keepWord(word, prefix)) continue;
     const us = americanSpelling(word);
     const all = us === undefined ? forms : [us, ...forms];
-    slots.push(
-      slot(
-        'word',
-        word,
-        [all[0]!],
-        all.map((f) => ftsString([f])),
-        prefix,
-      ),
-    );
+    const terms = all.map((f) => ftsString([f]));
+    const apart = NUMBER_AND_LETTERS.exec(word);
+    if (apart) terms.push(ftsString(apart.slice(1).filter(Boolean)));
+    slots.push(slot('word', word, [all[0]!], terms, prefix));
   }
   return dedupe(slots);
 }

@@ -47,7 +47,7 @@ export function resolveQuery(
   known: KnownWord = () => false,
 ): ResolvedSlot[] {
   const stopwords = queryStopwords(query);
-  return slots.map((s): ResolvedSlot => {
+  const resolved = slots.map((s): ResolvedSlot => {
     if (s.kind !== 'word') return s;
     const word = s.words[0]!;
     if (s.prefix) return complete(read, s, word, stopwords);
@@ -56,6 +56,39 @@ export function resolveQuery(
     const [fix] = nearWords(read, word, (w) => [w], stopwords, 1);
     return fix === undefined ? s : { ...s, correction: fix, terms: [ftsString([fix])] };
   });
+  return joinWords(read, query, resolved);
+}
+
+/**
+ * Two words typed apart that the store holds as one ("note book" → "notebook", "7 pm" → "7pm"):
+ * the joined word becomes an alternative of both slots, so a memory holding it matches the two.
+ * The second may be the word being typed ("note bo" → "notebook"). Only words typed side by side.
+ */
+function joinWords(read: Reader, query: string, slots: ResolvedSlot[]): ResolvedSlot[] {
+  const typed = query.toLowerCase();
+  const out = [...slots];
+  for (let i = 0; i + 1 < out.length; i++) {
+    const a = out[i]!;
+    const b = out[i + 1]!;
+    if (a.kind !== 'word' || b.kind !== 'word' || a.prefix || a.correction || b.correction)
+      continue;
+    if (!new RegExp(`${escapeRegExp(a.text)}\\s+${escapeRegExp(b.text)}`, 'u').test(typed))
+      continue;
+    const start = a.words[0]! + b.words[0]!;
+    const joined = b.prefix
+      ? wordsBeginning(read, start)[0]?.term
+      : read.all('SELECT term FROM memories_vocab WHERE term = ?', [start], (c) => c.text(0)!)[0];
+    if (joined === undefined) continue;
+    const term = ftsString([joined]);
+    out[i] = { ...a, terms: [...a.terms, term] };
+    out[i + 1] = { ...b, terms: [...b.terms, term] };
+  }
+  return out;
+}
+
+/** `text` with the characters a regular expression reads specially escaped. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The prefix slot with the store's words it begins (or, with none, begins with one typo). */
@@ -160,10 +193,7 @@ export function modelQuery(query: string, slots: readonly ResolvedSlot[]): strin
   for (const s of slots) {
     const to = s.correction;
     if (to === undefined) continue;
-    const word = new RegExp(
-      `(?<![\\p{L}\\p{N}])${s.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`,
-      'giu',
-    );
+    const word = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(s.text)}(?![\\p{L}\\p{N}])`, 'giu');
     text = text.replace(word, to);
   }
   return text;
