@@ -5,13 +5,15 @@
  * (or its condition made false) in turn, the engine test files that should notice are run, and
  * the source is restored. A mutant that no test kills is a hole in the tests.
  *
- *   node scripts/mutation-pass.mjs [--only id,id] [--write docs/mutation-pass.md] [--list]
+ *   node scripts/mutation-pass.mjs [--only id,id] [--tests file,file] [--write docs/mutation-pass.md] [--list]
  *
  * Prints one line per mutant (killed by which test, or SURVIVED) and a markdown table; `--write`
  * replaces the table in that file between `<!-- mutation-pass:begin -->` and
  * `<!-- mutation-pass:end -->`. Exits 1 when a mutant survived or the tests fail unmutated.
  * Restores every file even when interrupted. `--list` only checks that every mutant applies and
- * prints where.
+ * prints where. `--tests` runs those test files for every mutant instead of its own list: whether
+ * one file alone kills a mutant (`--only bump-generation --tests
+ * packages/engine/test/cache-invalidation.test.ts`).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,31 +49,24 @@ const MUTANTS = [
   {
     id: 'bump-memo-clear',
     file: 'packages/engine/src/engine.ts',
-    find: '    this.#generation++;\n    this.#memo.clear();\n',
-    replace: '    this.#generation++;\n',
+    find: '    this.#generation++;\n    this.#memo.clear();\n    this.#parts.schedule();\n',
+    replace: '    this.#generation++;\n    this.#parts.schedule();\n',
     what: "a committed write no longer clears recall's per-memory memo",
     tests: CACHE_TESTS,
   },
   {
-    id: 'bump-dirty',
-    file: 'packages/engine/src/engine.ts',
-    find: '    this.#memo.clear();\n    this.#dirty = true;\n    this.#parts.schedule();\n',
-    replace: '    this.#memo.clear();\n    this.#parts.schedule();\n',
-    what: 'a committed write no longer marks the store dirty (the file store is not rewritten)',
-    tests: [T('file-store'), T('persistence')],
-  },
-  {
     id: 'bump-vector-parts',
     file: 'packages/engine/src/engine.ts',
-    find: '    this.#dirty = true;\n    this.#parts.schedule();\n    this.#changed(change);\n',
-    replace: '    this.#dirty = true;\n    this.#changed(change);\n',
+    find: '    this.#memo.clear();\n    this.#parts.schedule();\n    this.#changed(change);\n',
+    replace: '    this.#memo.clear();\n    this.#changed(change);\n',
     what: 'a committed write no longer schedules the snapshot parts of the stored vectors',
     tests: [T('vector-snapshot'), T('persistence')],
   },
   {
     id: 'retrieved-memo-clear',
     file: 'packages/engine/src/engine.ts',
-    find: '      this.#memo.clear(); // access counts changed\n',
+    find: '    this.#retrieved = new RetrievedEvents(io.db, () => this.#memo.clear()); // access counts changed\n',
+    replace: '    this.#retrieved = new RetrievedEvents(io.db, () => undefined);\n',
     what: 'written retrieval counts no longer clear the memo (stale access counts)',
     tests: CACHE_TESTS,
   },
@@ -188,17 +183,16 @@ const MUTANTS = [
   {
     id: 'queue-closed',
     file: 'packages/engine/src/writes/write-path.ts',
-    find: "  async #execute<T, R>(plan: WritePlan<T, R>, operation: string | undefined): Promise<R> {\n    if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');\n",
-    replace:
-      '  async #execute<T, R>(plan: WritePlan<T, R>, operation: string | undefined): Promise<R> {\n',
+    find: "    for (let attempt = 1; ; attempt++) {\n      if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');\n",
+    replace: '    for (let attempt = 1; ; attempt++) {\n',
     what: 'a write reaching the queue after close runs (or is answered from its operation record)',
     tests: WRITE_TESTS,
   },
   {
     id: 'encoded-closed',
     file: 'packages/engine/src/writes/write-path.ts',
-    find: "    await plan.encode?.();\n    if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');\n",
-    replace: '    await plan.encode?.();\n',
+    find: "      await plan.encode?.();\n      if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');\n",
+    replace: '      await plan.encode?.();\n',
     what: 'a write whose embedding finished after close still commits',
     tests: WRITE_TESTS,
   },
@@ -233,16 +227,9 @@ const MUTANTS = [
   {
     id: 'write-bump',
     file: 'packages/engine/src/writes/write-path.ts',
-    find: '      this.#hooks.bump({ kind: plan.kind, ids: plan.ids?.(result) ?? [] });\n',
+    find: '      if (operation !== undefined || (plan.changed?.(result) ?? true))\n        this.#hooks.bump({ kind: plan.kind, ids: plan.ids?.(result) ?? [] });\n',
     what: 'a committed write does not bump the generation',
     tests: [...CACHE_TESTS, T('concurrency')],
-  },
-  {
-    id: 'write-persist',
-    file: 'packages/engine/src/writes/write-path.ts',
-    find: '      await this.#hooks.persist();\n',
-    what: 'a committed write is not made durable (the file store)',
-    tests: [T('file-store'), T('persistence')],
   },
   {
     id: 'batch-duplicate-id',
@@ -255,8 +242,8 @@ const MUTANTS = [
   {
     id: 'taken-id',
     file: 'packages/engine/src/writes/remember.ts',
-    find: '  if (taken.size > 0)\n',
-    replace: '  if (false)\n',
+    find: '  if (taken.length > 0) throw',
+    replace: '  if (false) throw',
     what: 'an id already stored is accepted again',
     tests: WRITE_TESTS,
   },
@@ -360,10 +347,18 @@ const MUTANTS = [
 ];
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, write: { type: 'string' }, list: { type: 'boolean' } },
+  options: {
+    only: { type: 'string' },
+    tests: { type: 'string' },
+    write: { type: 'string' },
+    list: { type: 'boolean' },
+  },
 });
 const only = values.only ? new Set(values.only.split(',')) : undefined;
-const chosen = MUTANTS.filter((m) => !only || only.has(m.id));
+const tests = values.tests?.split(',');
+const chosen = MUTANTS.filter((m) => !only || only.has(m.id)).map((m) =>
+  tests ? { ...m, tests } : m,
+);
 if (only && chosen.length !== only.size) throw new Error(`unknown mutant in --only ${values.only}`);
 
 /**
