@@ -22,7 +22,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const T = (name) => `packages/engine/test/${name}.test.ts`;
-const CACHE_TESTS = [T('recall-memo'), T('engine'), T('persistence'), T('dedup-index')];
+const CACHE_TESTS = [
+  T('cache-invalidation'),
+  T('recall-memo'),
+  T('engine'),
+  T('persistence'),
+  T('dedup-index'),
+];
+/** The behaviour of recall after each kind of write (issue 42): results, not counters. */
+const RECALL_TESTS = [T('cache-invalidation'), T('recall-memo')];
 const WRITE_TESTS = [
   T('write-path'),
   T('concurrency'),
@@ -112,6 +120,120 @@ const MUTANTS = [
     find: '    this.neighbours.clear();\n',
     what: 'clearing the memo keeps the session neighbours',
     tests: CACHE_TESTS,
+  },
+  {
+    id: 'memo-match-clear',
+    file: 'packages/engine/src/recall/rid-memo.ts',
+    find: '    this.match = { slotCounts: new Map() };\n  }\n',
+    replace: '  }\n',
+    what: "clearing the memo keeps the store's size, its cosine sample and the slots' counts",
+    tests: RECALL_TESTS,
+  },
+  {
+    id: 'memo-match-keep-counts',
+    file: 'packages/engine/src/recall/rid-memo.ts',
+    find: '    this.match = { slotCounts: new Map() };\n  }\n',
+    replace: '    this.match = { slotCounts: this.match.slotCounts };\n  }\n',
+    what: "clearing the memo keeps each query slot's document count",
+    tests: RECALL_TESTS,
+  },
+  {
+    id: 'memo-match-keep-total',
+    file: 'packages/engine/src/recall/rid-memo.ts',
+    find: '    this.match = { slotCounts: new Map() };\n  }\n',
+    replace: '    this.match = { slotCounts: new Map(), total: this.match.total };\n  }\n',
+    what: "clearing the memo keeps the store's size (idf)",
+    tests: RECALL_TESTS,
+  },
+  {
+    id: 'memo-match-keep-sample',
+    file: 'packages/engine/src/recall/rid-memo.ts',
+    find: '    this.match = { slotCounts: new Map() };\n  }\n',
+    replace: '    this.match = { slotCounts: new Map(), sample: this.match.sample };\n  }\n',
+    what: "clearing the memo keeps the store's cosine sample (meaning strength)",
+    tests: RECALL_TESTS,
+  },
+  {
+    id: 'catchup-generation',
+    file: 'packages/engine/src/engine.ts',
+    find: '    this.#generation++;\n    this.#memo.clear();\n    return true;\n',
+    replace: '    this.#memo.clear();\n    return true;\n',
+    what: 'what another process committed does not invalidate cached recall results',
+    tests: [T('cache-invalidation'), T('multi-process')],
+  },
+  {
+    id: 'catchup-memo-clear',
+    file: 'packages/engine/src/engine.ts',
+    find: '    this.#generation++;\n    this.#memo.clear();\n    return true;\n',
+    replace: '    this.#generation++;\n    return true;\n',
+    what: "what another process committed does not clear recall's memo",
+    tests: [T('cache-invalidation'), T('multi-process')],
+  },
+  // The vector index and its int8 copy: in-memory state brought up to date after each commit.
+  {
+    id: 'remember-vector-apply',
+    file: 'packages/engine/src/writes/remember.ts',
+    find: '      ctx.similarity().apply(\n        inserted,\n        fresh.map((m) => m.text),\n        vectors,\n      );\n',
+    what: 'remembered memories are not added to the vector index (not found by meaning)',
+    tests: [T('cache-invalidation'), T('engine')],
+  },
+  {
+    id: 'update-vector-apply',
+    file: 'packages/engine/src/writes/edits.ts',
+    find: '      if (vector) ctx.similarity().apply([row.rid], [row.text], [vector]);\n',
+    what: "an updated text's vector does not replace the old one in the index",
+    tests: [T('cache-invalidation'), T('engine')],
+  },
+  {
+    id: 'forget-vector-remove',
+    file: 'packages/engine/src/writes/edits.ts',
+    find: '    apply: (found) => ctx.similarity().remove(found.rids),\n',
+    what: "forgotten memories' vectors stay in the index",
+    tests: [T('cache-invalidation'), T('engine')],
+  },
+  {
+    id: 'replace-vector-remove',
+    file: 'packages/engine/src/writes/remember.ts',
+    find: '      if (removed.length > 0) ctx.similarity().remove(removed);\n',
+    what: 'memories replaced by rememberMany keep their vectors in the index',
+    tests: [T('cache-invalidation'), T('replace')],
+  },
+  {
+    id: 'import-vector-apply',
+    file: 'packages/engine/src/engine.ts',
+    find: '          this.#model.similarity.apply(r.rids, r.texts, r.vectors);\n',
+    what: 'imported memories are not added to the vector index',
+    tests: [T('cache-invalidation'), T('roundtrip')],
+  },
+  {
+    id: 'int8-set',
+    file: 'packages/engine/src/vectors/vector-index.ts',
+    find: '    this.#heap.fill(0, at + this.dims, at + this.#stride);\n    this.#q8?.set(row, this.#heap, at);\n',
+    replace: '    this.#heap.fill(0, at + this.dims, at + this.#stride);\n',
+    what: "a vector set (added or replaced) leaves the int8 copy's row as it was",
+    tests: [T('vector-index')],
+  },
+  {
+    id: 'int8-move',
+    file: 'packages/engine/src/vectors/vector-index.ts',
+    find: '      this.#q8?.move(last, row);\n',
+    what: "a deleted vector's row, refilled by the last one, keeps its old int8 copy",
+    tests: [T('vector-index')],
+  },
+  {
+    id: 'tfidf-apply',
+    file: 'packages/engine/src/similarity/tfidf-similarity.ts',
+    find: '    rids.forEach((rid, i) => this.#index.add({ id: String(rid), text: texts[i]! }));\n',
+    what: 'the TF-IDF index does not take written texts until its next refit',
+    tests: [T('tfidf'), T('cache-invalidation')],
+  },
+  {
+    id: 'tfidf-remove',
+    file: 'packages/engine/src/similarity/tfidf-similarity.ts',
+    find: '  remove(rids: readonly number[]): void {\n    for (const rid of rids) this.#index.remove(String(rid));\n',
+    replace: '  remove(rids: readonly number[]): void {\n',
+    what: 'forgotten memories stay in the TF-IDF index until its next refit',
+    tests: [T('tfidf'), T('cache-invalidation')],
   },
   // Snapshots: a snapshot on disk must always match the rows.
   {
