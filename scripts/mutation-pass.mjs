@@ -31,6 +31,8 @@ const CACHE_TESTS = [
 ];
 /** The behaviour of recall after each kind of write (issue 42): results, not counters. */
 const RECALL_TESTS = [T('cache-invalidation'), T('recall-memo')];
+/** The same through the client (the worker's engine, a follower tab). */
+const CLIENT_RECALL = 'packages/client/test/recall-after-write.test.ts';
 const WRITE_TESTS = [
   T('write-path'),
   T('concurrency'),
@@ -52,7 +54,7 @@ const MUTANTS = [
     find: '  #bump(change: { kind: ChangeKind; ids: readonly string[] }): void {\n    this.#generation++;\n',
     replace: '  #bump(change: { kind: ChangeKind; ids: readonly string[] }): void {\n',
     what: 'a committed write no longer invalidates cached recall results',
-    tests: CACHE_TESTS,
+    tests: [...CACHE_TESTS, CLIENT_RECALL],
   },
   {
     id: 'bump-memo-clear',
@@ -351,7 +353,7 @@ const MUTANTS = [
     file: 'packages/engine/src/writes/write-path.ts',
     find: '      if (operation !== undefined || (plan.changed?.(result) ?? true))\n        this.#hooks.bump({ kind: plan.kind, ids: plan.ids?.(result) ?? [] });\n',
     what: 'a committed write does not bump the generation',
-    tests: [...CACHE_TESTS, T('concurrency')],
+    tests: [...CACHE_TESTS, T('concurrency'), CLIENT_RECALL],
   },
   {
     id: 'batch-duplicate-id',
