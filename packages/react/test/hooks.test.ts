@@ -4,7 +4,7 @@
  * in simulated tabs (`env.ts`): one open under StrictMode, a debounced live recall as a person
  * types, a result list that follows another tab's write, `useRemember`'s pending and error state.
  */
-import type { MemoryClient, RecallOptions } from '@anamnesis/client';
+import type { MemoryClient, RecallOptions, RememberInput } from '@anamnesis/client';
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { createElement, StrictMode, useState, type ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,6 +44,26 @@ function Search(props: { query: string; options?: RecallOptions; debounceMs?: nu
 function Name(): ReactNode {
   const memory = useMemory();
   return createElement('p', { 'data-testid': 'name' }, memory ? memory.name : 'none');
+}
+
+/**
+ * `base` whose `remember` calls wait until the test releases each (in any order), then run on the
+ * real store: the test decides which of two calls is still in flight.
+ */
+function holdingRemembers(base: MemoryClient): {
+  memory: MemoryClient;
+  held: { input: RememberInput; release: () => void }[];
+} {
+  const held: { input: RememberInput; release: () => void }[] = [];
+  const memory = Object.create(base, {
+    remember: {
+      value: ((input) =>
+        new Promise<string>((resolve, reject) =>
+          held.push({ input, release: () => void base.remember(input).then(resolve, reject) }),
+        )) satisfies MemoryClient['remember'],
+    },
+  }) as MemoryClient;
+  return { memory, held };
 }
 
 const searchText = () => screen.getByTestId('search').textContent ?? '';
@@ -241,7 +261,8 @@ describe('useRecall', () => {
 describe('useRemember', () => {
   it('counts calls in flight as pending, keeps the last failure (with its code) until reset', async () => {
     const registry = new LockRegistry();
-    const memory = await openIn(newTab(registry), await storeOptions('remember'));
+    const base = await openIn(newTab(registry), await storeOptions('remember'));
+    const { memory, held } = holdingRemembers(base);
     const wrapper = ({ children }: { children?: ReactNode }) =>
       createElement(MemoryProvider, { memory }, children);
     const { result } = renderHook(() => useRemember(), { wrapper });
@@ -254,22 +275,43 @@ describe('useRemember', () => {
       ];
     });
     expect(result.current.pending).toBe(true);
-    await act(() => calls[0]!);
-    // one call still in flight, or both done: pending follows the count
-    await act(() => calls[1]!);
-    expect(result.current.pending).toBe(false);
-    const ids = await Promise.all(calls);
-    expect(new Set(ids).size).toBe(2);
-    expect((await memory.stats()).memories).toBe(2);
-    expect(result.current.error).toBeUndefined();
-
+    expect(held).toHaveLength(2);
+    // the second call settles first: the first is still in flight, so pending stays
+    await act(async () => {
+      held[1]!.release();
+      await calls[1];
+    });
+    expect(result.current.pending).toBe(true);
+    // a failure while the other call is in flight: kept, and pending still counts the other
     let failure: unknown;
-    await act(() => result.current.remember({ text: '   ' }).catch((e: unknown) => (failure = e)));
+    act(() => {
+      calls.push(result.current.remember({ text: '   ' }));
+    });
+    await act(async () => {
+      held[2]!.release();
+      await calls[2]!.catch((e: unknown) => (failure = e));
+    });
     expect(failure).toMatchObject({ name: 'AnamnesisError', code: 'INVALID_INPUT' });
     expect(result.current.error).toBe(failure);
+    expect(result.current.pending).toBe(true);
+    await act(async () => {
+      held[0]!.release();
+      await calls[0];
+    });
     expect(result.current.pending).toBe(false);
-    // a later success does not clear it; reset does
-    await act(() => result.current.remember({ text: 'water the plants' }));
+    const ids = await Promise.all(calls.slice(0, 2));
+    expect(new Set(ids).size).toBe(2);
+    expect((await base.stats()).memories).toBe(2);
+
+    // a later success does not clear the failure; reset does
+    act(() => {
+      calls.push(result.current.remember({ text: 'water the plants' }));
+    });
+    await act(async () => {
+      held[3]!.release();
+      await calls[3];
+    });
+    expect(result.current.pending).toBe(false);
     expect(result.current.error?.code).toBe('INVALID_INPUT');
     act(() => result.current.reset());
     expect(result.current.error).toBeUndefined();
