@@ -88,8 +88,9 @@ describe('MemoryProvider', () => {
       ),
     );
     await waitFor(() => expect(screen.getByTestId('name').textContent).toBe('strict'));
-    // StrictMode's unmount and remount of effects kept the first client: no second open.
-    await sleep(50);
+    // StrictMode's unmount and remount of effects kept the first client: no second open, and
+    // the close its unmount deferred (a 0 ms timer, set before this one fires) was cancelled.
+    await act(() => sleep(0));
     expect(opened).toHaveLength(1);
     expect(tab.workers).toHaveLength(1);
     const memory = opened[0]!;
@@ -108,7 +109,7 @@ describe('MemoryProvider', () => {
     const view = render(createElement(MemoryProvider, { memory }, createElement(Name)));
     expect(screen.getByTestId('name').textContent).toBe('given');
     view.unmount();
-    await sleep(20);
+    await act(() => sleep(0)); // after any close an unmount defers (a 0 ms timer)
     expect(memory.state).toBe('ready');
   });
 
@@ -132,7 +133,7 @@ describe('useRecall', () => {
     word: string,
     debounceMs: number,
     gapMs: number,
-  ): Promise<void> {
+  ): Promise<ReturnType<typeof render>> {
     const view = render(
       createElement(MemoryProvider, { memory }, createElement(Search, { query: '', debounceMs })),
     );
@@ -148,7 +149,15 @@ describe('useRecall', () => {
       expect(searchPending()).toBe('true');
       await act(() => sleep(gapMs));
     }
+    return view;
   }
+  /** `<Search>` of `query` as `typeInto` renders it (a new inline options object each time). */
+  const typed = (memory: MemoryClient, query: string, debounceMs: number) =>
+    createElement(
+      MemoryProvider,
+      { memory },
+      createElement(Search, { query, debounceMs, options: { topK: 3 } }),
+    );
 
   it('debounces typing: five quick keystrokes make one recall, of the last text', async () => {
     const registry = new LockRegistry();
@@ -156,13 +165,18 @@ describe('useRecall', () => {
     await base.remember({ text: 'renew the passport before the trip' });
     await base.remember({ text: 'the boiler service is booked for March' });
     const { memory, recalled } = countingRecalls(base);
-    await typeInto(memory, 'passp', 150, 20);
+    const view = await typeInto(memory, 'passp', 150, 20);
     await waitFor(() => expect(searchPending()).toBe('false'));
     expect(searchText()).toMatch(/^\|renew the passport before the trip/);
     expect(recalled).toEqual(['passp']);
-    // An inline options object equal by value does not start another recall.
-    await act(() => sleep(200));
+    // An inline options object equal by value does not start another recall: a render with a new
+    // one would start it at once (no debounce for the same query), within this act.
+    act(() => view.rerender(typed(memory, 'passp', 150)));
     expect(recalled).toEqual(['passp']);
+    // and none was started meanwhile: the next recall is the next query's
+    view.rerender(typed(memory, 'passpo', 150));
+    await waitFor(() => expect(searchPending()).toBe('false'));
+    expect(recalled).toEqual(['passp', 'passpo']);
   });
 
   it('recalls what is typed as typing: the word being typed finds the words it begins', async () => {
@@ -201,11 +215,10 @@ describe('useRecall', () => {
     const view = render(show(new Date(Date.UTC(2025, 2, 1))));
     await waitFor(() => expect(searchPending()).toBe('false'));
     expect(searchText()).toBe('|the ferry was late again');
-    await act(() => sleep(100));
     const before = recalled.length;
-    // an equal Date in a new object starts no recall; another Date does
-    view.rerender(show(new Date(Date.UTC(2025, 2, 1))));
-    await act(() => sleep(100));
+    // an equal Date in a new object starts no recall (a render that did would start it within
+    // this act: the query is the same, no debounce); another Date does, and only that one
+    act(() => view.rerender(show(new Date(Date.UTC(2025, 2, 1)))));
     expect(recalled).toHaveLength(before);
     view.rerender(show(new Date(Date.UTC(2024, 11, 1))));
     await waitFor(() => expect(searchText()).toMatch(/^\|.*; /));
@@ -229,11 +242,17 @@ describe('useRecall', () => {
     const registry = new LockRegistry();
     const base = await openIn(newTab(registry), await storeOptions('blank'));
     const { memory, recalled } = countingRecalls(base);
-    render(createElement(MemoryProvider, { memory }, createElement(Search, { query: '   ' })));
-    await act(() => sleep(250));
+    const search = (query: string) =>
+      createElement(MemoryProvider, { memory }, createElement(Search, { query }));
+    // a first query is recalled at once, within render's act: none was
+    const view = render(search('   '));
     expect(searchText()).toBe('|');
     expect(searchPending()).toBe('false');
     expect(recalled).toEqual([]);
+    // and none later: the next recall is the next query's
+    view.rerender(search('passport'));
+    await waitFor(() => expect(searchPending()).toBe('false'));
+    expect(recalled).toEqual(['passport']);
   });
 
   it("follows the store: another tab's remember shows in the list", async () => {
