@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { ScoringProfile } from '@anamnesis/ranking';
 
 import {
   createEngine,
@@ -26,7 +27,6 @@ import {
   type EngineOptions,
   type RecallOptions,
   type RecallResult,
-  type ScoringProfile,
 } from '../src/index.ts';
 import { defaultEmbedder, NOTES } from './helpers.ts';
 
