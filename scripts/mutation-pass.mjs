@@ -5,13 +5,15 @@
  * (or its condition made false) in turn, the engine test files that should notice are run, and
  * the source is restored. A mutant that no test kills is a hole in the tests.
  *
- *   node scripts/mutation-pass.mjs [--only id,id] [--write docs/mutation-pass.md] [--list]
+ *   node scripts/mutation-pass.mjs [--only id,id] [--tests file,file] [--write docs/mutation-pass.md] [--list]
  *
  * Prints one line per mutant (killed by which test, or SURVIVED) and a markdown table; `--write`
  * replaces the table in that file between `<!-- mutation-pass:begin -->` and
  * `<!-- mutation-pass:end -->`. Exits 1 when a mutant survived or the tests fail unmutated.
  * Restores every file even when interrupted. `--list` only checks that every mutant applies and
- * prints where.
+ * prints where. `--tests` runs those test files for every mutant instead of its own list: whether
+ * one file alone kills a mutant (`--only bump-generation --tests
+ * packages/engine/test/cache-invalidation.test.ts`).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +22,17 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const T = (name) => `packages/engine/test/${name}.test.ts`;
-const CACHE_TESTS = [T('recall-memo'), T('engine'), T('persistence'), T('dedup-index')];
+const CACHE_TESTS = [
+  T('cache-invalidation'),
+  T('recall-memo'),
+  T('engine'),
+  T('persistence'),
+  T('dedup-index'),
+];
+/** The behaviour of recall after each kind of write (issue 42): results, not counters. */
+const RECALL_TESTS = [T('cache-invalidation'), T('recall-memo')];
+/** The same through the client (the worker's engine, a follower tab). */
+const CLIENT_RECALL = 'packages/client/test/recall-after-write.test.ts';
 const WRITE_TESTS = [
   T('write-path'),
   T('concurrency'),
@@ -42,36 +54,29 @@ const MUTANTS = [
     find: '  #bump(change: { kind: ChangeKind; ids: readonly string[] }): void {\n    this.#generation++;\n',
     replace: '  #bump(change: { kind: ChangeKind; ids: readonly string[] }): void {\n',
     what: 'a committed write no longer invalidates cached recall results',
-    tests: CACHE_TESTS,
+    tests: [...CACHE_TESTS, CLIENT_RECALL],
   },
   {
     id: 'bump-memo-clear',
     file: 'packages/engine/src/engine.ts',
-    find: '    this.#generation++;\n    this.#memo.clear();\n',
-    replace: '    this.#generation++;\n',
+    find: '    this.#generation++;\n    this.#memo.clear();\n    this.#parts.schedule();\n',
+    replace: '    this.#generation++;\n    this.#parts.schedule();\n',
     what: "a committed write no longer clears recall's per-memory memo",
     tests: CACHE_TESTS,
   },
   {
-    id: 'bump-dirty',
-    file: 'packages/engine/src/engine.ts',
-    find: '    this.#memo.clear();\n    this.#dirty = true;\n    this.#parts.schedule();\n',
-    replace: '    this.#memo.clear();\n    this.#parts.schedule();\n',
-    what: 'a committed write no longer marks the store dirty (the file store is not rewritten)',
-    tests: [T('file-store'), T('persistence')],
-  },
-  {
     id: 'bump-vector-parts',
     file: 'packages/engine/src/engine.ts',
-    find: '    this.#dirty = true;\n    this.#parts.schedule();\n    this.#changed(change);\n',
-    replace: '    this.#dirty = true;\n    this.#changed(change);\n',
+    find: '    this.#memo.clear();\n    this.#parts.schedule();\n    this.#changed(change);\n',
+    replace: '    this.#memo.clear();\n    this.#changed(change);\n',
     what: 'a committed write no longer schedules the snapshot parts of the stored vectors',
     tests: [T('vector-snapshot'), T('persistence')],
   },
   {
     id: 'retrieved-memo-clear',
     file: 'packages/engine/src/engine.ts',
-    find: '      this.#memo.clear(); // access counts changed\n',
+    find: '    this.#retrieved = new RetrievedEvents(io.db, () => this.#memo.clear()); // access counts changed\n',
+    replace: '    this.#retrieved = new RetrievedEvents(io.db, () => undefined);\n',
     what: 'written retrieval counts no longer clear the memo (stale access counts)',
     tests: CACHE_TESTS,
   },
@@ -117,6 +122,120 @@ const MUTANTS = [
     find: '    this.neighbours.clear();\n',
     what: 'clearing the memo keeps the session neighbours',
     tests: CACHE_TESTS,
+  },
+  {
+    id: 'memo-match-clear',
+    file: 'packages/engine/src/recall/rid-memo.ts',
+    find: '    this.match = { slotCounts: new Map() };\n  }\n',
+    replace: '  }\n',
+    what: "clearing the memo keeps the store's size, its cosine sample and the slots' counts",
+    tests: RECALL_TESTS,
+  },
+  {
+    id: 'memo-match-keep-counts',
+    file: 'packages/engine/src/recall/rid-memo.ts',
+    find: '    this.match = { slotCounts: new Map() };\n  }\n',
+    replace: '    this.match = { slotCounts: this.match.slotCounts };\n  }\n',
+    what: "clearing the memo keeps each query slot's document count",
+    tests: RECALL_TESTS,
+  },
+  {
+    id: 'memo-match-keep-total',
+    file: 'packages/engine/src/recall/rid-memo.ts',
+    find: '    this.match = { slotCounts: new Map() };\n  }\n',
+    replace: '    this.match = { slotCounts: new Map(), total: this.match.total };\n  }\n',
+    what: "clearing the memo keeps the store's size (idf)",
+    tests: RECALL_TESTS,
+  },
+  {
+    id: 'memo-match-keep-sample',
+    file: 'packages/engine/src/recall/rid-memo.ts',
+    find: '    this.match = { slotCounts: new Map() };\n  }\n',
+    replace: '    this.match = { slotCounts: new Map(), sample: this.match.sample };\n  }\n',
+    what: "clearing the memo keeps the store's cosine sample (meaning strength)",
+    tests: RECALL_TESTS,
+  },
+  {
+    id: 'catchup-generation',
+    file: 'packages/engine/src/engine.ts',
+    find: '    this.#generation++;\n    this.#memo.clear();\n    return true;\n',
+    replace: '    this.#memo.clear();\n    return true;\n',
+    what: 'what another process committed does not invalidate cached recall results',
+    tests: [T('cache-invalidation'), T('multi-process')],
+  },
+  {
+    id: 'catchup-memo-clear',
+    file: 'packages/engine/src/engine.ts',
+    find: '    this.#generation++;\n    this.#memo.clear();\n    return true;\n',
+    replace: '    this.#generation++;\n    return true;\n',
+    what: "what another process committed does not clear recall's memo",
+    tests: [T('cache-invalidation'), T('multi-process')],
+  },
+  // The vector index and its int8 copy: in-memory state brought up to date after each commit.
+  {
+    id: 'remember-vector-apply',
+    file: 'packages/engine/src/writes/remember.ts',
+    find: '      ctx.similarity().apply(\n        inserted,\n        fresh.map((m) => m.text),\n        vectors,\n      );\n',
+    what: 'remembered memories are not added to the vector index (not found by meaning)',
+    tests: [T('cache-invalidation'), T('engine')],
+  },
+  {
+    id: 'update-vector-apply',
+    file: 'packages/engine/src/writes/edits.ts',
+    find: '      if (vector) ctx.similarity().apply([row.rid], [row.text], [vector]);\n',
+    what: "an updated text's vector does not replace the old one in the index",
+    tests: [T('cache-invalidation'), T('engine')],
+  },
+  {
+    id: 'forget-vector-remove',
+    file: 'packages/engine/src/writes/edits.ts',
+    find: '    apply: (found) => ctx.similarity().remove(found.rids),\n',
+    what: "forgotten memories' vectors stay in the index",
+    tests: [T('cache-invalidation'), T('engine')],
+  },
+  {
+    id: 'replace-vector-remove',
+    file: 'packages/engine/src/writes/remember.ts',
+    find: '      if (removed.length > 0) ctx.similarity().remove(removed);\n',
+    what: 'memories replaced by rememberMany keep their vectors in the index',
+    tests: [T('cache-invalidation'), T('replace')],
+  },
+  {
+    id: 'import-vector-apply',
+    file: 'packages/engine/src/engine.ts',
+    find: '          this.#model.similarity.apply(r.rids, r.texts, r.vectors);\n',
+    what: 'imported memories are not added to the vector index',
+    tests: [T('cache-invalidation'), T('roundtrip')],
+  },
+  {
+    id: 'int8-set',
+    file: 'packages/engine/src/vectors/vector-index.ts',
+    find: '    this.#heap.fill(0, at + this.dims, at + this.#stride);\n    this.#q8?.set(row, this.#heap, at);\n',
+    replace: '    this.#heap.fill(0, at + this.dims, at + this.#stride);\n',
+    what: "a vector set (added or replaced) leaves the int8 copy's row as it was",
+    tests: [T('vector-index')],
+  },
+  {
+    id: 'int8-move',
+    file: 'packages/engine/src/vectors/vector-index.ts',
+    find: '      this.#q8?.move(last, row);\n',
+    what: "a deleted vector's row, refilled by the last one, keeps its old int8 copy",
+    tests: [T('vector-index')],
+  },
+  {
+    id: 'tfidf-apply',
+    file: 'packages/engine/src/similarity/tfidf-similarity.ts',
+    find: '    rids.forEach((rid, i) => this.#index.add({ id: String(rid), text: texts[i]! }));\n',
+    what: 'the TF-IDF index does not take written texts until its next refit',
+    tests: [T('tfidf'), T('cache-invalidation')],
+  },
+  {
+    id: 'tfidf-remove',
+    file: 'packages/engine/src/similarity/tfidf-similarity.ts',
+    find: '  remove(rids: readonly number[]): void {\n    for (const rid of rids) this.#index.remove(String(rid));\n',
+    replace: '  remove(rids: readonly number[]): void {\n',
+    what: 'forgotten memories stay in the TF-IDF index until its next refit',
+    tests: [T('tfidf'), T('cache-invalidation')],
   },
   // Snapshots: a snapshot on disk must always match the rows.
   {
@@ -188,17 +307,16 @@ const MUTANTS = [
   {
     id: 'queue-closed',
     file: 'packages/engine/src/writes/write-path.ts',
-    find: "  async #execute<T, R>(plan: WritePlan<T, R>, operation: string | undefined): Promise<R> {\n    if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');\n",
-    replace:
-      '  async #execute<T, R>(plan: WritePlan<T, R>, operation: string | undefined): Promise<R> {\n',
+    find: "    for (let attempt = 1; ; attempt++) {\n      if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');\n",
+    replace: '    for (let attempt = 1; ; attempt++) {\n',
     what: 'a write reaching the queue after close runs (or is answered from its operation record)',
     tests: WRITE_TESTS,
   },
   {
     id: 'encoded-closed',
     file: 'packages/engine/src/writes/write-path.ts',
-    find: "    await plan.encode?.();\n    if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');\n",
-    replace: '    await plan.encode?.();\n',
+    find: "      await plan.encode?.();\n      if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');\n",
+    replace: '      await plan.encode?.();\n',
     what: 'a write whose embedding finished after close still commits',
     tests: WRITE_TESTS,
   },
@@ -233,16 +351,9 @@ const MUTANTS = [
   {
     id: 'write-bump',
     file: 'packages/engine/src/writes/write-path.ts',
-    find: '      this.#hooks.bump({ kind: plan.kind, ids: plan.ids?.(result) ?? [] });\n',
+    find: '      if (operation !== undefined || (plan.changed?.(result) ?? true))\n        this.#hooks.bump({ kind: plan.kind, ids: plan.ids?.(result) ?? [] });\n',
     what: 'a committed write does not bump the generation',
-    tests: [...CACHE_TESTS, T('concurrency')],
-  },
-  {
-    id: 'write-persist',
-    file: 'packages/engine/src/writes/write-path.ts',
-    find: '      await this.#hooks.persist();\n',
-    what: 'a committed write is not made durable (the file store)',
-    tests: [T('file-store'), T('persistence')],
+    tests: [...CACHE_TESTS, T('concurrency'), CLIENT_RECALL],
   },
   {
     id: 'batch-duplicate-id',
@@ -255,8 +366,8 @@ const MUTANTS = [
   {
     id: 'taken-id',
     file: 'packages/engine/src/writes/remember.ts',
-    find: '  if (taken.size > 0)\n',
-    replace: '  if (false)\n',
+    find: '  if (taken.length > 0) throw',
+    replace: '  if (false) throw',
     what: 'an id already stored is accepted again',
     tests: WRITE_TESTS,
   },
@@ -360,10 +471,18 @@ const MUTANTS = [
 ];
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, write: { type: 'string' }, list: { type: 'boolean' } },
+  options: {
+    only: { type: 'string' },
+    tests: { type: 'string' },
+    write: { type: 'string' },
+    list: { type: 'boolean' },
+  },
 });
 const only = values.only ? new Set(values.only.split(',')) : undefined;
-const chosen = MUTANTS.filter((m) => !only || only.has(m.id));
+const tests = values.tests?.split(',');
+const chosen = MUTANTS.filter((m) => !only || only.has(m.id)).map((m) =>
+  tests ? { ...m, tests } : m,
+);
 if (only && chosen.length !== only.size) throw new Error(`unknown mutant in --only ${values.only}`);
 
 /**

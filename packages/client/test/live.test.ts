@@ -40,9 +40,13 @@ describe('subscribe: every tab hears every committed change', () => {
       expect(heard.map((c) => c.generation)).toEqual([first, first + 1, first + 2, first + 3]);
     }
     stopB();
-    await ma.remember({ text: 'after b stopped listening' });
-    await until(() => heardA.length === 5);
-    await new Promise((r) => setTimeout(r, 50));
+    // b's other listener: a tab tells every listener of a change in one synchronous pass, so once
+    // this one has heard it, the removed one would have heard it too
+    const stillB: MemoryChange[] = [];
+    mb.subscribe((c) => stillB.push(c));
+    const z = await ma.remember({ text: 'after b stopped listening' });
+    await until(() => heardA.length === 5 && stillB.length === 1);
+    expect(stillB[0]).toMatchObject({ kind: 'remember', ids: [z] });
     expect(heardB).toHaveLength(4);
   });
 
@@ -74,10 +78,17 @@ describe('change messages between tabs', () => {
     const follower = await open(b, { name: 'forged' });
     const heard: MemoryChange[] = [];
     follower.subscribe((c) => heard.push(c));
+    // the owner's tab id, as every tab reads it from the owner's own messages
     const rogue = new BroadcastChannel('anamnesis:forged');
+    let ownerId: string | undefined;
+    rogue.onmessage = (e: MessageEvent<{ t?: string; from?: string }>) => {
+      if (e.data.t === 'change') ownerId = e.data.from;
+    };
+    const id = await owner.remember({ text: 'a real change' });
+    await until(() => heard.length === 1 && ownerId !== undefined);
     const v = PROTOCOL_VERSION;
     const change = { kind: 'forget', ids: ['x'], generation: 7 };
-    rogue.postMessage({ v, t: 'change', from: 'rogue', change }); // not the owner
+    rogue.postMessage({ v, t: 'change', from: 'rogue', change }); // well-formed, not the owner
     for (const bad of [
       { ...change, kind: 'drop-table' },
       { ...change, ids: [1] },
@@ -85,13 +96,16 @@ describe('change messages between tabs', () => {
       { ...change, generation: 1.5 },
       null,
     ])
-      rogue.postMessage({ v, t: 'change', from: 'rogue', change: bad });
-    const id = await owner.remember({ text: 'a real change' });
-    await until(() => heard.length > 0);
-    await new Promise((r) => setTimeout(r, 50));
+      rogue.postMessage({ v, t: 'change', from: ownerId, change: bad }); // the owner's id, malformed
+    // A well-formed change under the owner's id, posted last: one channel's messages arrive in the
+    // order they were posted, so once the follower has heard this one it has read every one above.
+    const last = { kind: 'link', ids: ['y', 'z'], generation: 8 };
+    rogue.postMessage({ v, t: 'change', from: ownerId, change: last });
+    await until(() => heard.at(-1)?.kind === 'link');
     rogue.close();
     expect(heard.map(({ kind, ids }) => ({ kind, ids }))).toEqual([
       { kind: 'remember', ids: [id] },
+      { kind: 'link', ids: ['y', 'z'] },
     ]);
   });
 });
@@ -123,8 +137,18 @@ describe('live recall through the client', () => {
     await until(() => !answers.at(-1)!.ids.includes(ids[1]));
     live.close();
     const count = answers.length;
-    await owner.remember({ text: 'passport renewal: after close, not delivered' });
-    await new Promise((r) => setTimeout(r, 100));
+    // A live recall opened after it, of the same query: a change reaches the follower's listeners
+    // in the order they subscribed, each asks for its recall at once, and the follower's calls are
+    // answered in the order made. So once this one has the next write in its answer, the closed
+    // one would have had its own answer delivered before.
+    const later: string[][] = [];
+    const next = follower.live('passport renewal', { topK: 10 }, (results) =>
+      later.push(results.map((r) => r.id)),
+    );
+    await until(() => later.length === 1);
+    const late = await owner.remember({ text: 'passport renewal: after close, not delivered' });
+    await until(() => later.at(-1)!.includes(late));
+    next.close();
     expect(answers).toHaveLength(count);
   });
 

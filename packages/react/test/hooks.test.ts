@@ -4,7 +4,7 @@
  * in simulated tabs (`env.ts`): one open under StrictMode, a debounced live recall as a person
  * types, a result list that follows another tab's write, `useRemember`'s pending and error state.
  */
-import type { MemoryClient, RecallOptions } from '@anamnesis/client';
+import type { MemoryClient, RecallOptions, RememberInput } from '@anamnesis/client';
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { createElement, StrictMode, useState, type ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,6 +46,26 @@ function Name(): ReactNode {
   return createElement('p', { 'data-testid': 'name' }, memory ? memory.name : 'none');
 }
 
+/**
+ * `base` whose `remember` calls wait until the test releases each (in any order), then run on the
+ * real store: the test decides which of two calls is still in flight.
+ */
+function holdingRemembers(base: MemoryClient): {
+  memory: MemoryClient;
+  held: { input: RememberInput; release: () => void }[];
+} {
+  const held: { input: RememberInput; release: () => void }[] = [];
+  const memory = Object.create(base, {
+    remember: {
+      value: ((input) =>
+        new Promise<string>((resolve, reject) =>
+          held.push({ input, release: () => void base.remember(input).then(resolve, reject) }),
+        )) satisfies MemoryClient['remember'],
+    },
+  }) as MemoryClient;
+  return { memory, held };
+}
+
 const searchText = () => screen.getByTestId('search').textContent ?? '';
 const searchPending = () => screen.getByTestId('search').getAttribute('data-pending');
 
@@ -68,8 +88,9 @@ describe('MemoryProvider', () => {
       ),
     );
     await waitFor(() => expect(screen.getByTestId('name').textContent).toBe('strict'));
-    // StrictMode's unmount and remount of effects kept the first client: no second open.
-    await sleep(50);
+    // StrictMode's unmount and remount of effects kept the first client: no second open, and
+    // the close its unmount deferred (a 0 ms timer, set before this one fires) was cancelled.
+    await act(() => sleep(0));
     expect(opened).toHaveLength(1);
     expect(tab.workers).toHaveLength(1);
     const memory = opened[0]!;
@@ -88,7 +109,7 @@ describe('MemoryProvider', () => {
     const view = render(createElement(MemoryProvider, { memory }, createElement(Name)));
     expect(screen.getByTestId('name').textContent).toBe('given');
     view.unmount();
-    await sleep(20);
+    await act(() => sleep(0)); // after any close an unmount defers (a 0 ms timer)
     expect(memory.state).toBe('ready');
   });
 
@@ -112,7 +133,7 @@ describe('useRecall', () => {
     word: string,
     debounceMs: number,
     gapMs: number,
-  ): Promise<void> {
+  ): Promise<ReturnType<typeof render>> {
     const view = render(
       createElement(MemoryProvider, { memory }, createElement(Search, { query: '', debounceMs })),
     );
@@ -128,7 +149,15 @@ describe('useRecall', () => {
       expect(searchPending()).toBe('true');
       await act(() => sleep(gapMs));
     }
+    return view;
   }
+  /** `<Search>` of `query` as `typeInto` renders it (a new inline options object each time). */
+  const typed = (memory: MemoryClient, query: string, debounceMs: number) =>
+    createElement(
+      MemoryProvider,
+      { memory },
+      createElement(Search, { query, debounceMs, options: { topK: 3 } }),
+    );
 
   it('debounces typing: five quick keystrokes make one recall, of the last text', async () => {
     const registry = new LockRegistry();
@@ -138,13 +167,18 @@ describe('useRecall', () => {
     const { memory, recalled } = countingRecalls(base);
     // keystrokes back to back under a long debounce: a loaded machine (CI's two cores) once
     // stretched 20 ms gaps past a 150 ms debounce, and 'pas' was recalled on its own
-    await typeInto(memory, 'passp', 1000, 0);
+    const view = await typeInto(memory, 'passp', 1000, 0);
     await waitFor(() => expect(searchPending()).toBe('false'));
     expect(searchText()).toMatch(/^\|renew the passport before the trip/);
     expect(recalled).toEqual(['passp']);
-    // An inline options object equal by value does not start another recall.
-    await act(() => sleep(200));
+    // An inline options object equal by value does not start another recall: a render with a new
+    // one would start it at once (no debounce for the same query), within this act.
+    act(() => view.rerender(typed(memory, 'passp', 150)));
     expect(recalled).toEqual(['passp']);
+    // and none was started meanwhile: the next recall is the next query's
+    view.rerender(typed(memory, 'passpo', 150));
+    await waitFor(() => expect(searchPending()).toBe('false'));
+    expect(recalled).toEqual(['passp', 'passpo']);
   });
 
   it('recalls what is typed as typing: the word being typed finds the words it begins', async () => {
@@ -183,11 +217,10 @@ describe('useRecall', () => {
     const view = render(show(new Date(Date.UTC(2025, 2, 1))));
     await waitFor(() => expect(searchPending()).toBe('false'));
     expect(searchText()).toBe('|the ferry was late again');
-    await act(() => sleep(100));
     const before = recalled.length;
-    // an equal Date in a new object starts no recall; another Date does
-    view.rerender(show(new Date(Date.UTC(2025, 2, 1))));
-    await act(() => sleep(100));
+    // an equal Date in a new object starts no recall (a render that did would start it within
+    // this act: the query is the same, no debounce); another Date does, and only that one
+    act(() => view.rerender(show(new Date(Date.UTC(2025, 2, 1)))));
     expect(recalled).toHaveLength(before);
     view.rerender(show(new Date(Date.UTC(2024, 11, 1))));
     await waitFor(() => expect(searchText()).toMatch(/^\|.*; /));
@@ -211,11 +244,17 @@ describe('useRecall', () => {
     const registry = new LockRegistry();
     const base = await openIn(newTab(registry), await storeOptions('blank'));
     const { memory, recalled } = countingRecalls(base);
-    render(createElement(MemoryProvider, { memory }, createElement(Search, { query: '   ' })));
-    await act(() => sleep(250));
+    const search = (query: string) =>
+      createElement(MemoryProvider, { memory }, createElement(Search, { query }));
+    // a first query is recalled at once, within render's act: none was
+    const view = render(search('   '));
     expect(searchText()).toBe('|');
     expect(searchPending()).toBe('false');
     expect(recalled).toEqual([]);
+    // and none later: the next recall is the next query's
+    view.rerender(search('passport'));
+    await waitFor(() => expect(searchPending()).toBe('false'));
+    expect(recalled).toEqual(['passport']);
   });
 
   it("follows the store: another tab's remember shows in the list", async () => {
@@ -243,7 +282,8 @@ describe('useRecall', () => {
 describe('useRemember', () => {
   it('counts calls in flight as pending, keeps the last failure (with its code) until reset', async () => {
     const registry = new LockRegistry();
-    const memory = await openIn(newTab(registry), await storeOptions('remember'));
+    const base = await openIn(newTab(registry), await storeOptions('remember'));
+    const { memory, held } = holdingRemembers(base);
     const wrapper = ({ children }: { children?: ReactNode }) =>
       createElement(MemoryProvider, { memory }, children);
     const { result } = renderHook(() => useRemember(), { wrapper });
@@ -256,22 +296,43 @@ describe('useRemember', () => {
       ];
     });
     expect(result.current.pending).toBe(true);
-    await act(() => calls[0]!);
-    // one call still in flight, or both done: pending follows the count
-    await act(() => calls[1]!);
-    expect(result.current.pending).toBe(false);
-    const ids = await Promise.all(calls);
-    expect(new Set(ids).size).toBe(2);
-    expect((await memory.stats()).memories).toBe(2);
-    expect(result.current.error).toBeUndefined();
-
+    expect(held).toHaveLength(2);
+    // the second call settles first: the first is still in flight, so pending stays
+    await act(async () => {
+      held[1]!.release();
+      await calls[1];
+    });
+    expect(result.current.pending).toBe(true);
+    // a failure while the other call is in flight: kept, and pending still counts the other
     let failure: unknown;
-    await act(() => result.current.remember({ text: '   ' }).catch((e: unknown) => (failure = e)));
+    act(() => {
+      calls.push(result.current.remember({ text: '   ' }));
+    });
+    await act(async () => {
+      held[2]!.release();
+      await calls[2]!.catch((e: unknown) => (failure = e));
+    });
     expect(failure).toMatchObject({ name: 'AnamnesisError', code: 'INVALID_INPUT' });
     expect(result.current.error).toBe(failure);
+    expect(result.current.pending).toBe(true);
+    await act(async () => {
+      held[0]!.release();
+      await calls[0];
+    });
     expect(result.current.pending).toBe(false);
-    // a later success does not clear it; reset does
-    await act(() => result.current.remember({ text: 'water the plants' }));
+    const ids = await Promise.all(calls.slice(0, 2));
+    expect(new Set(ids).size).toBe(2);
+    expect((await base.stats()).memories).toBe(2);
+
+    // a later success does not clear the failure; reset does
+    act(() => {
+      calls.push(result.current.remember({ text: 'water the plants' }));
+    });
+    await act(async () => {
+      held[3]!.release();
+      await calls[3];
+    });
+    expect(result.current.pending).toBe(false);
     expect(result.current.error?.code).toBe('INVALID_INPUT');
     act(() => result.current.reset());
     expect(result.current.error).toBeUndefined();
