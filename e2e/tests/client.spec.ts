@@ -376,7 +376,7 @@ test("a script on the origin posting calls on the store's channel: close, protot
       for (const end = Date.now() + ms; !found() && Date.now() < end;)
         await new Promise((r) => setTimeout(r, 20));
     };
-    channel.postMessage({ v: 3, t: 'hello', from: 'rogue' });
+    channel.postMessage({ v: 4, t: 'hello', from: 'rogue' });
     await wait(() => inbox.some((m) => m.t === 'owner'), 5000);
     const owner = inbox.find((m) => m.t === 'owner')?.from;
     const calls: [unknown, unknown][] = [
@@ -391,7 +391,7 @@ test("a script on the origin posting calls on the store's channel: close, protot
     const out: unknown[] = [];
     for (const [i, [method, args]] of calls.entries()) {
       channel.postMessage({
-        v: 3, // PROTOCOL_VERSION (packages/client/src/tabs/protocol.ts)
+        v: 4, // PROTOCOL_VERSION (packages/client/src/tabs/protocol.ts)
         t: 'call',
         from: 'rogue',
         to: owner,
