@@ -72,8 +72,8 @@ function joinWords(read: Reader, query: string, slots: ResolvedSlot[]): Resolved
     const b = out[i + 1]!;
     if (a.kind !== 'word' || b.kind !== 'word' || a.prefix || a.correction || b.correction)
       continue;
-    if (!new RegExp(`${escapeRegExp(a.text)}\\s+${escapeRegExp(b.text)}`, 'u').test(typed))
-      continue;
+    const apart = `(?<![\\p{L}\\p{N}])${escapeRegExp(a.text)}\\s+${escapeRegExp(b.text)}(?![\\p{L}\\p{N}])`;
+    if (!new RegExp(apart, 'u').test(typed)) continue;
     const start = a.words[0]! + b.words[0]!;
     const joined = b.prefix
       ? wordsBeginning(read, start)[0]?.term
