@@ -337,7 +337,7 @@ if (values.docs) {
     'tfidf-default': '`tfidf` + `default`',
   };
   const body = [
-    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker. Corpora, their sources, licences and held-out rule: \`apps/bench/corpora/*/PROVENANCE.md\` (every third question held out, fixed before any run). ${oramaSentence} ${bm25Sentence} ${seconds.toFixed(0)} s.`,
+    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker. Corpora, their sources, licences and held-out rule: \`apps/bench/corpora/*/PROVENANCE.md\` (every third question held out, fixed before any run; these held-out lines have been looked at while deciding, see docs/benchmarks.md). ${oramaSentence} ${bm25Sentence} ${seconds.toFixed(0)} s.`,
     '',
     markdownTable([
       ['corpus', 'split', 'questions', ...shown.map((n) => names[n] ?? n)],
