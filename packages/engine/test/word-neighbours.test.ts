@@ -1,4 +1,18 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  decodeNeighbourTable,
+  encodeNeighbourTable,
+  MODEL_ID,
+  modelRootPath,
+  NEIGHBOUR_TABLE_FILE,
+  readStaticWeights,
+  STATIC_MODEL_FILES,
+  weightsFingerprint,
+} from '@anamnesis/model-default';
 import { describe, expect, it } from 'vitest';
+import { createStaticEmbedder } from '../src/embedding/static-embedder.ts';
 import {
   NEIGHBOUR_MIN_COSINE,
   NEIGHBOURS_PER_WORD,
@@ -78,5 +92,77 @@ describe('WordNeighbours', () => {
     expect(embedder.neighbours!('Accident')).toEqual([]);
     expect(embedder.neighbours!('zzqxv')).toEqual([]);
     for (const w of embedder.neighbours!('holiday')) expect(w).toMatch(/^\p{Ll}+$/u);
+  });
+});
+
+describe("the default model's shipped neighbour table", () => {
+  const read = async (file: string) => readFileSync(join(await modelRootPath(), MODEL_ID, file));
+  const load = async () => {
+    const weights = readStaticWeights(new Uint8Array(await read(STATIC_MODEL_FILES.weights)));
+    const vocab = (
+      JSON.parse((await read(STATIC_MODEL_FILES.tokenizer)).toString('utf8')) as {
+        model: { vocab: Record<string, number> };
+      }
+    ).model.vocab;
+    const table = decodeNeighbourTable(new Uint8Array(await read(NEIGHBOUR_TABLE_FILE)));
+    return { weights, vocab, table };
+  };
+
+  it('fits the model and answers as the search over its rows does, on a spread of tokens', async () => {
+    const { weights, vocab, table } = await load();
+    const shape = {
+      rows: weights.vocabSize,
+      dims: weights.dims,
+      fingerprint: weightsFingerprint(weights),
+    };
+    expect(WordNeighbours.tableFits(table, shape)).toBe(true);
+    const { table: rows, scale, dims } = weights;
+    const searched = new WordNeighbours(vocab, rows, scale, dims);
+    const shipped = new WordNeighbours(vocab, rows, scale, dims, table);
+    // every 97th token (plain words, pieces, numbers, words without neighbours) and some known ones
+    const tokens = Object.keys(vocab).filter((_, i) => i % 97 === 0);
+    tokens.push('accident', 'holiday', 'car', 'passport', '2019');
+    let withSome = 0;
+    for (const token of tokens) {
+      const want = searched.of(token);
+      expect(shipped.of(token), token).toEqual(want);
+      if (want.length > 0) withSome++;
+    }
+    expect(withSome).toBeGreaterThan(tokens.length / 4);
+    expect(withSome).toBeLessThan(tokens.length);
+  });
+
+  it('the embedder reads a fitting table, and searches the rows when the table is for other weights or unreadable', async () => {
+    const { table } = await load();
+    const root = mkdtempSync(join(tmpdir(), 'anamnesis-neighbours-'));
+    try {
+      cpSync(join(await modelRootPath(), MODEL_ID), join(root, MODEL_ID), { recursive: true });
+      const file = join(root, MODEL_ID, NEIGHBOUR_TABLE_FILE);
+      const embed = () =>
+        createStaticEmbedder({ model: MODEL_ID, localModelPath: root, device: 'cpu' });
+      const searched = (await embed()).neighbours!('accident');
+      expect(searched).toContain('crash');
+      // a table that fits but says otherwise is what the embedder answers from
+      const ids = JSON.parse(
+        readFileSync(join(root, MODEL_ID, STATIC_MODEL_FILES.tokenizer), 'utf8'),
+      ).model.vocab as Record<string, number>;
+      const altered = new Map(table.neighbours).set(ids.accident!, [ids.banana!]);
+      writeFileSync(file, encodeNeighbourTable({ ...table, neighbours: altered }));
+      expect((await embed()).neighbours!('accident')).toEqual(['banana']);
+      // the same table for other weights (fingerprint) or other rules is not used
+      writeFileSync(
+        file,
+        encodeNeighbourTable({ ...table, neighbours: altered, fingerprint: table.fingerprint ^ 1 }),
+      );
+      expect((await embed()).neighbours!('accident')).toEqual(searched);
+      writeFileSync(file, encodeNeighbourTable({ ...table, neighbours: altered, perWord: 3 }));
+      expect((await embed()).neighbours!('accident')).toEqual(searched);
+      writeFileSync(file, new Uint8Array([1, 2, 3]));
+      expect((await embed()).neighbours!('accident')).toEqual(searched);
+      rmSync(file);
+      expect((await embed()).neighbours!('accident')).toEqual(searched);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

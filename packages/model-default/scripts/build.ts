@@ -17,7 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { cliArgs } from './lib/cli.ts';
+import { NEIGHBOUR_TABLE_FILE, STATIC_MODEL_FILES } from '../src/index.ts';
 import { buildModel, DEFAULT_BUILD_OPTIONS, type BuildOptions } from './lib/model.ts';
+import { neighbourTableFile } from './lib/neighbours.ts';
 import { loadSource, SOURCE } from './lib/source.ts';
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,6 +41,13 @@ export function writeModel(outDir: string, options: BuildOptions, cacheDir: stri
   const { glove } = loadSource(cacheDir, log);
   log(`parsed ${glove.words.length} vectors in ${Math.round(performance.now() - started)} ms`);
   const built = buildModel(glove, options);
+  const file = (name: string) => built.files.get(`${options.modelId}/${name}`)!;
+  const tableStarted = performance.now();
+  built.files.set(
+    `${options.modelId}/${NEIGHBOUR_TABLE_FILE}`,
+    neighbourTableFile(file(STATIC_MODEL_FILES.tokenizer), file(STATIC_MODEL_FILES.weights)),
+  );
+  log(`word neighbours in ${Math.round(performance.now() - tableStarted)} ms`);
   const manifest: Manifest = {
     model_id: options.modelId,
     files: {},

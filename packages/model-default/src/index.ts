@@ -31,6 +31,7 @@ export const MODEL_FILES = [
   `${MODEL_ID}/tokenizer.json`,
   `${MODEL_ID}/tokenizer_config.json`,
   `${MODEL_ID}/onnx/model_quantized.onnx`,
+  `${MODEL_ID}/neighbours.bin`,
 ] as const;
 
 /** The manifest (sha256 and size of every model file) written next to the files. */
@@ -69,4 +70,16 @@ export const STATIC_MODEL_FILES = {
   weights: 'onnx/model_quantized.onnx',
 } as const;
 
+/**
+ * A static model's optional word-neighbour table, relative to its folder: each word's nearest
+ * words, computed at build time so that query expansion need not search the table per word.
+ */
+export const NEIGHBOUR_TABLE_FILE = 'neighbours.bin';
+
 export { readStaticWeights, type StaticWeights } from './static-weights.ts';
+export {
+  decodeNeighbourTable,
+  encodeNeighbourTable,
+  weightsFingerprint,
+  type NeighbourTable,
+} from './neighbour-table.ts';

@@ -13,7 +13,14 @@
  * summed in float64 in token order and scaled by the inverse norm as `meanPoolNormalize` does. So the vectors are bit-identical to the ONNX pipeline's, and a store
  * embedded by either is read by the other under the same model id.
  */
-import { STATIC_MODEL_FILES, readStaticWeights } from '@anamnesis/model-default';
+import {
+  decodeNeighbourTable,
+  NEIGHBOUR_TABLE_FILE,
+  readStaticWeights,
+  STATIC_MODEL_FILES,
+  weightsFingerprint,
+  type NeighbourTable,
+} from '@anamnesis/model-default';
 import { AnamnesisError } from '@anamnesis/errors';
 import type { Tokenizer } from '@huggingface/tokenizers';
 
@@ -181,6 +188,17 @@ export async function createStaticEmbedder(
       details: { model, file: e.file, reason: e.reason, device },
     });
   }
+  // optional: a model without one (or with one that does not fit) searches its table per word
+  const neighbourTable = readFile(root, model, NEIGHBOUR_TABLE_FILE).then(
+    (bytes) => {
+      try {
+        return decodeNeighbourTable(bytes);
+      } catch {
+        return undefined;
+      }
+    },
+    () => undefined,
+  );
   try {
     const [tokenizerBytes, configBytes, onnxBytes] = await Promise.all(
       files.map(async (file) => {
@@ -210,10 +228,25 @@ export async function createStaticEmbedder(
 
   const { table, scale, vocabSize, dims } = weights;
   const vocab = (tokenizerJson.model as { vocab?: unknown } | undefined)?.vocab;
-  // prepared between other tasks from now on, so that the first expanded query does not wait
+  const shipped: NeighbourTable | undefined = await neighbourTable;
+  const fits =
+    shipped !== undefined &&
+    WordNeighbours.tableFits(shipped, {
+      rows: vocabSize,
+      dims,
+      fingerprint: weightsFingerprint(weights),
+    });
+  // without a fitting table: prepared between other tasks from now on, so that the first
+  // expanded query does not wait
   const neighbours =
     typeof vocab === 'object' && vocab !== null
-      ? new WordNeighbours(vocab as Record<string, number>, table, scale, dims)
+      ? new WordNeighbours(
+          vocab as Record<string, number>,
+          table,
+          scale,
+          dims,
+          fits ? shipped : undefined,
+        )
       : undefined;
   neighbours?.prepareInBackground();
   const acc = new Float64Array(dims);

@@ -1,3 +1,4 @@
+import type { NeighbourTable } from '@anamnesis/model-default';
 import { Int8Rows } from '../vectors/int8-rows.ts';
 
 /** Nearest words returned per query word. */
@@ -23,7 +24,9 @@ const PLAIN_WORD = /^\p{Ll}+$/u;
  * (integer dot products of the int8 rows); the SIMD kernel of {@link Int8Rows} only picks which
  * rows to compute exactly, so every platform gets the same words. The table is copied into the
  * kernel's memory (about as large as the table) once, in the background or at the first query;
- * then each word costs one pass over it; answers are cached per word.
+ * then each word costs one pass over it; answers are cached per word. A model built with a
+ * neighbour table ({@link NeighbourTable}, computed by {@link WordNeighbours.everyWord} at build
+ * time) answers from it instead, without the search or the kernel's copy.
  */
 export class WordNeighbours {
   readonly #ids: ReadonlyMap<string, number>;
@@ -40,17 +43,22 @@ export class WordNeighbours {
   readonly #rows: Int8Rows | null;
   #preparing = false;
   readonly #cache = new Map<string, readonly string[]>();
+  /** The build's answers, row id → neighbour row ids, when the model ships them. */
+  readonly #shipped: NeighbourTable['neighbours'] | undefined;
 
   /**
    * @param vocab the tokenizer's vocabulary (token → row)
    * @param table the model's int8 rows, `dims` values each, row `id` at `id · dims`
    * @param scales each row's dequantisation scale (a row of scale 0 is a zero vector)
+   * @param shipped the model's neighbour table, if it has one computed from these rows under
+   *   {@link NEIGHBOURS_PER_WORD} and {@link NEIGHBOUR_MIN_COSINE} (see {@link tableFits})
    */
   constructor(
     vocab: Readonly<Record<string, number>>,
     table: Int8Array,
     scales: Float32Array,
     dims: number,
+    shipped?: NeighbourTable,
   ) {
     this.#table = table;
     this.#scales = scales;
@@ -65,8 +73,26 @@ export class WordNeighbours {
     }
     this.#ids = ids;
     this.#words = words;
-    this.#norms = new Float64Array(this.#count);
-    this.#rows = Int8Rows.create(dims, this.#count) ?? null;
+    this.#shipped = shipped?.neighbours;
+    this.#norms = new Float64Array(shipped ? 0 : this.#count);
+    this.#rows = shipped ? null : (Int8Rows.create(dims, this.#count) ?? null);
+  }
+
+  /**
+   * Whether a model's neighbour table answers as this class would for its rows: the same shape,
+   * the same weights (by `fingerprint`, the model's `weightsFingerprint`) and the same rules.
+   */
+  static tableFits(
+    table: NeighbourTable,
+    shape: { rows: number; dims: number; fingerprint: number },
+  ): boolean {
+    return (
+      table.rows === shape.rows &&
+      table.dims === shape.dims &&
+      table.fingerprint === shape.fingerprint &&
+      table.perWord === NEIGHBOURS_PER_WORD &&
+      table.minCosine === Math.fround(NEIGHBOUR_MIN_COSINE)
+    );
   }
 
   /**
@@ -75,7 +101,7 @@ export class WordNeighbours {
    * for all of it; a query that comes first finishes it at once. The answers are the same either way.
    */
   prepareInBackground(): void {
-    if (this.#preparing || this.#prepared === this.#count) return;
+    if (this.#shipped || this.#preparing || this.#prepared === this.#count) return;
     this.#preparing = true;
     const slice = () => {
       this.#prepare(this.#prepared + PREPARE_ROWS);
@@ -114,6 +140,11 @@ export class WordNeighbours {
 
   /** The neighbours of `word` (lower-case, as the tokenizer writes it); none for an unknown word. */
   of(word: string): readonly string[] {
+    if (this.#shipped) {
+      const id = this.#ids.get(word);
+      const near = id === undefined ? undefined : this.#shipped.get(id);
+      return near ? near.map((row) => this.#words[row]!) : [];
+    }
     const kept = this.#cache.get(word);
     if (kept) {
       this.#cache.delete(word);
@@ -126,9 +157,28 @@ export class WordNeighbours {
     return found;
   }
 
+  /**
+   * Every token's neighbours, computed (what a model's neighbour table holds): row id →
+   * neighbour row ids, nearest first, for the tokens that have any. About 25 s for the default
+   * model's 50,000 rows on one core.
+   */
+  everyWord(): Map<number, readonly number[]> {
+    if (this.#shipped) return new Map(this.#shipped);
+    const out = new Map<number, readonly number[]>();
+    for (const id of [...new Set(this.#ids.values())].sort((a, b) => a - b)) {
+      const near = this.#nearest(id);
+      if (near.length > 0) out.set(id, near);
+    }
+    return out;
+  }
+
   #find(word: string): readonly string[] {
     const id = this.#ids.get(word);
-    if (id === undefined) return [];
+    return id === undefined ? [] : this.#nearest(id).map((row) => this.#words[row]!);
+  }
+
+  /** The row ids of row `id`'s neighbours, nearest first. */
+  #nearest(id: number): number[] {
     this.#prepare(this.#count);
     const norms = this.#norms;
     if (norms[id] === 0) return [];
@@ -140,7 +190,7 @@ export class WordNeighbours {
       if (cosine >= NEIGHBOUR_MIN_COSINE) scored.push([cosine, row]);
     }
     scored.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-    return scored.slice(0, NEIGHBOURS_PER_WORD).map(([, row]) => this.#words[row]!);
+    return scored.slice(0, NEIGHBOURS_PER_WORD).map(([, row]) => row);
   }
 
   /** Rows whose cosine with row `id` may reach the floor: all of them without the SIMD kernel. */

@@ -41,6 +41,7 @@ import {
   WEAK_MATCH,
 } from './match.ts';
 import { parseQuery } from './query/parse.ts';
+import { standsAlone } from './query/word-at.ts';
 import { modelQuery, resolveQuery, type ResolvedSlot } from './query/resolve.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
 import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
@@ -413,8 +414,7 @@ function relatedWords(similarity: SimilarityBackend, query: string, s: ResolvedS
   if (s.kind !== 'word' || s.prefix || !similarity.neighbours) return [];
   const word = s.correction ?? s.words[0]!;
   if (Array.from(word).length < 3) return [];
-  const lower = new RegExp(`(?<![\\p{L}\\p{N}])${s.words[0]!}(?![\\p{L}\\p{N}])`, 'u');
-  if (!lower.test(query)) return [];
+  if (!standsAlone(query, s.words[0]!)) return [];
   return similarity.neighbours(word).filter((n) => n !== word);
 }
 

@@ -2,6 +2,7 @@ import { queryStopwords } from '../../store/lexical.ts';
 import type { Reader } from '../../store/reader.ts';
 import { editDistance } from './edit-distance.ts';
 import { ftsString, type QuerySlot } from './parse.ts';
+import { standSideBySide } from './word-at.ts';
 
 /**
  * A query's slots read against the store's own vocabulary (`memories_vocab`: every word the
@@ -72,8 +73,7 @@ function joinWords(read: Reader, query: string, slots: ResolvedSlot[]): Resolved
     const b = out[i + 1]!;
     if (a.kind !== 'word' || b.kind !== 'word' || a.prefix || a.correction || b.correction)
       continue;
-    const apart = `(?<![\\p{L}\\p{N}])${escapeRegExp(a.text)}\\s+${escapeRegExp(b.text)}(?![\\p{L}\\p{N}])`;
-    if (!new RegExp(apart, 'u').test(typed)) continue;
+    if (!standSideBySide(typed, a.text, b.text)) continue;
     const start = a.words[0]! + b.words[0]!;
     const joined = b.prefix
       ? wordsBeginning(read, start)[0]?.term
