@@ -29,6 +29,7 @@ export function loadSqlite(): Promise<Sqlite3> {
 
 const SQLITE_BUSY = 5;
 const SQLITE_LOCKED = 6;
+const SQLITE_NOMEM = 7;
 const SQLITE_READONLY = 8;
 const SQLITE_IOERR = 10;
 const SQLITE_CORRUPT = 11;
@@ -40,6 +41,7 @@ const SQLITE_IOERR_SHORT_READ = SQLITE_IOERR | (2 << 8);
 const PRIMARY_CODES: Readonly<Record<string, number>> = {
   SQLITE_BUSY,
   SQLITE_LOCKED,
+  SQLITE_NOMEM,
   SQLITE_READONLY,
   SQLITE_IOERR,
   SQLITE_CORRUPT,
@@ -66,8 +68,9 @@ function shortRead(e: unknown): boolean {
 }
 
 /**
- * Maps a SQLite error to the catalogue: a full disk is `QUOTA_EXCEEDED`, corruption (or a file cut
- * short) `STORE_CORRUPT`, a store another process holds past the busy timeout `STORE_LOCKED`, a
+ * Maps a SQLite error to the catalogue: a full disk, or SQLite out of memory, is `QUOTA_EXCEEDED`
+ * (a store in memory lives in SQLite-WASM's heap, which this build caps at 2 GiB: its writes fail
+ * there, and nothing of them is kept), corruption (or a file cut short) `STORE_CORRUPT`, a store another process holds past the busy timeout `STORE_LOCKED`, a
  * read-only file or folder `READ_ONLY`.
  */
 export function mapSqliteError(e: unknown, what: string): AnamnesisError {
@@ -76,6 +79,9 @@ export function mapSqliteError(e: unknown, what: string): AnamnesisError {
   const message = e instanceof Error ? e.message : String(e);
   if (primary === SQLITE_FULL || /quota|QuotaExceeded|disk is full/i.test(message)) {
     return new AnamnesisError('QUOTA_EXCEEDED', what, { cause: e });
+  }
+  if (primary === SQLITE_NOMEM) {
+    return new AnamnesisError('QUOTA_EXCEEDED', `${what}: SQLite ran out of memory`, { cause: e });
   }
   if (primary === SQLITE_CORRUPT || primary === SQLITE_NOTADB || shortRead(e)) {
     return new AnamnesisError('STORE_CORRUPT', `${what}: ${message}`, { cause: e });
