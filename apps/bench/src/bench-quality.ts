@@ -1,8 +1,11 @@
 /**
- * `pnpm bench:quality -- [--locomo DIR] [--corpora DIR] [--model-dir DIR] [--k 10] [--ablate] [--json] [--html FILE] [--docs]`:
+ * `pnpm bench:quality -- [--locomo DIR] [--corpora DIR] [--model-dir DIR] [--k 10] [--ablate] [--json] [--html FILE] [--docs] [--held-out]`:
  * retrieval quality of the `default` profile on every corpus our users' data looks like, each on
- * its own line and per split: chat (LoCoMo, `--locomo`), notes, web pages and other languages
- * (`apps/bench/corpora`, see `quality-corpora.ts`). Baselines on the same store and embeddings:
+ * its own line: chat (LoCoMo, `--locomo`), notes, web pages and other languages
+ * (`apps/bench/corpora`, see `quality-corpora.ts`), on their dev questions only. The corpora's
+ * held-out questions are scored by `bench:heldout` alone (`bench-heldout.ts`), which prints
+ * aggregates only. Each line has 95% bootstrap intervals (questions resampled, `bootstrap.ts`)
+ * for `default`'s R@k and MRR and, paired, for `default` − BM25. Baselines on the same store and embeddings:
  * BM25 alone (the FTS leg, FTS5's fixed k1 and b), a tuned BM25 outside the engine (MiniSearch's,
  * k1 and b chosen per corpus on its dev questions: `bm25.ts`), Orama hybrid (its fulltext + vector
  * search on the same vectors, with Orama's tokenizer for each line's language:
@@ -14,7 +17,8 @@
  * `bench-model.ts`).
  *
  * Beside recall, the search box (issue 38): the search-box suite per kind of query
- * (`search-box/`, dev split; `--held-out` scores its held-out split too, printing no query), the
+ * (`search-box/`, dev split; `--held-out` scores the suite's held-out split too, printing no
+ * query; the corpora's held-out lines are `bench:heldout`'s), the
  * typing simulation on the notes and pages corpora (each question typed one character at a time,
  * MRR of the target after every keystroke; `typing.ts`), and the "no related memory" rate (queries
  * whose answer is not in the store answered with nothing or weak results only; `search-box.ts`).
@@ -26,15 +30,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createModelEmbedder, DEFAULT_PROFILE } from '@anamnesis/engine';
 import type { ScoringProfile } from '@anamnesis/ranking';
-import { BASELINES } from './baselines.ts';
-import { BM25_GRID, BM25_USUAL, runBm25, tuneBm25, type Bm25Params } from './bm25.ts';
+import { BM25_GRID, BM25_USUAL, tuneBm25, type Bm25Params } from './bm25.ts';
+import { formatInterval } from './bootstrap.ts';
 import { benchEmbedderOptions, benchModelDir, refuseDocsForOtherModel } from './bench-model.ts';
 import { writeReport } from './html-report.ts';
-import { loadLocomo, runLocomo, type Conversation, type Report } from './locomo.ts';
-import { runOrama } from './orama.ts';
+import { loadLocomo, type Conversation, type Report } from './locomo.ts';
 import { corpusLanguage, ORAMA_TOKENIZERS } from './orama-languages.ts';
 import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
-import { loadCorpora, type Split } from './quality-corpora.ts';
+import { HELD_OUT_COMMIT, loadCorpora, type Split } from './quality-corpora.ts';
+import { lineIntervals, scoreLine, SHOWN, type LineIntervals } from './quality-lines.ts';
 import {
   crossStoreNoAnswer,
   runSearchBox,
@@ -77,9 +81,9 @@ if (values.locomo)
     split: 'dev',
     conv: loadLocomo(resolve(cwd, values.locomo)),
   });
+// Dev lines only: the held-out questions are bench:heldout's (scored once, aggregates only).
 for (const c of loadCorpora(corporaDir))
-  for (const split of ['dev', 'held-out'] as const)
-    if (c.splits[split]) lines.push({ corpus: c.name, split, conv: [c.splits[split]] });
+  if (c.splits.dev) lines.push({ corpus: c.name, split: 'dev', conv: [c.splits.dev] });
 if (lines.length === 0) {
   console.error('bench:quality: no corpus (pass --locomo DIR or --corpora DIR)');
   process.exit(2);
@@ -105,8 +109,8 @@ const embedder = await createModelEmbedder(await benchEmbedderOptions(modelDir))
 const t0 = performance.now();
 
 /**
- * The tuned BM25's k1 and b per corpus, chosen on that corpus's dev line only (its held-out
- * questions are never passed to the tuning); the usual 1.2 / 0.75 where a corpus has no dev line.
+ * The tuned BM25's k1 and b per corpus, chosen on that corpus's dev line only; the usual
+ * 1.2 / 0.75 where a corpus has no dev line.
  */
 const bm25Tuned = new Map<string, Bm25Params & { tuned: boolean }>();
 function bm25For(corpus: string): Bm25Params & { tuned: boolean } {
@@ -119,20 +123,16 @@ function bm25For(corpus: string): Bm25Params & { tuned: boolean } {
   return params;
 }
 
-const results: { line: Line; reports: Record<string, Report> }[] = [];
+const results: { line: Line; reports: Record<string, Report>; ci: LineIntervals }[] = [];
 for (const line of lines) {
-  const language = corpusLanguage(line.corpus);
-  const reports: Record<string, Report> = {
-    ...(await runLocomo(
-      line.conv,
-      { default: 'default', bm25: BASELINES.bm25!, ...(values.ablate ? ablations() : {}) },
-      { embedder, k },
-    )),
-    'bm25-tuned': runBm25(line.conv, language, bm25For(line.corpus), k),
-    'orama-hybrid': (await runOrama(line.conv, embedder, k, { language }))['orama-hybrid'],
-    ...(await runLocomo(line.conv, { 'tfidf-default': 'default' }, { embedder: 'tfidf', k })),
-  };
-  results.push({ line, reports });
+  const reports = await scoreLine(line.conv, {
+    embedder,
+    k,
+    language: corpusLanguage(line.corpus),
+    bm25: bm25For(line.corpus),
+    extra: values.ablate ? ablations() : {},
+  });
+  results.push({ line, reports, ci: lineIntervals(reports) });
 }
 
 // The search box: the suite, the typing simulation, and queries whose answer is not stored.
@@ -148,7 +148,6 @@ const typed: {
   orama: TypingReport;
 }[] = [];
 for (const line of lines.filter((l) => ['notes', 'pages'].includes(l.corpus))) {
-  if (line.split === 'held-out' && !values['held-out']) continue;
   typed.push({
     corpus: line.corpus,
     split: line.split,
@@ -175,7 +174,19 @@ for (const [name, group] of crossLines) {
 const seconds = (performance.now() - t0) / 1000;
 
 const fmt = (x: number) => x.toFixed(3);
-const shown = ['default', 'bm25', 'bm25-tuned', 'orama-hybrid', 'tfidf-default'];
+/** The commit that froze the corpora's held-out split (issue 42), before any ranker ran on it. */
+const HELD_OUT_FREEZE = HELD_OUT_COMMIT.slice(0, 7);
+/** How the intervals were drawn, in words. */
+const INTERVAL_WORDS =
+  '2,000 resamples of the questions, seed 42; the differences paired per question';
+/** A line's four intervals as table cells. */
+const intervalCells = (ci: LineIntervals) => [
+  formatInterval(ci.recall),
+  formatInterval(ci.mrr),
+  formatInterval(ci.recallVsBm25, true),
+  formatInterval(ci.mrrVsBm25, true),
+];
+const shown: readonly string[] = SHOWN;
 /** What Orama tokenizes each corpus with, in words for the report. */
 const byTokenizer = new Map<string, string[]>();
 for (const corpus of new Set(results.map((r) => r.line.corpus))) {
@@ -188,7 +199,7 @@ const oramaSentence = `Orama hybrid runs on the same vectors with no similarity 
   .map(([tokenizer, corpora]) => `${corpora.join(', ')}: ${tokenizer}`)
   .join('; ')}.`;
 /** How the tuned BM25 was tuned, and what it chose per corpus. */
-const bm25Sentence = `BM25 tuned: MiniSearch's BM25 (Okapi: \`d\` 0, its matched-word factor divided out) over Orama's words for each language, k1 in {${BM25_GRID.k1.join(', ')}} and b in {${BM25_GRID.b.join(', ')}} chosen per corpus by nDCG@10 on its dev questions only (held-out lines use their corpus's dev choice): ${[
+const bm25Sentence = `BM25 tuned: MiniSearch's BM25 (Okapi: \`d\` 0, its matched-word factor divided out) over Orama's words for each language, k1 in {${BM25_GRID.k1.join(', ')}} and b in {${BM25_GRID.b.join(', ')}} chosen per corpus by nDCG@10 on its dev questions: ${[
   ...bm25Tuned,
 ]
   .map(([c, p]) => `${c} ${p.k1} / ${p.b}${p.tuned ? '' : ' (untuned: no dev line)'}`)
@@ -209,6 +220,11 @@ for (const { line, reports } of results) {
     `${line.corpus.padEnd(16)} ${line.split.padEnd(9)} ${String(reports.default!.questions).padStart(4)}  ${cells.join(' ')} ${gain >= 0 ? '+' : ''}${fmt(gain)} vs bm25`,
   );
 }
+console.log(
+  `\n95% bootstrap intervals (${INTERVAL_WORDS}): default R@${k}, default MRR, default − bm25 R@${k}, default − bm25 MRR`,
+);
+for (const { line, ci } of results)
+  console.log(`${line.corpus.padEnd(16)} ${line.split.padEnd(9)} ${intervalCells(ci).join('  ')}`);
 console.log(`${oramaSentence}\n${bm25Sentence}`);
 
 /** Orama's score of a kind of the suite on a split (hit@1 / MRR / R@k). */
@@ -279,7 +295,7 @@ if (values.html) {
     title: 'anamnesis bench:quality',
     intro: [
       `${lines.length} corpus lines, k = ${k}, model ${embedder.id}; ${new Date().toISOString()}.`,
-      'Each corpus in its own store; baselines run in the same process on the same embeddings. Held-out questions were never looked at while tuning.',
+      'Each corpus in its own store; baselines run in the same process on the same embeddings. Dev questions only: the held-out questions are scored by bench:heldout alone.',
     ],
     charts: [
       {
@@ -337,7 +353,7 @@ if (values.docs) {
     'tfidf-default': '`tfidf` + `default`',
   };
   const body = [
-    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker. Corpora, their sources, licences and held-out rule: \`apps/bench/corpora/*/PROVENANCE.md\` (every third question held out, fixed before any run; these held-out lines have been looked at while deciding, see docs/benchmarks.md). ${oramaSentence} ${bm25Sentence} ${seconds.toFixed(0)} s.`,
+    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker, on the dev questions only. Corpora, their sources, licences and splits: \`apps/bench/corpora/*/PROVENANCE.md\`. The held-out questions (about a third of those written for issue 42, on notes and pages; frozen in commit ${HELD_OUT_FREEZE} before any ranker ran on them) are scored only by \`pnpm bench:heldout\`, which prints aggregates only (docs/benchmarks.md says when it was run). ${oramaSentence} ${bm25Sentence} ${seconds.toFixed(0)} s.`,
     '',
     markdownTable([
       ['corpus', 'split', 'questions', ...shown.map((n) => names[n] ?? n)],
@@ -350,6 +366,20 @@ if (values.docs) {
           return `${fmt(r.recall)} / ${fmt(r.mrr)} / ${fmt(r.ndcg10)}`;
         }),
       ]),
+    ]),
+    '',
+    `95% bootstrap intervals per line (${INTERVAL_WORDS}): how far a line could move with another draw of questions like these. A \`default\` − BM25 interval that excludes 0 separates the two on that line.`,
+    '',
+    markdownTable([
+      [
+        'corpus',
+        'split',
+        `\`default\` R@${k}`,
+        '`default` MRR',
+        `\`default\` − BM25 R@${k}`,
+        '`default` − BM25 MRR',
+      ],
+      ...results.map(({ line, ci }) => [line.corpus, line.split, ...intervalCells(ci)]),
     ]),
   ];
   if (ablated.length > 0)
@@ -451,10 +481,11 @@ if (values.json) {
   console.log(
     JSON.stringify({
       k,
-      lines: results.map(({ line, reports }) => ({
+      lines: results.map(({ line, reports, ci }) => ({
         corpus: line.corpus,
         split: line.split,
         rankers: Object.fromEntries(Object.entries(reports).map(([n, r]) => [n, metrics(r)])),
+        intervals95: ci,
       })),
       bm25Tuned: Object.fromEntries(bm25Tuned),
       searchBox,

@@ -95,6 +95,12 @@ export interface Metrics {
 /** Metrics overall and per category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop). */
 export interface Report extends Metrics {
   byCategory: Record<string, Metrics>;
+  /**
+   * Each question's scores, in the order the questions were added (conversations, then their
+   * questions: the same order for every ranker of a line), for bootstrap intervals
+   * (`bootstrap.ts`). Absent where a report is a sum of others.
+   */
+  perQuestion?: Omit<Metrics, 'questions'>[];
 }
 
 /** Scores one ranked list of ids against the evidence. */
@@ -120,8 +126,10 @@ export function scoreRanking(
 export class ReportBuilder {
   #all: Metrics = { questions: 0, recall: 0, mrr: 0, ndcg10: 0 };
   #cats = new Map<number, Metrics>();
+  #each: Omit<Metrics, 'questions'>[] = [];
 
   add(category: number, s: Omit<Metrics, 'questions'>): void {
+    this.#each.push({ recall: s.recall, mrr: s.mrr, ndcg10: s.ndcg10 });
     for (const m of [this.#all, this.#cat(category)]) {
       m.questions++;
       m.recall += s.recall;
@@ -145,7 +153,7 @@ export class ReportBuilder {
     });
     const byCategory: Record<string, Metrics> = {};
     for (const c of [...this.#cats.keys()].sort()) byCategory[String(c)] = avg(this.#cats.get(c)!);
-    return { ...avg(this.#all), byCategory };
+    return { ...avg(this.#all), byCategory, perQuestion: this.#each };
   }
 }
 

@@ -1,5 +1,5 @@
 // The pages corpus's passages: npm READMEs, Markdown made roughly plain, cut as the extension cuts.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { chunkText } from './lib.mjs';
@@ -16,7 +16,32 @@ export const PACKAGES = [
   ['js-yaml', '3.15.2', false],
   ['magic-string', '0.30.21', false],
   ['ignore', '5.3.2', true],
+  // Added for issue 42 (the first eight are kept as they are): pages about libraries like the
+  // first eight, so that a question has near neighbours: glob matchers (beside ignore), caches
+  // and key-value stores (beside lru-cache and idb-keyval), YAML / JSON5 / TOML parsers (beside
+  // js-yaml), source-map tools (beside magic-string) and command-line option parsers.
+  ['minimatch', '10.2.6', true],
+  ['picomatch', '4.0.4', false],
+  ['micromatch', '4.0.8', true],
+  ['fast-glob', '3.3.3', false],
+  ['glob', '10.5.0', true],
+  ['keyv', '5.6.0', true],
+  ['@cacheable/memory', '2.2.0', false],
+  ['yaml', '2.9.1', true],
+  ['json5', '2.2.3', false],
+  ['smol-toml', '1.9.1', true],
+  ['source-map-js', '1.2.4', false],
+  ['@jridgewell/sourcemap-codec', '1.6.0', true],
+  ['sade', '1.8.1', false],
+  ['@pkgjs/parseargs', '0.11.0', true],
+  ['yargs-parser', '22.0.0', false],
+  ['flat-cache', '6.1.23', false],
 ];
+
+/** A package name as it appears in ids: `@scope/name` becomes `scope-name`. */
+export function idName(name) {
+  return name.replace(/^@/, '').replace('/', '-');
+}
 
 /** Markdown to roughly the text a browser shows: no badges, URLs, HTML tags or fence markers. */
 export function markdownToText(md) {
@@ -44,9 +69,10 @@ export function markdownToText(md) {
 
 export function pages() {
   return PACKAGES.map(([name, version, colon]) => {
-    const dir = `${PNPM}${name}@${version}/node_modules/${name}/`;
+    const dir = `${PNPM}${name.replace('/', '+')}@${version}/node_modules/${name}/`;
     const pkg = JSON.parse(readFileSync(`${dir}package.json`, 'utf8'));
-    const readme = readFileSync(`${dir}README.md`, 'utf8');
+    const file = ['README.md', 'readme.md'].find((f) => existsSync(`${dir}${f}`)) ?? 'README.md';
+    const readme = readFileSync(`${dir}${file}`, 'utf8');
     const title = colon ? `${name}: ${pkg.description}` : name;
     const url = `https://www.npmjs.com/package/${name}`;
     const chunks = chunkText(markdownToText(readme));

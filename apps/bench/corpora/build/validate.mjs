@@ -1,9 +1,10 @@
 // Checks every corpus under apps/bench/corpora/: the format the benchmark reads, unique ids,
-// evidence that exists, both splits present, and counts. Run: node apps/bench/corpora/build/validate.mjs
+// evidence that exists, the splits (notes and pages need both; since issue 42 the lang-* lines are
+// all dev), and counts. Run: node apps/bench/corpora/build/validate.mjs
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
-const MIN = { notes: [60, 45], pages: [null, 45] }; // [memories, questions]; lang-*: 18 questions
+const MIN = { notes: [1000, 150], pages: [500, 150] }; // [memories, questions]; lang-*: 18 questions
 const TYPES = new Set(['known-item', 'topical', 'how-to']);
 let failures = 0;
 const fail = (name, msg) => {
@@ -39,18 +40,19 @@ for (const name of readdirSync(root).sort()) {
     for (const e of q.evidence) if (!ids.has(e)) fail(name, `unknown evidence ${e}`);
     if (new Set(q.evidence).size !== q.evidence.length) fail(name, `repeated evidence: ${q.text}`);
   }
-  if (splits.dev === 0 || splits['held-out'] === 0) fail(name, 'a split is empty');
+  if (splits.dev === 0) fail(name, 'no dev question');
+  if (name in MIN && splits['held-out'] === 0) fail(name, 'no held-out question');
   const [minM, minQ] = MIN[name] ?? [null, 18];
   if (minM && c.memories.length < minM) fail(name, `only ${c.memories.length} memories`);
   if (c.questions.length < minQ) fail(name, `only ${c.questions.length} questions`);
   if (name.startsWith('lang-') && new Set(c.memories.map((m) => m.session)).size < 6)
     fail(name, 'fewer than 6 pages');
-  if (bytes > 400 * 1024) fail(name, `${bytes} bytes`);
+  if (bytes > 1024 * 1024) fail(name, `${bytes} bytes`);
   const types = {};
   for (const q of c.questions) types[q.type] = (types[q.type] ?? 0) + 1;
   const ev = c.questions.reduce((a, q) => a + q.evidence.length, 0) / c.questions.length;
   console.log(
-    `${name.padEnd(8)} ${String(c.memories.length).padStart(3)} memories (${new Set(c.memories.map((m) => m.session)).size} sessions), ` +
+    `${name.padEnd(8)} ${String(c.memories.length).padStart(4)} memories (${new Set(c.memories.map((m) => m.session)).size} sessions), ` +
       `${c.questions.length} questions: ${splits.dev} dev / ${splits['held-out']} held-out; ` +
       `${Object.entries(types)
         .map(([t, n]) => `${t} ${n}`)

@@ -27,12 +27,15 @@ export const MAN_PAGE_PACKAGES: Readonly<Record<string, string>> = {
   locale: 'libc-bin',
 };
 
-/** Debian's names for an npm library: the Node module, the browser build, the Ruby port. */
-const NPM_DEBIAN_NAMES = (name: string): string[] => [
-  `node-${name}`,
-  `libjs-${name}`,
-  `ruby-${name}`,
-];
+/**
+ * Debian's names for an npm library: the Node module, the browser build, the Ruby port. A scoped
+ * name loses its `@` and its `/` becomes `-` (`@jridgewell/sourcemap-codec` is
+ * `node-jridgewell-sourcemap-codec`).
+ */
+const NPM_DEBIAN_NAMES = (npmName: string): string[] => {
+  const name = npmName.replace(/^@/, '').replace('/', '-');
+  return [`node-${name}`, `libjs-${name}`, `ruby-${name}`];
+};
 
 interface CorpusJson {
   name: string;
