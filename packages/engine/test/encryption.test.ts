@@ -166,6 +166,32 @@ describe('encrypted file store', () => {
     await rejectsWith(open(damaged, 'pass'), 'STORE_CORRUPT');
   });
 
+  it('a page altered on disk fails its authentication: STORE_CORRUPT with the right passphrase, never silently read', async () => {
+    const src = join(dir, 'tamper-src.db');
+    const a = await open(src, 'pass');
+    await a.rememberMany(
+      Array.from({ length: 400 }, (_, i) => ({ text: `note ${i}: ${SECRET} and more words ${i}` })),
+    );
+    await a.close();
+    const bytes = readFileSync(src);
+    expect(bytes.length).toBeGreaterThan(20 * 4096);
+    const tampered = join(dir, 'tamper.db');
+    // one byte in the middle of every page after the first
+    for (let page = 1; page * 4096 < bytes.length; page++) bytes[page * 4096 + 2000]! ^= 0x55;
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(tampered, bytes);
+    const e = await open(tampered, 'pass').then(
+      async (b) => {
+        // opened: the altered pages must fail when read
+        const problems = await b.verify().catch((err: unknown) => err);
+        await b.close();
+        return problems;
+      },
+      (err: unknown) => err,
+    );
+    expect((e as { code?: string }).code).toBe('STORE_CORRUPT');
+  });
+
   it('an empty passphrase-protected store is created encrypted at once, and the NFC form of a passphrase opens it', async () => {
     const path = join(dir, 'nfc.db');
     const a = await open(path, 'caf\u00e9'); // é as one code point
