@@ -202,3 +202,80 @@ describe('encrypted file store', () => {
     await b.close();
   });
 });
+
+describe('changePassphrase and a crash', () => {
+  it('a process killed (SIGKILL) during the re-key leaves the store whole under the old passphrase or the new one', async () => {
+    const { spawn } = await import('node:child_process');
+    const path = join(dir, 'crash.db');
+    const a = await createEngine({
+      storage: 'file',
+      path,
+      embedder: 'tfidf',
+      encryption: { passphrase: 'old' },
+    });
+    // enough pages that the re-key (every page rewritten) takes a while
+    await a.rememberMany(
+      Array.from({ length: 6000 }, (_, i) => ({
+        text: `note ${i}: ${SECRET} with some more words to fill the page ${i * 7919}`,
+        allowDuplicate: true,
+      })),
+    );
+    await a.close();
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=@anamnesis/source',
+        '--import',
+        'tsx',
+        join(import.meta.dirname, 'fixtures', 'rekeyer.ts'),
+        path,
+        'old',
+        'new',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // kill it once the re-key's rollback journal holds many pages: mid-transaction (switching
+    // the journal mode writes a journal of one page or two before the re-key starts)
+    let killedDuring = false;
+    const journalBytes = () => {
+      try {
+        return statSync(`${path}-journal`).size;
+      } catch {
+        return 0;
+      }
+    };
+    for (;;) {
+      if (journalBytes() > 256 * 1024) {
+        child.kill('SIGKILL');
+        killedDuring = true;
+        break;
+      }
+      if (out.includes('rekeyed') || child.exitCode !== null) break;
+      await new Promise((r) => setImmediate(r));
+    }
+    await exited;
+    expect(killedDuring, `the journal was never seen; child said: ${out}`).toBe(true);
+    const opened: string[] = [];
+    for (const passphrase of ['old', 'new']) {
+      const e = await createEngine({
+        storage: 'file',
+        path,
+        embedder: 'tfidf',
+        encryption: { passphrase },
+      }).catch((err: unknown) => err as { code: string });
+      if ('code' in e) {
+        expect(e.code).toBe('WRONG_PASSPHRASE');
+        continue;
+      }
+      opened.push(passphrase);
+      expect((await e.stats()).memories).toBe(6000);
+      expect(await e.verify()).toEqual([]);
+      await e.close();
+    }
+    expect(opened).toHaveLength(1);
+    console.log(`killed mid-re-key; the store opened with the ${opened[0]} passphrase only`);
+  });
+});
