@@ -166,6 +166,24 @@ describe('encrypted file store', () => {
     await rejectsWith(open(damaged, 'pass'), 'STORE_CORRUPT');
   });
 
+  it('three connections creating one new encrypted store at once all open it, under one salt', async () => {
+    const path = join(dir, 'race.db');
+    const engines = await Promise.all([
+      open(path, 'shared'),
+      open(path, 'shared'),
+      open(path, 'shared'),
+    ]);
+    const ids = await Promise.all(
+      engines.map((e, i) => e.remember({ text: `from connection ${i}` })),
+    );
+    for (const e of engines) expect((await e.stats()).memories).toBe(3);
+    for (const e of engines) await e.close();
+    const b = await open(path, 'shared');
+    for (const id of ids) expect(await b.get(id)).not.toBeNull();
+    expect(await b.verify()).toEqual([]);
+    await b.close();
+  });
+
   it('a page altered on disk fails its authentication: STORE_CORRUPT with the right passphrase, never silently read', async () => {
     const src = join(dir, 'tamper-src.db');
     const a = await open(src, 'pass');

@@ -104,8 +104,9 @@ export async function openFileStorage(
   if (create) await createPrivately(path);
   else await mustExist(path);
   const readonly = !(await writable(path));
-  // Two processes creating one new encrypted store at once: the second may find the first's salt
-  // only once its first read fails; it then derives its key again, once.
+  // Two processes (or connections) creating one new encrypted store at once: each picked its own
+  // salt for an empty file, and all but the first find the first's salt in the header only when
+  // a read fails (`SQLITE_NOTADB`); they then read the header and derive the key again, once.
   for (let attempt = 0; ; attempt++) {
     const head = await readHead(path);
     // A file that cannot be read: SQLite says why as it opens (a plain store).
@@ -143,7 +144,7 @@ export async function openFileStorage(
         attempt === 0 &&
         header === 'empty' &&
         e instanceof AnamnesisError &&
-        e.code === 'WRONG_PASSPHRASE'
+        (e.code === 'WRONG_PASSPHRASE' || e.code === 'STORE_CORRUPT')
       )
         continue;
       throw e;
