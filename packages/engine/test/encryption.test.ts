@@ -51,6 +51,7 @@ describe('encrypted file store', () => {
     expect(fileHeader(readFileSync(path).subarray(0, 24))).toBe('encrypted');
 
     const b = await open(path, 'correct horse battery staple');
+    expect((await b.stats()).encrypted).toBe(true);
     expect((await b.get(id))?.text).toBe(SECRET);
     expect((await b.recall('vault combination'))[0]?.id).toBe(id);
     expect(await b.verify()).toEqual([]);
@@ -96,6 +97,7 @@ describe('encrypted file store', () => {
     expect(readFileSync(plain).equals(plainBefore)).toBe(true);
     // a plain store has no passphrase to change
     const q = await open(plain);
+    expect((await q.stats()).encrypted).toBe(false);
     await rejectsWith(q.changePassphrase('new'), 'ENCRYPTION_MISMATCH');
     await q.close();
   });
