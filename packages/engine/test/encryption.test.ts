@@ -75,6 +75,26 @@ describe('encrypted file store', () => {
     await b.close();
   });
 
+  it('a wrong passphrase on a store left with its write-ahead log (a crash) loses none of the log', async () => {
+    const path = join(dir, 'wal.db');
+    const a = await open(path, 'right one');
+    const ids = await a.rememberMany(
+      Array.from({ length: 30 }, (_, i) => ({ text: `logged note ${i} about ${SECRET}` })),
+    );
+    // what a crash leaves: the store and its log as they are while open (copied now)
+    const crashed = join(dir, 'wal-crashed.db');
+    copyFileSync(path, crashed);
+    copyFileSync(`${path}-wal`, `${crashed}-wal`);
+    await a.close();
+    expect(statSync(`${crashed}-wal`).size).toBeGreaterThan(0);
+    await rejectsWith(open(crashed, 'wrong one'), 'WRONG_PASSPHRASE');
+    const b = await open(crashed, 'right one');
+    expect((await b.stats()).memories).toBe(30);
+    for (const id of ids) expect(await b.get(id)).not.toBeNull();
+    expect(await b.verify()).toEqual([]);
+    await b.close();
+  });
+
   it('an encrypted store opened without a passphrase, or a plain one with one: ENCRYPTION_MISMATCH, nothing changed', async () => {
     const enc = join(dir, 'mismatch-enc.db');
     const a = await open(enc, 'pass');
