@@ -473,6 +473,26 @@ export class Engine {
     return this.#run(async () => verifyStore(this.#ctx));
   }
 
+  /**
+   * Re-keys an encrypted store (opened with `encryption`) with a key derived from `passphrase` and
+   * a new salt: every page is rewritten in one transaction, so a crash leaves the store under the
+   * old passphrase or the new one, never a mix. From then on only the new passphrase opens it.
+   * `ENCRYPTION_MISMATCH` for a store that is not encrypted; `STORE_LOCKED` while another process
+   * has the file open (nothing changes); `INVALID_INPUT` for a passphrase that is not a non-empty
+   * string of at most 1,024 characters.
+   */
+  changePassphrase(passphrase: string): Promise<void> {
+    return this.#run(async () => {
+      if (!this.#io.rekey)
+        throw new AnamnesisError(
+          'ENCRYPTION_MISMATCH',
+          'the store is not encrypted: only an encrypted store has a passphrase to change',
+          { details: { encrypted: false } },
+        );
+      await this.#io.rekey(passphrase);
+    });
+  }
+
   /** Waits for calls in flight, saves snapshots, and closes. Idempotent; later calls fail with `CLOSED`. */
   close(): Promise<void> {
     this.#closing ??= (async () => {

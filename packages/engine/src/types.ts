@@ -354,6 +354,8 @@ export interface EngineStats {
   backend: 'opfs' | 'memory' | 'file';
   /** Why the backend is `memory` when OPFS was asked for, if it was. */
   backendReason?: string;
+  /** Whether the store's pages are encrypted at rest (`EngineOptions.encryption`). */
+  encrypted: boolean;
   /**
    * The model: its id and dimensions (`''` and 0 while a promised embedder loads), where it runs
    * (`'loading'` meanwhile) and its state (see `Engine.modelState`).

@@ -139,6 +139,28 @@ describe('anamnesis CLI', () => {
     );
   });
 
+  it('an encrypted store through ANAMNESIS_PASSPHRASE: created encrypted, read back with it, ENCRYPTION_MISMATCH without it, WRONG_PASSPHRASE with another', async () => {
+    const db = join(dir, 'secret.db');
+    const input = join(dir, 'secret.jsonl');
+    writeFileSync(input, '{"text":"the spare key is under the blue flowerpot"}\n');
+    const saved = process.env.ANAMNESIS_PASSPHRASE;
+    try {
+      process.env.ANAMNESIS_PASSPHRASE = 'a passphrase for the CLI';
+      expect((await run('ingest', '--db', db, input)).code).toBe(0);
+      expect(readFileSync(db).includes(Buffer.from('flowerpot'))).toBe(false);
+      expect((await run('recall', '--db', db, 'flowerpot')).out).toMatch(/blue flowerpot/);
+      process.env.ANAMNESIS_PASSPHRASE = 'another one';
+      await expect(run('stats', '--db', db)).rejects.toMatchObject({ code: 'WRONG_PASSPHRASE' });
+      delete process.env.ANAMNESIS_PASSPHRASE;
+      await expect(run('stats', '--db', db)).rejects.toMatchObject({
+        code: 'ENCRYPTION_MISMATCH',
+      });
+    } finally {
+      if (saved === undefined) delete process.env.ANAMNESIS_PASSPHRASE;
+      else process.env.ANAMNESIS_PASSPHRASE = saved;
+    }
+  });
+
   it('prints usage for an unknown command', async () => {
     const r = await run('dance');
     expect(r.code).toBe(2);

@@ -30,6 +30,18 @@ export const ERROR_CODES = {
   STORE_NOT_FOUND: 'The store does not exist',
   /** The store file is damaged; `recoverStore` / `recoverMemory` salvage what is readable. */
   STORE_CORRUPT: 'The store file is corrupt',
+  /**
+   * The passphrase given does not open the encrypted store (the key it derives does not
+   * authenticate the store's first page). Nothing was read or written: the store is as it was;
+   * open it again with the right passphrase.
+   */
+  WRONG_PASSPHRASE: 'The passphrase does not open the encrypted store',
+  /**
+   * The store is encrypted and was opened without `encryption` (or an encrypted store's options
+   * were given for a store that is not encrypted: `details.encrypted` says which). Nothing was read
+   * or written.
+   */
+  ENCRYPTION_MISMATCH: 'The store is encrypted and no passphrase was given, or the reverse',
   /** The owner tab changed while a forwarded call was in flight; retry it (its operation id keeps a write from applying twice). */
   OWNER_CHANGED: 'The owner of the store changed while the call was in flight',
   /** The call did not answer in time (the client's deadlines). */

@@ -31,7 +31,9 @@ An MCP server over stdio (for a desktop assistant's configuration) on the anamne
 servers in any folder).
 Tools: remember, recall, forget, list_recent; prompt what_do_you_remember; resource
 anamnesis://about/{topic}. --token-budget: recall's default budget in estimated tokens (default
-${DEFAULT_TOKEN_BUDGET}); --max-text-chars: longest text remember takes (default ${DEFAULT_MAX_TEXT_CHARS}).`;
+${DEFAULT_TOKEN_BUDGET}); --max-text-chars: longest text remember takes (default ${DEFAULT_MAX_TEXT_CHARS}).
+An encrypted store: set ANAMNESIS_PASSPHRASE in the server's environment (npm install
+better-sqlite3-multiple-ciphers); a new store is then created encrypted.`;
 
 /**
  * Runs the server with `argv` (without node and script) until stdin ends or a SIGTERM / SIGINT;
@@ -59,7 +61,14 @@ export async function main(argv: string[]): Promise<number> {
 
   const path = resolve(values.db ?? defaultStorePath());
   const engine: Promise<Engine> = mkdir(dirname(path), { recursive: true }).then(() =>
-    createEngine({ storage: 'file', path }),
+    createEngine({
+      storage: 'file',
+      path,
+      // an encrypted store: its passphrase from the environment, never from the command line
+      ...(process.env.ANAMNESIS_PASSPHRASE
+        ? { encryption: { passphrase: process.env.ANAMNESIS_PASSPHRASE } }
+        : {}),
+    }),
   );
   engine.catch((e: unknown) => {
     const error = e as { code?: string; message?: string };

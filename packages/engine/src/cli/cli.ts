@@ -38,7 +38,17 @@ stored as passages of at most 800 characters; ingesting it again replaces them. 
 writes to FILE (an --out that is FILE, by any path or link, is refused) and writes --out as a new
 file, readable by its owner only (an existing file or a link there is refused); without --out
 the JSON Lines go to stdout. Stored text is printed without terminal control characters; export
-keeps it exact (as JSON escapes). Import them into a fresh store with: anamnesis import --db NEW.db OUT.jsonl`;
+keeps it exact (as JSON escapes). Import them into a fresh store with: anamnesis import --db NEW.db OUT.jsonl
+An encrypted store: set ANAMNESIS_PASSPHRASE (never a command-line argument, which other users can
+see); ingest and import then create the store encrypted (npm install better-sqlite3-multiple-ciphers).`;
+
+/** The passphrase of an encrypted store, from `ANAMNESIS_PASSPHRASE` (unset or empty: none). */
+function passphraseFromEnv(env: NodeJS.ProcessEnv = process.env): {
+  encryption?: { passphrase: string };
+} {
+  const passphrase = env.ANAMNESIS_PASSPHRASE;
+  return passphrase ? { encryption: { passphrase } } : {};
+}
 
 /** The path as the file system resolves it (links followed); a missing file's folder resolved. */
 async function resolvedPath(path: string): Promise<string> {
@@ -205,7 +215,7 @@ export async function main(
   // only the writing commands create a store: a reader given a mistyped path says so
   const create = command === 'ingest' || command === 'import';
   if (create && values.db === undefined) await mkdir(dirname(db), { recursive: true, mode: 0o700 });
-  const engine = await createEngine({ storage: 'file', path: db, create });
+  const engine = await createEngine({ storage: 'file', path: db, create, ...passphraseFromEnv() });
   try {
     if (command === 'ingest') {
       let added = 0;

@@ -5,6 +5,7 @@ import type {
 } from '../embedding/embedder.ts';
 import type { TfidfSimilarityOptions } from '../similarity/tfidf-similarity.ts';
 import type { StorageKind, StorageOpenSteps } from '../storage/backend.ts';
+import type { EncryptionOptions } from '../storage/encryption.ts';
 import type { MemoryFilter, StoreChange } from '../types.ts';
 
 /** Options of {@link createEngine}. */
@@ -35,6 +36,18 @@ export interface EngineOptions {
    * never wait. Default 5,000.
    */
   busyTimeoutMs?: number;
+  /**
+   * Encryption at rest, opt-in (so far `storage: 'file'` only; elsewhere `UNSUPPORTED`): every page
+   * of the store and of its write-ahead log is encrypted and authenticated (SQLite3 Multiple
+   * Ciphers, ChaCha20-Poly1305) with a key derived from `passphrase` (scrypt, N = 2^17, r = 8,
+   * p = 1: 128 MiB and a few hundred ms at each open; the salt is the first 16 bytes of the file).
+   * A new store is created encrypted; an existing one must have been created with it. Needs the
+   * optional peer dependency `better-sqlite3-multiple-ciphers` (else `UNSUPPORTED`). A wrong
+   * passphrase is `WRONG_PASSPHRASE`; an encrypted store opened without this option, or a plain
+   * one with it, is `ENCRYPTION_MISMATCH`; neither changes the file. `Engine.changePassphrase`
+   * re-keys. Default: none (the store is not encrypted). See `docs/encryption.md`.
+   */
+  encryption?: EncryptionOptions;
   /**
    * The embedder, or options for the transformers.js embedder, or `'tfidf'` / `{ tfidf: options }`
    * for the zero-model TF-IDF backend (no model, no stored vectors; see {@link TfidfSimilarityOptions}).

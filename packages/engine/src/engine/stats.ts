@@ -30,6 +30,7 @@ export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats
     bytes: n('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
     backend: ctx.io.kind,
     ...(ctx.io.reason ? { backendReason: ctx.io.reason } : {}),
+    encrypted: ctx.io.encrypted ?? false,
     model: {
       id: similarity.id,
       dims: similarity.dims,

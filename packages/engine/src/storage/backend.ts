@@ -9,6 +9,13 @@ export interface StorageBackend {
   /** The open database; every write to it is one transaction, durable once it commits. */
   readonly db: Database;
   readonly kind: 'opfs' | 'memory' | 'file';
+  /** Whether the store's pages are encrypted (see `storage/encryption.ts`). */
+  readonly encrypted?: boolean;
+  /**
+   * Encrypted stores only: re-keys the store with a key derived from `passphrase` (a new salt),
+   * all pages at once; the old passphrase no longer opens it.
+   */
+  rekey?(passphrase: string): Promise<void>;
   /** Why the store is not where it was asked to be (e.g. no OPFS: memory), for `stats()`. */
   readonly reason: string | undefined;
   /** A reader of the recall path's SQL on this database, keeping up to `capacity` statements. */

@@ -1,11 +1,26 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { mapSqliteError } from '../store/sqlite.ts';
 import type { StorageBackend } from './backend.ts';
+import {
+  checkPassphrase,
+  CIPHER,
+  fileHeader,
+  rawKey,
+  SALT_BYTES,
+  type Scrypt,
+} from './encryption.ts';
 import { NativeDatabase, NativeReader, type NativeConnection } from './native-database.ts';
 
-/** The SQLite library of the file store, and the command that installs it. */
+/** The SQLite library of a plain file store, and the command that installs it. */
 const LIBRARY = 'better-sqlite3';
 const INSTALL = 'npm install better-sqlite3@12.11.1';
+/**
+ * The SQLite library of an encrypted file store: better-sqlite3 built with SQLite3 Multiple
+ * Ciphers (the same API), and the command that installs it. 12.11.1 is the version that installs
+ * on Node 20 (13.x needs Node 22).
+ */
+const CIPHER_LIBRARY = 'better-sqlite3-multiple-ciphers';
+const CIPHER_INSTALL = 'npm install better-sqlite3-multiple-ciphers@12.11.1';
 
 /** Default of `EngineOptions.busyTimeoutMs`: how long a write waits for another process's, in ms. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -14,25 +29,33 @@ type Open = new (
   path: string,
   options: { timeout: number; readonly?: boolean; fileMustExist?: boolean },
 ) => NativeConnection;
-let library: Promise<Open> | undefined;
+const libraries = new Map<string, Promise<Open>>();
 
 /**
- * better-sqlite3, imported when the first file store opens (never by a browser bundle: the name is
- * not a literal a bundler follows). An optional peer dependency of `@anamnesis/engine`:
- * `UNSUPPORTED`, naming the install command, where it is not installed.
+ * better-sqlite3 (or, for an encrypted store, better-sqlite3-multiple-ciphers), imported when the
+ * first file store opens (never by a browser bundle: the name is not a literal a bundler follows).
+ * Optional peer dependencies of `@anamnesis/engine`: `UNSUPPORTED`, naming the install command,
+ * where the one needed is not installed.
  */
-function loadLibrary(): Promise<Open> {
-  library ??= import(/* @vite-ignore */ LIBRARY as string).then(
-    (m: { default: Open }) => m.default,
-    (cause: unknown) => {
-      library = undefined;
-      throw new AnamnesisError(
-        'UNSUPPORTED',
-        `storage 'file' needs ${LIBRARY} (SQLite for Node, a native module), which is not installed: ${INSTALL}`,
-        { cause },
-      );
-    },
-  );
+function loadLibrary(encrypted: boolean): Promise<Open> {
+  const name = encrypted ? CIPHER_LIBRARY : LIBRARY;
+  let library = libraries.get(name);
+  if (!library) {
+    library = import(/* @vite-ignore */ name as string).then(
+      (m: { default: Open }) => m.default,
+      (cause: unknown) => {
+        libraries.delete(name);
+        throw new AnamnesisError(
+          'UNSUPPORTED',
+          encrypted
+            ? `an encrypted file store needs ${name} (SQLite with SQLite3 Multiple Ciphers for Node, a native module), which is not installed: ${CIPHER_INSTALL}`
+            : `storage 'file' needs ${name} (SQLite for Node, a native module), which is not installed: ${INSTALL}`,
+          { cause },
+        );
+      },
+    );
+    libraries.set(name, library);
+  }
   return library;
 }
 
@@ -42,6 +65,8 @@ export interface FileStorageOptions {
   busyTimeoutMs?: number;
   /** Create the file when it does not exist (default true); false: `STORE_NOT_FOUND` instead. */
   create?: boolean;
+  /** The store is (or, when new, becomes) encrypted with a key derived from this passphrase. */
+  passphrase?: string;
 }
 
 /**
@@ -71,15 +96,75 @@ export async function openFileStorage(
   const create = options.create ?? true;
   if (typeof create !== 'boolean')
     throw new AnamnesisError('INVALID_INPUT', 'create must be a boolean');
-  const Open = await loadLibrary();
+  const passphrase =
+    options.passphrase === undefined
+      ? undefined
+      : checkPassphrase(options.passphrase, 'encryption.passphrase');
+  const Open = await loadLibrary(passphrase !== undefined);
   if (create) await createPrivately(path);
   else await mustExist(path);
   const readonly = !(await writable(path));
+  // Two processes (or connections) creating one new encrypted store at once: each picked its own
+  // salt for an empty file, and all but the first find the first's salt in the header only when
+  // a read fails (`SQLITE_NOTADB`); they then read the header and derive the key again, once.
+  for (let attempt = 0; ; attempt++) {
+    const head = await readHead(path);
+    // A file that cannot be read: SQLite says why as it opens (a plain store).
+    if (head === undefined && passphrase !== undefined)
+      throw new AnamnesisError('READ_ONLY', `cannot read ${path}`, { details: { path } });
+    const header = head === undefined ? 'unknown' : fileHeader(head);
+    if (passphrase === undefined && header === 'encrypted')
+      throw new AnamnesisError(
+        'ENCRYPTION_MISMATCH',
+        `${path} is an encrypted store: open it with encryption: { passphrase }`,
+        { details: { path, encrypted: true } },
+      );
+    if (passphrase !== undefined && header === 'plain')
+      throw new AnamnesisError(
+        'ENCRYPTION_MISMATCH',
+        `${path} is a store that is not encrypted: open it without encryption (to encrypt it, export it and import it into a new encrypted store)`,
+        { details: { path, encrypted: false } },
+      );
+    let key: string | undefined;
+    if (passphrase !== undefined) {
+      if (header === 'unknown')
+        throw new AnamnesisError(
+          'STORE_CORRUPT',
+          `${path}: neither a SQLite file nor an encrypted store (its first bytes are damaged or it is another kind of file)`,
+          { details: { path } },
+        );
+      const { randomBytes } = await import('node:crypto');
+      const salt = header === 'empty' ? randomBytes(SALT_BYTES) : head!.subarray(0, SALT_BYTES);
+      key = await rawKey(nodeScrypt, passphrase, salt);
+    }
+    try {
+      return openConnection(Open, path, { busyTimeoutMs, readonly, create, key });
+    } catch (e) {
+      if (
+        attempt === 0 &&
+        header === 'empty' &&
+        e instanceof AnamnesisError &&
+        (e.code === 'WRONG_PASSPHRASE' || e.code === 'STORE_CORRUPT')
+      )
+        continue;
+      throw e;
+    }
+  }
+}
+
+/** Opens the connection, keyed when `key` is given, and the store around it. */
+function openConnection(
+  Open: Open,
+  path: string,
+  options: { busyTimeoutMs: number; readonly: boolean; create: boolean; key: string | undefined },
+): StorageBackend {
+  const { busyTimeoutMs, readonly, create, key } = options;
   let db: NativeDatabase | undefined;
   try {
     db = new NativeDatabase(
       new Open(path, { timeout: busyTimeoutMs, readonly, fileMustExist: !create }),
     );
+    if (key !== undefined) applyKey(db, key, path);
     if (!db.connection.readonly) {
       const mode = String(db.selectValue('PRAGMA journal_mode = WAL'));
       if (mode !== 'wal')
@@ -104,6 +189,7 @@ export async function openFileStorage(
   return {
     db: open,
     kind: 'file',
+    encrypted: key !== undefined,
     reason: readonly
       ? 'the store file or its folder is read-only: it is read, and every write fails with READ_ONLY'
       : undefined,
@@ -115,8 +201,87 @@ export async function openFileStorage(
       seen = now;
       return changed;
     },
+    ...(key === undefined ? {} : { rekey: (next: string) => rekeyFile(open, path, next) }),
     close: () => open.close(),
   };
+}
+
+/**
+ * Keys a connection before any other statement, then reads the first page: a key that does not
+ * authenticate it (SQLite3MC answers `SQLITE_NOTADB`) is `WRONG_PASSPHRASE`, and nothing was
+ * written (a read only).
+ */
+function applyKey(db: NativeDatabase, key: string, path: string): void {
+  // On the connection itself: `NativeDatabase.exec` reads `changes()`, and preparing any
+  // statement before the key reads the schema (`SQLITE_NOTADB`).
+  db.connection.exec(`PRAGMA cipher = '${CIPHER}'`);
+  db.connection.exec(`PRAGMA key = '${key}'`);
+  try {
+    db.selectValue('SELECT count(*) FROM sqlite_master');
+  } catch (e) {
+    if ((e as { code?: string }).code === 'SQLITE_NOTADB')
+      throw new AnamnesisError(
+        'WRONG_PASSPHRASE',
+        `${path}: the passphrase does not open this store (its first page does not authenticate under the key it derives); nothing was changed`,
+        { cause: e, details: { path } },
+      );
+    throw e;
+  }
+}
+
+/**
+ * Re-keys an open encrypted store with a key derived from `next` and a new salt. SQLite3MC cannot
+ * re-key a store in WAL mode: the log is checkpointed into the file, the store switched to a
+ * rollback journal for the re-key (every page rewritten in one transaction: a crash leaves the
+ * old key or the new, never a mix), then back to WAL. The switch needs this connection to be the
+ * store's only one: `STORE_LOCKED` while another process has it open, and nothing changes.
+ */
+async function rekeyFile(db: NativeDatabase, path: string, next: string): Promise<void> {
+  const passphrase = checkPassphrase(next, 'passphrase');
+  const { randomBytes } = await import('node:crypto');
+  const key = await rawKey(nodeScrypt, passphrase, randomBytes(SALT_BYTES));
+  // Synchronous from here: no other call of the engine runs in between.
+  try {
+    const mode = String(db.selectValue('PRAGMA journal_mode = DELETE'));
+    if (mode !== 'delete')
+      throw new AnamnesisError(
+        'STORE_LOCKED',
+        `${path}: another process has the store open; close it there to change the passphrase`,
+      );
+  } catch (e) {
+    throw mapSqliteError(e, `changing the passphrase of ${path}`);
+  }
+  try {
+    db.exec(`PRAGMA rekey = '${key}'`);
+  } catch (e) {
+    throw mapSqliteError(e, `changing the passphrase of ${path}`);
+  } finally {
+    db.selectValue('PRAGMA journal_mode = WAL');
+  }
+}
+
+/** scrypt from `node:crypto` (OpenSSL's, in the thread pool: the event loop is not blocked). */
+const nodeScrypt: Scrypt = async (passphrase, salt, { N, r, p, keyBytes }) => {
+  const { scrypt } = await import('node:crypto');
+  return new Promise((resolve, reject) =>
+    scrypt(passphrase, salt, keyBytes, { N, r, p, maxmem: 256 * N * r * p }, (e, key) =>
+      e ? reject(new AnamnesisError('INTERNAL', 'deriving the key', { cause: e })) : resolve(key),
+    ),
+  );
+};
+
+/** The first 24 bytes of the file at `path` (fewer if it is shorter); undefined if unreadable. */
+async function readHead(path: string): Promise<Uint8Array | undefined> {
+  const { open } = await import('node:fs/promises');
+  const file = await open(path, 'r').catch(() => undefined);
+  if (!file) return undefined;
+  try {
+    const head = new Uint8Array(24);
+    const { bytesRead } = await file.read(head, 0, 24, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
 }
 
 /**

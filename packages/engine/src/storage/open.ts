@@ -1,6 +1,7 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { loadSqlite } from '../store/sqlite.ts';
 import type { StorageBackend, StorageKind } from './backend.ts';
+import { passphraseOf, type EncryptionOptions } from './encryption.ts';
 import { openMemoryStorage } from './memory.ts';
 import { openOpfsStorage } from './opfs.ts';
 
@@ -11,6 +12,7 @@ export interface StorageOptions {
   path?: string;
   busyTimeoutMs?: number;
   create?: boolean;
+  encryption?: EncryptionOptions;
 }
 
 /**
@@ -26,14 +28,21 @@ export async function openStorage(options: StorageOptions): Promise<StorageBacke
     );
   }
   const storage = options.storage ?? 'auto';
+  const passphrase = passphraseOf(options.encryption);
   if (storage === 'file') {
     if (!options.path) throw new AnamnesisError('INVALID_INPUT', "storage 'file' needs a path");
     const { openFileStorage } = await import('./file.ts');
     return openFileStorage(options.path, {
       ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
       ...(options.create === undefined ? {} : { create: options.create }),
+      ...(passphrase === undefined ? {} : { passphrase }),
     });
   }
+  if (passphrase !== undefined)
+    throw new AnamnesisError(
+      'UNSUPPORTED',
+      "encryption is supported for storage 'file' (Node) only so far; an OPFS or memory store cannot be encrypted yet",
+    );
   const sqlite3 = await loadSqlite();
   if (storage === 'memory') return openMemoryStorage(sqlite3);
   const inWorker =

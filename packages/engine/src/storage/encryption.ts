@@ -1,0 +1,112 @@
+import { AnamnesisError } from '@anamnesis/errors';
+
+/**
+ * Encryption at rest of a store (opt-in): what the options say, how a passphrase becomes a key,
+ * and how a file's header says it is encrypted. Pure (no `node:` import): the browser's OPFS store
+ * can use it too.
+ *
+ * The pages are encrypted by SQLite3 Multiple Ciphers (SQLite3MC), cipher `chacha20`
+ * (ChaCha20-Poly1305: every page encrypted and authenticated, a fresh nonce per write). The key is
+ * not SQLite3MC's own PBKDF2 of the passphrase: it is derived here with scrypt (memory-hard,
+ * {@link KDF}) and given to SQLite3MC raw (`PRAGMA key = 'raw:<key hex><salt hex>'`), which
+ * bypasses its own key derivation. The scrypt salt is SQLite3MC's salt: the first 16 bytes of
+ * the file, which SQLite3MC keeps in plain text because it is needed before the key. A new store's
+ * random salt is given to SQLite3MC with the key, so it writes that salt into its header; a
+ * re-key writes a new one. So the salt is always readable before the key and lives in the store
+ * file itself: nothing beside it to lose, back up or keep in step.
+ */
+
+/** What `EngineOptions.encryption` takes. */
+export interface EncryptionOptions {
+  /**
+   * The passphrase the store's key is derived from (scrypt, N = 2^17, r = 8, p = 1: about
+   * 128 MiB and a few hundred ms once per open). 1–1,024 characters, compared after Unicode NFC
+   * normalisation (the same words typed on another keyboard give the same key). Never stored.
+   */
+  passphrase: string;
+}
+
+/** The key derivation: scrypt, with OWASP's minimum cost for it (128 MiB, about 0.3 s native). */
+export const KDF = { name: 'scrypt', N: 2 ** 17, r: 8, p: 1, keyBytes: 32 } as const;
+
+/** Bytes of SQLite3MC's salt at the start of an encrypted file (its chacha20 cipher's). */
+export const SALT_BYTES = 16;
+
+/** SQLite3MC's cipher used for every encrypted store. */
+export const CIPHER = 'chacha20';
+
+const MAX_PASSPHRASE = 1024;
+
+/** The checked passphrase of `encryption` (`INVALID_INPUT` unless a usable one), or undefined. */
+export function passphraseOf(encryption: unknown): string | undefined {
+  if (encryption === undefined) return undefined;
+  if (encryption === null || typeof encryption !== 'object')
+    throw new AnamnesisError('INVALID_INPUT', 'encryption must be an object { passphrase }');
+  return checkPassphrase((encryption as { passphrase?: unknown }).passphrase, 'passphrase');
+}
+
+/** `passphrase` NFC-normalised, or `INVALID_INPUT` naming `what`. */
+export function checkPassphrase(passphrase: unknown, what: string): string {
+  if (typeof passphrase !== 'string' || passphrase.length === 0)
+    throw new AnamnesisError('INVALID_INPUT', `${what} must be a non-empty string`);
+  const normalized = passphrase.normalize('NFC');
+  if (normalized.length > MAX_PASSPHRASE)
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      `${what} must be at most ${MAX_PASSPHRASE} characters`,
+    );
+  return normalized;
+}
+
+/** A scrypt implementation (`node:crypto`'s in Node, `@noble/hashes`' in a browser). */
+export type Scrypt = (
+  passphrase: Uint8Array,
+  salt: Uint8Array,
+  params: { N: number; r: number; p: number; keyBytes: number },
+) => Promise<Uint8Array>;
+
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+/**
+ * The value of `PRAGMA key` / `PRAGMA rekey` for `passphrase` and `salt`: SQLite3MC's raw key
+ * syntax, the derived key then the salt in hex (SQLite3MC writes the salt into a new or re-keyed
+ * file's header and ignores it when the file has one). Hex digits only: safe inside quotes.
+ */
+export async function rawKey(
+  scrypt: Scrypt,
+  passphrase: string,
+  salt: Uint8Array,
+): Promise<string> {
+  if (salt.length !== SALT_BYTES) throw new AnamnesisError('INTERNAL', 'salt of the wrong length');
+  const key = await scrypt(new TextEncoder().encode(passphrase), salt, KDF);
+  try {
+    return `raw:${hex(key)}${hex(salt)}`;
+  } finally {
+    key.fill(0);
+  }
+}
+
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+/** What the first bytes of a store file say it is. */
+export type FileHeader = 'empty' | 'plain' | 'encrypted' | 'unknown';
+
+/**
+ * Reads a store file's first 24 bytes: `'plain'` (SQLite's magic string), `'encrypted'` (not the
+ * magic, and SQLite3MC's page-1 layout: bytes 16–23 left in plain text with 32 reserved bytes per
+ * page for the nonce and tag and SQLite's fixed payload fractions 64, 32, 32), `'empty'`, or
+ * `'unknown'` (neither: a damaged or foreign file).
+ */
+export function fileHeader(head: Uint8Array): FileHeader {
+  if (head.length === 0) return 'empty';
+  if (head.length < 24) return 'unknown';
+  let magic = '';
+  for (let i = 0; i < 16; i++) magic += String.fromCharCode(head[i]!);
+  if (magic === SQLITE_HEADER) return 'plain';
+  if (head[20] === 32 && head[21] === 64 && head[22] === 32 && head[23] === 32) return 'encrypted';
+  return 'unknown';
+}
