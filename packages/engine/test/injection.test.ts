@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFilter, IDENTIFIER } from '../src/input/filter.ts';
+import { CIPHER, rawKey, SALT_BYTES } from '../src/storage/encryption.ts';
 import { createEngine, type Engine } from '../src/index.ts';
 import { caseSeed, FUZZ_CASES, FUZZ_SEED, Gen, replay } from './fuzz-gen.ts';
 import { defaultEmbedder, NOTES, onDisk, rejectsWith } from './helpers.ts';
@@ -245,6 +246,8 @@ describe('injection: no caller text is ever spliced into SQL', () => {
     'Math.round(mb * 1024)', // pageCachePragma: a rounded number (pageCacheMb is validated as one)
     "kinds.map(() => '?').join(',')", // placeholders only
     "sessions.map(() => '?').join(',')",
+    'CIPHER', // the fixed SQLite3MC cipher name of encrypted stores (storage/encryption.ts)
+    'key', // rawKey's output: 'raw:' and hex digits only (storage/encryption.ts, checked below)
   ]);
   const SQL = /\b(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|WHERE|MATCH|VALUES)\b/;
 
@@ -262,6 +265,16 @@ describe('injection: no caller text is ever spliced into SQL', () => {
     // The check sees the SQL it is meant to see.
     expect(found).toContain('MEMORY_COLUMNS');
     expect(found).toContain('where');
+  });
+
+  it('the key spliced into PRAGMA key is raw: and hex digits only, whatever the passphrase', async () => {
+    expect(CIPHER).toMatch(/^[a-z0-9]+$/);
+    // a stand-in for scrypt that echoes the passphrase's bytes: the key still comes out as hex
+    const echo = async (p: Uint8Array) => p.slice(0, 32);
+    for (const passphrase of ["x' ; DROP TABLE memories; --", '\u0000\'"', 'ключ 🔑']) {
+      const key = await rawKey(echo, passphrase, new Uint8Array(SALT_BYTES).fill(7));
+      expect(key).toMatch(/^raw:[0-9a-f]+$/);
+    }
   });
 
   it('SQL strings are never built by concatenation', () => {
