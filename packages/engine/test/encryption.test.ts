@@ -4,12 +4,21 @@
  * reopens it, a wrong one is a typed error that leaves the store intact, a re-key moves it to a
  * new passphrase only.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.ts';
 import { fileHeader } from '../src/storage/encryption.ts';
+import { docBlock } from '../../../scripts/doc-blocks.ts';
 import { defaultEmbedder, rejectsWith } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-crypt-'));
@@ -317,5 +326,55 @@ describe('changePassphrase and a crash', () => {
     }
     expect(opened).toHaveLength(1);
     console.log(`killed mid-re-key; the store opened with the ${opened[0]} passphrase only`);
+  });
+});
+
+describe('docs/encryption.md', () => {
+  it("the guide's example runs as written: it creates, re-keys, and refuses a wrong passphrase", async () => {
+    const code = docBlock(
+      'docs/encryption.md',
+      '',
+      'ts',
+      'packages/engine/test/encryption.test.ts',
+    );
+    // inside the engine package, so that '@anamnesis/engine' resolves to itself (its sources)
+    const file = join(import.meta.dirname, 'fixtures', `.guide-${process.pid}.ts`);
+    const cwd = mkdtempSync(join(tmpdir(), 'anamnesis-guide-'));
+    writeFileSync(file, code);
+    try {
+      const { execFileSync } = await import('node:child_process');
+      const { createRequire } = await import('node:module');
+      const { pathToFileURL } = await import('node:url');
+      // tsx by its path: `--import tsx` would be resolved from the temporary working directory
+      const tsx = pathToFileURL(
+        join(
+          createRequire(import.meta.url).resolve('tsx/package.json'),
+          '..',
+          'dist',
+          'loader.mjs',
+        ),
+      ).href;
+      const out = execFileSync(
+        process.execPath,
+        ['--conditions=@anamnesis/source', '--import', tsx, file],
+        { cwd, encoding: 'utf8', timeout: 120_000 },
+      );
+      expect(out).toContain('wrong passphrase; the store is intact');
+      const notes = join(cwd, 'notes.db');
+      expect(fileHeader(new Uint8Array(readFileSync(notes)).subarray(0, 24))).toBe('encrypted');
+      const engine = await createEngine({
+        storage: 'file',
+        path: notes,
+        embedder: await defaultEmbedder(),
+        encryption: { passphrase: 'a longer and better passphrase' },
+      });
+      expect((await engine.recall('vault combination'))[0]?.text).toBe(
+        'the vault combination is 31-17-42',
+      );
+      await engine.close();
+    } finally {
+      rmSync(file, { force: true });
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });

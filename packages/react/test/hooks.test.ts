@@ -5,7 +5,15 @@
  * types, a result list that follows another tab's write, `useRemember`'s pending and error state.
  */
 import type { MemoryClient, RecallOptions, RememberInput } from '@anamnesis/client';
-import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
+import {
+  act,
+  cleanup,
+  configure,
+  render,
+  renderHook,
+  screen,
+  waitFor,
+} from '@testing-library/react';
 import { createElement, StrictMode, useState, type ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -21,6 +29,10 @@ import {
   storeOptions,
   until,
 } from './env.ts';
+
+// waitFor gives up after 1 s by default; the debounce test's debounce alone is 1 s, and CI's two
+// loaded cores once stretched a recall past it
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(async () => {
   cleanup();
