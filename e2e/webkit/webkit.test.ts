@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { serveStatic, type StaticServer } from '../../apps/bench/src/static-server.ts';
 import { checkNotes, inARow, until } from '../tests/person.ts';
@@ -27,6 +27,12 @@ beforeAll(async () => {
     if (!existsSync(dist(app))) throw new Error(`build apps/${app} first (pnpm test:e2e does)`);
   webkit = await startWebKit();
 }, 60_000);
+
+// No request leaves 127.0.0.1 (where the apps are served): any other host's went to the browser's
+// proxy, which refused it and lists it here.
+afterEach(() => {
+  expect(webkit.foreign.splice(0), "requests to other hosts than the app's").toEqual([]);
+});
 
 afterAll(async () => {
   await webkit?.close();
