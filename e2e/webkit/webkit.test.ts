@@ -8,6 +8,14 @@
  * `UnknownError`), so the store lives in memory and the apps say so; everything else (the worker,
  * SQLite-WASM with FTS5, the default model, recall by words and meaning, the notes a person writes
  * in a row) must work. Runs after the Playwright suites (`pnpm test:e2e`), which build the apps.
+ *
+ * No persistence test, measured on WebKitGTK 2.50.6: MiniBrowser has no option for a data
+ * directory in automation mode (`--automation` makes its data store ephemeral: nothing is written
+ * under `$XDG_DATA_HOME`), and WebKitWebDriver creates no session without `--automation`. Outside
+ * automation, with its persistent data directory and `--features=+FileSystem,+AccessHandle`, OPFS
+ * files do survive a restart, but `createSyncAccessHandle()` rejects in a dedicated worker
+ * (`NotSupportedError: Backend does not support this operation`), so the store is in memory there
+ * too and nothing survives a reload.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
