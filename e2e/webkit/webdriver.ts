@@ -4,7 +4,9 @@
  * the tests need), and a {@link Person} on it for the notes app's person-like scenarios.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 import { until, type Person } from '../tests/person.ts';
 
@@ -30,11 +32,37 @@ export interface WebKit {
   runAsync<T>(script: string, ...args: unknown[]): Promise<T>;
   goto(url: string): Promise<void>;
   browserVersion: string;
+  /**
+   * Every request the browser (its pages and their workers) made to another host than 127.0.0.1,
+   * as its proxy saw it (`GET http://…`, `CONNECT host:443`); each was refused.
+   */
+  foreign: string[];
   close(): Promise<void>;
+}
+
+/**
+ * The browser's proxy (MiniBrowser's `--proxy`; WebDriver's `proxy` capability left HTTPS
+ * direct here): records each request that reaches it and refuses it, so nothing leaves the
+ * machine. The apps, on 127.0.0.1, go direct (`--ignore-host`).
+ */
+async function refusingProxy(): Promise<{ port: number; seen: string[]; close(): void }> {
+  const seen: string[] = [];
+  const proxy = createHttpServer((request, response) => {
+    seen.push(`${request.method} ${request.url}`);
+    response.writeHead(403).end();
+  });
+  proxy.on('connect', (request: { url?: string }, socket: Duplex) => {
+    seen.push(`CONNECT ${request.url}`);
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as { port: number };
+  return { port, seen, close: () => proxy.close() };
 }
 
 /** Starts WebKitWebDriver under a virtual display and opens a MiniBrowser session. */
 export async function startWebKit(): Promise<WebKit> {
+  const proxy = await refusingProxy();
   const port = await freePort();
   const driver: ChildProcess = spawn('xvfb-run', ['-a', 'WebKitWebDriver', `--port=${port}`], {
     stdio: 'ignore',
@@ -60,7 +88,14 @@ export async function startWebKit(): Promise<WebKit> {
         capabilities: {
           alwaysMatch: {
             browserName: 'MiniBrowser',
-            'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+            'webkitgtk:browserOptions': {
+              binary: MINIBROWSER,
+              args: [
+                '--automation',
+                `--proxy=http://127.0.0.1:${proxy.port}`,
+                '--ignore-host=127.0.0.1',
+              ],
+            },
           },
         },
       });
@@ -73,6 +108,7 @@ export async function startWebKit(): Promise<WebKit> {
   const at = (path: string) => `/session/${id}${path}`;
   return {
     browserVersion: session.capabilities.browserVersion,
+    foreign: proxy.seen,
     run: (script, ...args) => call('POST', at('/execute/sync'), { script, args }),
     runAsync: (script, ...args) => call('POST', at('/execute/async'), { script, args }),
     goto: async (url) => {
@@ -85,6 +121,7 @@ export async function startWebKit(): Promise<WebKit> {
       } catch {
         // gone already
       }
+      proxy.close();
     },
   };
 }
