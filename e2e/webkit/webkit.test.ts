@@ -53,17 +53,20 @@ async function serve(app: string): Promise<string> {
   return `${server.url}/`;
 }
 
+/** Opens the example app and waits until its store is ready (or failed: then the test fails). */
+async function openExample(): Promise<void> {
+  await webkit.goto(await serve('example'));
+  const state = await until(
+    () =>
+      webkit.run<string>('try { return window.memory.state } catch (e) { return "no memory yet" }'),
+    (s) => s === 'ready' || s === 'failed',
+  );
+  expect(state).toBe('ready');
+}
+
 describe(`WebKit (MiniBrowser)`, () => {
   it('the example app: the store opens in its worker (in memory, and says why), remembers, recalls by words and meaning', async () => {
-    await webkit.goto(await serve('example'));
-    const state = await until(
-      () =>
-        webkit.run<string>(
-          'try { return window.memory.state } catch (e) { return "no memory yet" }',
-        ),
-      (s) => s === 'ready' || s === 'failed',
-    );
-    expect(state).toBe('ready');
+    await openExample();
     const out = await webkit.runAsync<string>(
       `const done = arguments[arguments.length - 1];
        (async () => {
@@ -97,15 +100,7 @@ describe(`WebKit (MiniBrowser)`, () => {
   });
 
   it('the example app: over 24 varied memories, a question sharing no word with its answer finds it first, through the vector leg', async () => {
-    await webkit.goto(await serve('example'));
-    const state = await until(
-      () =>
-        webkit.run<string>(
-          'try { return window.memory.state } catch (e) { return "no memory yet" }',
-        ),
-      (s) => s === 'ready' || s === 'failed',
-    );
-    expect(state).toBe('ready');
+    await openExample();
     // Natural notes on unrelated matters; some share the question's little words ("what", "do",
     // "I"), none its content words ("vehicle", "own"), and the car shares none.
     const notes = [

@@ -8,6 +8,7 @@
 // Run: node apps/bench/corpora/build/extract-notes-more.mjs
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { readStanza } from './lib.mjs';
 
 const file = new URL('./notes-source.json', import.meta.url);
 const source = JSON.parse(readFileSync(file, 'utf8'));
@@ -45,25 +46,7 @@ const added = [];
 const names = [...candidates].sort();
 for (let i = 0; i < names.length; i += 200) {
   for (const stanza of show(names.slice(i, i + 200))) {
-    const lines = stanza.split('\n');
-    const field = (name) =>
-      (lines.find((l) => l.startsWith(`${name}: `)) ?? '').slice(name.length + 2);
-    let at = lines.findIndex((l) => l.startsWith('Description-en: '));
-    if (at < 0) at = lines.findIndex((l) => l.startsWith('Description: '));
-    const title = lines[at].replace(/^Description(-en)?: /, '').trim();
-    const body = [];
-    for (const l of lines.slice(at + 1)) {
-      if (!l.startsWith(' ')) break;
-      body.push(l.trim() === '.' ? '' : l.slice(1));
-    }
-    const p = {
-      pkg: field('Package'),
-      version: field('Version'),
-      section: field('Section'),
-      size: Number(field('Size')),
-      title,
-      body: body.join('\n').trim(),
-    };
+    const p = readStanza(stanza);
     if (p.body.length < 150) continue; // no real description
     if (/transitional|dummy package|metapackage|meta-package/i.test(`${p.title} ${p.body}`))
       continue;

@@ -113,3 +113,31 @@ export function writeCorpus(name, description, memories, questions) {
     `${name}: ${memories.length} memories, ${questions.length} questions (${questions.length - held} dev, ${held} held-out)`,
   );
 }
+
+/**
+ * One package's `apt-cache show` stanza as a note's source: name, version, section, size, and
+ * its English description (the `Description-en:` line is the title, the indented lines after it
+ * the body; a line ` .` is a blank line). The long description is in the Translation-en index:
+ * needs `apt-get update -o Acquire::Languages=en` where the image turned languages off.
+ */
+export function readStanza(stanza) {
+  const lines = stanza.split('\n');
+  const field = (name) =>
+    (lines.find((l) => l.startsWith(`${name}: `)) ?? '').slice(name.length + 2);
+  let at = lines.findIndex((l) => l.startsWith('Description-en: '));
+  if (at < 0) at = lines.findIndex((l) => l.startsWith('Description: '));
+  const title = lines[at].replace(/^Description(-en)?: /, '').trim();
+  const body = [];
+  for (const l of lines.slice(at + 1)) {
+    if (!l.startsWith(' ')) break;
+    body.push(l.trim() === '.' ? '' : l.slice(1));
+  }
+  return {
+    pkg: field('Package'),
+    version: field('Version'),
+    section: field('Section'),
+    size: Number(field('Size')),
+    title,
+    body: body.join('\n').trim(),
+  };
+}
