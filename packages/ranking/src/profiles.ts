@@ -116,6 +116,11 @@ export interface ScoringProfile {
     full: number;
     /** How steeply a smaller share counts less (0: not at all). */
     exponent: number;
+    /**
+     * How much a rank counts by its BM25 score against the leg's best: `(score / best)^margin`
+     * more, so that a clear lexical lead is not undone by the other legs (0 or absent: not at all).
+     */
+    margin?: number;
   } | null;
 }
 

@@ -39,6 +39,12 @@ export interface Embedder {
    * typo to correct). Static models in plain JavaScript can tell; absent: unknown.
    */
   knows?(word: string): boolean;
+  /**
+   * The languages the model was trained on, as codes (`en`, `de`, `zh_CN`): a static model's
+   * `config.json` names them (`anamnesis.languages`). Recall weighs the model's legs by the share of
+   * a query written in these languages' scripts; absent: English (the Latin script).
+   */
+  languages?: readonly string[];
   /** Releases the model. */
   dispose?(): Promise<void>;
 }

@@ -24,6 +24,7 @@ export async function createModelEmbedder(options: TransformersEmbedderOptions):
     const table = await createStaticEmbedder(asTable);
     embedder.neighbours = (word) => table.neighbours!(word);
     embedder.knows = (word) => table.knows!(word);
+    if (table.languages) embedder.languages = table.languages;
   }
   return embedder;
 }

@@ -120,6 +120,28 @@ export async function isStaticModel(options: TransformersEmbedderOptions): Promi
 }
 
 /**
+ * The languages a static model's `config.json` names (`"anamnesis": { "languages": "en,de" }`);
+ * none named, or no readable config: `undefined` (recall takes the model for an English one).
+ */
+async function modelLanguages(root: string, model: string): Promise<string[] | undefined> {
+  try {
+    const config = parseJson(
+      await readFile(root, model, STATIC_MODEL_FILES.config),
+      STATIC_MODEL_FILES.config,
+    );
+    const languages = (config.anamnesis as { languages?: unknown } | undefined)?.languages;
+    if (typeof languages !== 'string') return undefined;
+    const list = languages
+      .split(',')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+    return list.length > 0 ? list : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * An embedder for a static model (the default model) in plain JavaScript, with the same vectors
  * as {@link createTransformersEmbedder} on that model (see the module comment). `device` names the
  * device it stands in for (`'cpu'` in Node, `'wasm'` in a browser, or the one asked for), with
@@ -188,6 +210,7 @@ export async function createStaticEmbedder(
       details: { model, file: e.file, reason: e.reason, device },
     });
   }
+  const languagesRead = modelLanguages(root, model);
   // optional: a model without one (or with one that does not fit) searches its table per word
   const neighbourTable = readFile(root, model, NEIGHBOUR_TABLE_FILE).then(
     (bytes) => {
@@ -249,6 +272,7 @@ export async function createStaticEmbedder(
         )
       : undefined;
   neighbours?.prepareInBackground();
+  const languages = await languagesRead;
   const acc = new Float64Array(dims);
   let truncated = 0;
 
@@ -285,6 +309,7 @@ export async function createStaticEmbedder(
     device,
     runtime: 'js',
     selection: { requested, device, reason: 'static' },
+    ...(languages ? { languages } : {}),
     get truncated() {
       return truncated;
     },

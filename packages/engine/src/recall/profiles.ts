@@ -141,9 +141,10 @@ export function resolveProfile(profile: string | ScoringProfile): ScoringProfile
       ev.full <= 0 ||
       ev.full > 1 ||
       !finite(ev.exponent) ||
-      ev.exponent < 0)
+      ev.exponent < 0 ||
+      (ev.margin !== undefined && (!finite(ev.margin) || ev.margin < 0)))
   )
-    throw bad('lexicalEvidence needs full in (0, 1] and an exponent ≥ 0');
+    throw bad('lexicalEvidence needs full in (0, 1], an exponent ≥ 0 and a margin ≥ 0');
   const sp = profile.speaker;
   if (sp !== undefined && sp !== null && (!finite(sp) || sp < 0))
     throw bad('speaker must be a finite weight ≥ 0');

@@ -42,6 +42,7 @@ import {
 } from './match.ts';
 import { parseQuery } from './query/parse.ts';
 import { standsAlone } from './query/word-at.ts';
+import { modelShare } from './model-share.ts';
 import { modelQuery, resolveQuery, type ResolvedSlot } from './query/resolve.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
 import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
@@ -60,25 +61,6 @@ import type {
   RecallResult,
   RecallStageTimes,
 } from '../types.ts';
-
-/**
- * The share of the query's words (`lexicalWords`) that the default model can read, for the model
- * legs' weights: the default model knows no word of a script other than Latin, and no number (a
- * number is `[UNK]` to it), so a query that is mostly Chinese, or a ticket number, would be ranked
- * there by its one other word alone. `numbers`: whether numbers count as read (the date leg reads
- * the dates a query names). A query of Latin words alone keeps every weight.
- */
-function modelShare(words: readonly string[], numbers: boolean): number {
-  if (words.length === 0) return 1;
-  let read = 0;
-  for (const w of words) if ((numbers ? LATIN_OR_NUMBER : LATIN_WORD).test(w)) read++;
-  return read / words.length;
-}
-
-/** A word in the Latin script (or digits). */
-const LATIN_OR_NUMBER = /^[\p{Script=Latin}\p{N}\p{M}]+$/u;
-/** A word in the Latin script with at least one letter. */
-const LATIN_WORD = /^(?=.*\p{Script=Latin})[\p{Script=Latin}\p{N}\p{M}]+$/u;
 
 /** What the pipeline reads. */
 export interface RecallContext extends RecallReads {
@@ -138,9 +120,14 @@ export async function recall(
         evidence,
         fts.items.map((i) => Number(i.id)),
       );
+      // …and, with a margin, by its BM25 score against the leg's best
+      const best = fts.items.reduce((m, i) => Math.max(m, i.score), 0);
+      const margin = weigh.margin ?? 0;
       fts.items = fts.items.map((i) => ({
         ...i,
-        evidence: Math.min(1, cover.get(Number(i.id))! / weigh.full) ** weigh.exponent,
+        evidence:
+          Math.min(1, cover.get(Number(i.id))! / weigh.full) ** weigh.exponent *
+          (margin > 0 && best > 0 ? (i.score / best) ** margin : 1),
       }));
     }
     lists.push(fts);
@@ -207,7 +194,7 @@ export async function recall(
   const weights: Record<string, number> = { ...plan.extraWeights };
   if (profile.fusion.kind === 'rrf')
     for (const leg of ['vector', 'date', 'expansion']) {
-      const share = modelShare(queryWords, leg === 'date');
+      const share = modelShare(queryWords, leg === 'date', ctx.similarity.languages);
       if (share < 1)
         weights[leg] = (profile.fusion.weights[leg] ?? profile.fusion.defaultWeight) * share;
     }

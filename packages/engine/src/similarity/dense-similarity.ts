@@ -242,6 +242,11 @@ export class DenseSimilarity implements SimilarityBackend {
     return this.embedder.neighbours?.(word) ?? [];
   }
 
+  /** The languages the model was trained on (see `Embedder.languages`). */
+  get languages(): readonly string[] | undefined {
+    return this.embedder.languages;
+  }
+
   /** Whether the model knows `word` as a word of its vocabulary. */
   knows(word: string): boolean {
     return this.embedder.knows?.(word) ?? false;

@@ -45,6 +45,8 @@ export interface SimilarityBackend {
   neighbours?(word: string): readonly string[];
   /** Whether a lower-case word is a real word of the model's vocabulary (see `Embedder.knows`); absent: unknown. */
   knows?(word: string): boolean;
+  /** The languages the model was trained on (see `Embedder.languages`); absent: English. */
+  readonly languages?: readonly string[];
   /** Prepares a query for {@link search} and {@link similarities}. */
   query(text: string): Promise<PreparedQuery>;
   /** The k memories most similar to the query, best first; only `allowed` ones when given. */

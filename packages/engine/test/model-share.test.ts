@@ -1,0 +1,52 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
+import { describe, expect, it } from 'vitest';
+
+import { createStaticEmbedder } from '../src/embedding/static-embedder.ts';
+import { modelShare } from '../src/recall/model-share.ts';
+
+describe('modelShare: the share of a query the model reads', () => {
+  it('takes a model that names no language for an English one: Latin words only, numbers by choice', () => {
+    expect(modelShare(['copy', 'files'], false)).toBe(1);
+    expect(modelShare(['复制', '文件', 'cp'], false)).toBeCloseTo(1 / 3);
+    expect(modelShare(['копировать', 'файлы'], false)).toBe(0);
+    expect(modelShare(['ticket', '4711'], false)).toBe(0.5);
+    expect(modelShare(['ticket', '4711'], true)).toBe(1);
+    expect(modelShare(['naïve', 'mp3'], false)).toBe(1);
+    expect(modelShare([], false)).toBe(1);
+  });
+
+  it("reads the scripts of the model's languages", () => {
+    const multi = ['en', 'de', 'fr', 'es', 'ru', 'ja', 'zh_CN'];
+    expect(modelShare(['копировать', 'файлы', 'cp'], false, multi)).toBe(1);
+    expect(modelShare(['ファイル', 'コピー', 'する'], false, multi)).toBe(1);
+    expect(modelShare(['复制', '文件'], false, multi)).toBe(1);
+    // Chinese alone reads Han, not kana, nor Cyrillic
+    expect(modelShare(['复制', 'コピー', 'файлы'], false, ['zh'])).toBeCloseTo(1 / 3);
+    // a language it does not map is taken as written in Latin
+    expect(modelShare(['kopioi', 'tiedostot'], false, ['fi'])).toBe(1);
+    expect(modelShare(['Ελλάδα'], false, ['el'])).toBe(1);
+    expect(modelShare(['Ελλάδα'], false, ['en'])).toBe(0);
+  });
+});
+
+const candidates = join(await modelRootPath(), '..', 'candidates');
+const manifest = join(candidates, 'manifest.json');
+
+describe("a static model's languages come from its config.json", () => {
+  it('the default model names none (English)', async () => {
+    const embedder = await createStaticEmbedder({
+      model: MODEL_ID,
+      localModelPath: await modelRootPath(),
+    });
+    expect(embedder.languages).toBeUndefined();
+  });
+
+  it.runIf(existsSync(manifest))('the multilingual candidate names its seven', async () => {
+    const model = (JSON.parse(readFileSync(manifest, 'utf8')) as { model_id: string }).model_id;
+    const embedder = await createStaticEmbedder({ model, localModelPath: candidates });
+    expect(embedder.languages).toEqual(['en', 'de', 'fr', 'es', 'ru', 'ja', 'zh_CN']);
+  });
+});
