@@ -5,7 +5,9 @@ import { MODEL_ID, modelRootPath } from '@anamnesis/model-default';
 import { describe, expect, it } from 'vitest';
 
 import { createStaticEmbedder } from '../src/embedding/static-embedder.ts';
+import { createEngine, defaultEmbedderOptions } from '../src/index.ts';
 import { modelShare } from '../src/recall/model-share.ts';
+import { rejectsWith } from './helpers.ts';
 
 describe('modelShare: the share of a query the model reads', () => {
   it('takes a model that names no language for an English one: Latin words only, numbers by choice', () => {
@@ -48,5 +50,41 @@ describe("a static model's languages come from its config.json", () => {
     const model = (JSON.parse(readFileSync(manifest, 'utf8')) as { model_id: string }).model_id;
     const embedder = await createStaticEmbedder({ model, localModelPath: candidates });
     expect(embedder.languages).toEqual(['en', 'de', 'fr', 'es', 'ru', 'ja', 'zh_CN']);
+  });
+});
+
+describe('the languages option', () => {
+  it('names the languages of a model, checked', async () => {
+    const options = await defaultEmbedderOptions();
+    const named = await createStaticEmbedder({ ...options, languages: ['en', 'zh_CN'] });
+    expect(named.languages).toEqual(['en', 'zh_CN']);
+    for (const languages of [[], [''], ['english language'], 'en', [1]])
+      await rejectsWith(
+        createStaticEmbedder({ ...options, languages: languages as string[] }),
+        'INVALID_INPUT',
+      );
+  });
+
+  it("weighs the vector leg by the share of a query in the model's scripts", async () => {
+    const vectorWeight = async (languages?: string[]) => {
+      const options = await defaultEmbedderOptions();
+      const embedder = await createStaticEmbedder({
+        ...options,
+        ...(languages ? { languages } : {}),
+      });
+      const engine = await createEngine({ storage: 'memory', embedder });
+      try {
+        await engine.remember({ text: '复制文件和目录 copy files' });
+        const [top] = await engine.recall('复制 文件 copy', { explain: true, noCache: true });
+        return top!.explain!.contributions.find((c) => c.component === 'rrf:vector')?.weight;
+      } finally {
+        await engine.close();
+      }
+    };
+    const english = await vectorWeight();
+    const chinese = await vectorWeight(['en', 'zh']);
+    // one word of three is Latin: an English model's vector leg counts a third of its weight
+    expect(english).toBeCloseTo(chinese! / 3, 6);
+    expect(chinese).toBeGreaterThan(0);
   });
 });

@@ -6,6 +6,21 @@ export function checkTexts(texts: readonly unknown[]): void {
     throw new AnamnesisError('INVALID_INPUT', 'texts must be strings');
 }
 
+/** The `languages` option checked: absent, or a non-empty list of non-empty codes (copied). */
+export function checkLanguages(languages: unknown): string[] | undefined {
+  if (languages === undefined) return undefined;
+  if (
+    !Array.isArray(languages) ||
+    languages.length === 0 ||
+    !languages.every((l) => typeof l === 'string' && /^[A-Za-z]{2,3}([-_][A-Za-z0-9]+)*$/.test(l))
+  )
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      'languages must be a non-empty list of language codes',
+    );
+  return [...(languages as string[])];
+}
+
 /** Turns texts into dense vectors. Every adapter implements this one interface. */
 export interface Embedder {
   /** Model id, recorded in the store; opening a store with another id needs a re-embed. */
@@ -155,6 +170,13 @@ export interface TransformersEmbedderOptions {
   threads?: number;
   /** Texts per model call. Default 64. */
   batchSize?: number;
+  /**
+   * The languages the model reads, as codes (`'en'`, `'de'`, `'zh_CN'`): recall weighs the model's
+   * legs by the share of a query written in their scripts (see `Embedder.languages`). Default: what
+   * a static model's `config.json` names (`anamnesis.languages`), else English (the Latin script);
+   * a multilingual ONNX model should name its languages here.
+   */
+  languages?: readonly string[];
   /** Progress of model loading. */
   onProgress?: (event: ProgressEvent) => void;
 }

@@ -27,7 +27,12 @@ import type { Tokenizer } from '@huggingface/tokenizers';
 import { asciiWordPiece } from './ascii-word-piece.ts';
 import { unitOf } from './pooling.ts';
 import { WordNeighbours } from './word-neighbours.ts';
-import { checkTexts, type Embedder, type TransformersEmbedderOptions } from './embedder.ts';
+import {
+  checkLanguages,
+  checkTexts,
+  type Embedder,
+  type TransformersEmbedderOptions,
+} from './embedder.ts';
 
 /** The `anamnesis.kind` a model's `config.json` declares when this embedder can run it. */
 export const STATIC_MODEL_KIND = 'static-embedding';
@@ -161,6 +166,7 @@ export async function createStaticEmbedder(
     throw new AnamnesisError('INVALID_INPUT', 'a static model needs localModelPath');
   }
   // Validated as the ONNX path validates them, though a lookup table needs no batches or threads.
+  const languagesOption = checkLanguages(options.languages);
   const batchSize = options.batchSize ?? 64;
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new AnamnesisError('INVALID_INPUT', 'batchSize must be a positive integer');
@@ -210,7 +216,7 @@ export async function createStaticEmbedder(
       details: { model, file: e.file, reason: e.reason, device },
     });
   }
-  const languagesRead = modelLanguages(root, model);
+  const languagesRead = languagesOption ?? modelLanguages(root, model);
   // optional: a model without one (or with one that does not fit) searches its table per word
   const neighbourTable = readFile(root, model, NEIGHBOUR_TABLE_FILE).then(
     (bytes) => {

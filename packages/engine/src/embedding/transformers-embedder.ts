@@ -9,7 +9,7 @@ import type {
   EmbedderDevice,
   TransformersEmbedderOptions,
 } from './embedder.ts';
-import { checkTexts } from './embedder.ts';
+import { checkLanguages, checkTexts } from './embedder.ts';
 import { loadError, type FileLog } from './load-error.ts';
 import { meanPoolNormalize } from './pooling.ts';
 import {
@@ -89,6 +89,7 @@ export async function createTransformersEmbedder(
   if (!options || typeof options.model !== 'string' || options.model.length === 0) {
     throw new AnamnesisError('INVALID_INPUT', 'model must be a non-empty string');
   }
+  const languages = checkLanguages(options.languages);
   const batchSize = options.batchSize ?? 64;
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new AnamnesisError('INVALID_INPUT', 'batchSize must be a positive integer');
@@ -292,6 +293,7 @@ export async function createTransformersEmbedder(
     device: selection.device,
     runtime: 'onnx',
     selection,
+    ...(languages ? { languages } : {}),
     get truncated() {
       return truncated;
     },
