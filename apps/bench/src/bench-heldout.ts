@@ -15,7 +15,7 @@ import { BM25_USUAL, tuneBm25 } from './bm25.ts';
 import { benchEmbedderOptions, benchModelDir } from './bench-model.ts';
 import { formatInterval } from './bootstrap.ts';
 import { corpusLanguage } from './orama-languages.ts';
-import { HELD_OUT_COMMIT, loadCorpora } from './quality-corpora.ts';
+import { HELD_OUT_COMMITS, heldOutFreezes, loadCorpora } from './quality-corpora.ts';
 import { lineIntervals, scoreLine, SHOWN } from './quality-lines.ts';
 
 const { values } = parseArgs({
@@ -69,7 +69,7 @@ if (values.json) {
     JSON.stringify({
       k,
       commit: head,
-      heldOutFrozenIn: HELD_OUT_COMMIT,
+      heldOutFrozenIn: Object.fromEntries(corpora.map((c) => [c.name, HELD_OUT_COMMITS[c.name]])),
       lines: rows.map(({ corpus, reports, ci, bm25 }) => ({
         corpus,
         split: 'held-out',
@@ -94,7 +94,7 @@ if (values.json) {
   );
 } else {
   console.log(
-    `bench:heldout: ${rows.length} held-out lines (frozen in ${HELD_OUT_COMMIT.slice(0, 7)}), k = ${k}, model ${embedder.id}${modelDir ? ` from ${modelDir}` : ''}, at ${head}, ${new Date().toISOString()}, ${seconds.toFixed(1)} s`,
+    `bench:heldout: ${rows.length} held-out lines (frozen in ${heldOutFreezes(corpora.map((c) => c.name))}), k = ${k}, model ${embedder.id}${modelDir ? ` from ${modelDir}` : ''}, at ${head}, ${new Date().toISOString()}, ${seconds.toFixed(1)} s`,
   );
   console.log(
     `${'corpus'.padEnd(8)} ${'q'.padStart(4)}  ${SHOWN.map((n) => `${n} R@${k} / MRR / nDCG`.padEnd(26)).join(' ')}`,

@@ -37,7 +37,7 @@ import { writeReport } from './html-report.ts';
 import { loadLocomo, type Conversation, type Report } from './locomo.ts';
 import { corpusLanguage, ORAMA_TOKENIZERS } from './orama-languages.ts';
 import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
-import { HELD_OUT_COMMIT, loadCorpora, type Split } from './quality-corpora.ts';
+import { heldOutFreezes, loadCorpora, type Split } from './quality-corpora.ts';
 import { lineIntervals, scoreLine, SHOWN, type LineIntervals } from './quality-lines.ts';
 import {
   crossStoreNoAnswer,
@@ -185,8 +185,12 @@ for (const [name, group] of crossLines) {
 const seconds = (performance.now() - t0) / 1000;
 
 const fmt = (x: number) => x.toFixed(3);
-/** The commit that froze the corpora's held-out split (issue 42), before any ranker ran on it. */
-const HELD_OUT_FREEZE = HELD_OUT_COMMIT.slice(0, 7);
+/** The commits that froze the corpora's held-out splits (issue 42), before any ranker ran on them. */
+const HELD_OUT_FREEZE = heldOutFreezes(
+  loadCorpora(corporaDir)
+    .filter((c) => c.splits['held-out'])
+    .map((c) => c.name),
+);
 /** How the intervals were drawn, in words. */
 const INTERVAL_WORDS =
   '2,000 resamples of the questions, seed 42; the differences paired per question';
@@ -364,7 +368,7 @@ if (values.docs) {
     'tfidf-default': '`tfidf` + `default`',
   };
   const body = [
-    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker, on the dev questions only. Corpora, their sources, licences and splits: \`apps/bench/corpora/*/PROVENANCE.md\`. The held-out questions (about a third of those written for issue 42, on notes and pages; frozen in commit ${HELD_OUT_FREEZE} before any ranker ran on them) are scored only by \`pnpm bench:heldout\`, which prints aggregates only (docs/benchmarks.md says when it was run). ${oramaSentence} ${bm25Sentence} ${seconds.toFixed(0)} s.`,
+    `Each corpus in its own store, model ${embedder.id}, k = ${k}; R@${k} / MRR / nDCG@10 per ranker, on the dev questions only. Corpora, their sources, licences and splits: \`apps/bench/corpora/*/PROVENANCE.md\`. The held-out questions (about a third of those written for issue 42; frozen in commits ${HELD_OUT_FREEZE} before any ranker ran on them) are scored only by \`pnpm bench:heldout\`, which prints aggregates only (docs/benchmarks.md says when it was run). ${oramaSentence} ${bm25Sentence} ${seconds.toFixed(0)} s.`,
     '',
     markdownTable([
       ['corpus', 'split', 'questions', ...shown.map((n) => names[n] ?? n)],

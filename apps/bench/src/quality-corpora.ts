@@ -16,10 +16,26 @@ import type { Conversation } from './locomo.ts';
 export type Split = 'dev' | 'held-out';
 
 /**
- * The commit that froze the corpora's current held-out split (issue 42: notes and pages, the
- * questions written for that issue), committed before any ranker ran on them.
+ * The commit that froze each corpus's current held-out split (issue 42: the questions written for
+ * that issue), committed before any ranker ran on them.
  */
-export const HELD_OUT_COMMIT = '6377f8cb0151677fa8038a65a3c860e158bef6e0';
+export const HELD_OUT_COMMITS: Readonly<Record<string, string>> = {
+  notes: '6377f8cb0151677fa8038a65a3c860e158bef6e0',
+  pages: '6377f8cb0151677fa8038a65a3c860e158bef6e0',
+  'lang-ja': 'b56279b2b92e5e0b8cc255e3c0f96ac86ce74dc6',
+  'lang-zh': 'b56279b2b92e5e0b8cc255e3c0f96ac86ce74dc6',
+};
+
+/** The freeze commits of `corpora`, short, each with the corpora it froze: "6377f8c (notes, pages)". */
+export function heldOutFreezes(corpora: readonly string[]): string {
+  const by = new Map<string, string[]>();
+  for (const c of corpora) {
+    const commit = HELD_OUT_COMMITS[c];
+    if (commit === undefined) throw new Error(`${c}: held-out questions but no freeze commit`);
+    by.set(commit, [...(by.get(commit) ?? []), c]);
+  }
+  return [...by].map(([commit, names]) => `${commit.slice(0, 7)} (${names.join(', ')})`).join(', ');
+}
 
 /** The kinds of question, reported as categories 1–3. */
 export const QUESTION_TYPES = ['known-item', 'topical', 'how-to'] as const;
