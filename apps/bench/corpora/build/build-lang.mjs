@@ -4,8 +4,8 @@
 import { mkdirSync } from 'node:fs';
 
 import { LANGS, manPage } from './lang-lib.mjs';
-import { QUESTIONS } from './lang-questions.mjs';
-import { createdAt, writeCorpus } from './lib.mjs';
+import { NEW, QUESTIONS } from './lang-questions.mjs';
+import { createdAt, fresh, writeCorpus } from './lib.mjs';
 
 const NAMES = { zh: 'Chinese (zh_CN)', ja: 'Japanese', ru: 'Russian', de: 'German', es: 'Spanish' };
 
@@ -16,10 +16,10 @@ for (const lang of Object.keys(LANGS)) {
   cmds.forEach((cmd, ci) => {
     const page = manPage(lang, cmd);
     const time = createdAt(ci, cmds.length);
-    const session = `man:${cmd}(1)/${lang}`;
+    const session = `man:${page.name}(${page.section})/${lang}`;
     byCmd[cmd] = page.chunks.map((chunk, i) => {
       const m = {
-        id: `m-${lang}-${cmd}-${i}`,
+        id: `m-${lang}-${page.key}-${i}`,
         text: `${page.title}\n${chunk}`,
         session,
         kind: 'page',
@@ -30,7 +30,8 @@ for (const lang of Object.keys(LANGS)) {
       return m;
     });
   });
-  const questions = QUESTIONS[lang].map((q) => {
+  // the old questions (all dev), then those added for issue 42 with the fresh split
+  const questions = [...QUESTIONS[lang], ...fresh(NEW[lang] ?? [])].map((q) => {
     const ids = [];
     for (const [cmd, anchor] of q.evidence) {
       const hits = byCmd[cmd].filter((m) =>
@@ -56,7 +57,7 @@ for (const lang of Object.keys(LANGS)) {
         }
       }
     }
-    return { text: q.text, evidence: ids, type: q.type };
+    return { text: q.text, evidence: ids, type: q.type, split: q.split };
   });
   mkdirSync(new URL(`../lang-${lang}/`, import.meta.url), { recursive: true });
   writeCorpus(

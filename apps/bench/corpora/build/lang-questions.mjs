@@ -2,6 +2,7 @@
 // Evidence is given as [command, anchor...]: the passages of that command's page that contain an
 // anchor (a string or a RegExp matching the option's own line). The builder fails on an anchor that
 // matches nothing, so a re-cut cannot silently move the evidence.
+import { NEW_DE } from './lang-questions-de.mjs';
 
 // Anchors shared by the four GNU coreutils translations (option lines are not translated).
 const A = {
@@ -372,3 +373,7 @@ QUESTIONS.ru = [
   ],
   ['как получить для имени хоста только адреса IPv6?', 'how-to', [['getent', /^ahostsv6 /m]]],
 ].map(([text, type, evidence]) => ({ text, type, evidence }));
+
+// Questions added for issue 42, one file per language; the builder marks them with the fresh
+// held-out split (lib.mjs `fresh`), after the old ones above (all `dev`).
+export const NEW = { de: NEW_DE };

@@ -9,16 +9,26 @@ tmp=$(mktemp -d)
 cd "$tmp"
 apt-get download manpages-zh manpages-ja manpages-ru manpages-de manpages-es >/dev/null
 for deb in *.deb; do dpkg -x "$deb" root; done
-render() { # lang dir, file prefix, commands...
+render() { # lang dir, file prefix, pages... (a page: ls is ls(1), 'proc(5)' another section)
   dir=$1; prefix=$2; shift 2
-  for cmd in "$@"; do
-    MANWIDTH=2000 man -E UTF-8 -l "root/usr/share/man/$dir/man1/$cmd.1.gz" 2>/dev/null | col -bx > "$out/$prefix-$cmd.txt"
+  for page in "$@"; do
+    case "$page" in
+      *\(?\)) name=${page%(?)}; sec=${page#"$name("}; sec=${sec%)}; key=$name.$sec ;;
+      *) name=$page; sec=1; key=$page ;;
+    esac
+    MANWIDTH=2000 man -E UTF-8 -l "root/usr/share/man/$dir/man$sec/$name.$sec.gz" 2>/dev/null | col -bx > "$out/$prefix-$key.txt"
   done
 }
 core="cp mkdir chmod date df du tail sort ln"
 render zh_CN zh_CN $core
 render ja ja $core
-render de de $core
+render de de $core \
+  cut tr uniq wc head paste join comm nl tac split od seq shuf tee numfmt fold fmt expand column \
+  mv rm touch stat readlink realpath install mktemp dd shred truncate chown chgrp basename dirname \
+  md5sum sha256sum b2sum cksum base64 \
+  nice nohup timeout env stdbuf renice setsid ionice taskset flock \
+  id who whoami groups uname last stty hostname su crontab dmesg \
+  grep diff cmp strings gzip bzip2 tar
 render es es $core
 render ru ru cat ls iconv ldd locale getent
 ls *.deb
