@@ -30,6 +30,14 @@ render de de $core \
   id who whoami groups uname last stty hostname su crontab dmesg \
   grep diff cmp strings gzip bzip2 tar
 render es es $core
-render ru ru cat ls iconv ldd locale getent
+render ru ru cat ls iconv ldd locale getent \
+  localedef memusage memusagestat sprof pldd mtrace intro \
+  'ld.so(8)' 'iconvconfig(8)' 'zdump(8)' 'sln(8)' \
+  'locale(5)' 'locale(7)' 'charsets(7)' 'utf-8(7)' 'unicode(7)' \
+  'nsswitch.conf(5)' 'hosts(5)' 'host.conf(5)' 'resolv.conf(5)' 'gai.conf(5)' 'services(5)' \
+  'protocols(5)' 'udp(7)' 'icmp(7)' 'arp(7)' \
+  'hier(7)' 'filesystems(5)' 'tmpfs(5)' 'sysfs(5)' 'symlink(7)' 'inode(7)' 'dir_colors(5)' \
+  'utmp(5)' 'shells(5)' 'nologin(5)' 'motd(5)' 'securetty(5)' 'acct(5)' 'core(5)' \
+  'boot(7)' 'signal(7)' 'pipe(7)' 'fifo(7)' 'time(7)' 'random(7)'
 ls *.deb
 rm -rf "$tmp"

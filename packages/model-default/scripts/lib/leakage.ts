@@ -94,6 +94,52 @@ export const MAN_PAGE_PACKAGES: Readonly<Record<string, string>> = {
   setsid: 'util-linux',
   su: 'util-linux',
   taskset: 'util-linux',
+  // lang-ru (issue 42): the Linux man-pages project's pages (sections 1, 5, 7, 8); locale(5) and
+  // locale(7) share the key `locale` above
+  acct: 'manpages',
+  arp: 'manpages',
+  boot: 'manpages',
+  charsets: 'manpages',
+  core: 'manpages',
+  dir_colors: 'manpages',
+  fifo: 'manpages',
+  filesystems: 'manpages',
+  'gai.conf': 'manpages',
+  hier: 'manpages',
+  'host.conf': 'manpages',
+  hosts: 'manpages',
+  icmp: 'manpages',
+  iconvconfig: 'manpages',
+  inode: 'manpages',
+  intro: 'manpages',
+  'ld.so': 'manpages',
+  localedef: 'manpages',
+  memusage: 'manpages',
+  memusagestat: 'manpages',
+  motd: 'manpages',
+  mtrace: 'manpages',
+  nologin: 'manpages',
+  'nsswitch.conf': 'manpages',
+  pipe: 'manpages',
+  pldd: 'manpages',
+  protocols: 'manpages',
+  random: 'manpages',
+  'resolv.conf': 'manpages',
+  securetty: 'manpages',
+  services: 'manpages',
+  shells: 'manpages',
+  signal: 'manpages',
+  sln: 'manpages',
+  sprof: 'manpages',
+  symlink: 'manpages',
+  sysfs: 'manpages',
+  time: 'manpages',
+  tmpfs: 'manpages',
+  udp: 'manpages',
+  unicode: 'manpages',
+  'utf-8': 'manpages',
+  utmp: 'manpages',
+  zdump: 'manpages',
 };
 
 /**
@@ -137,7 +183,7 @@ export function evaluationPackages(corporaDir: string): EvaluationPackages {
     for (const m of corpus.memories) {
       passages.push({ corpus: name, id: m.id, text: m.text });
       const session = m.session ?? '';
-      const man = /^man:([a-z0-9-]+)\(\d\)\/([a-z_A-Z]+)$/.exec(session);
+      const man = /^man:([a-z0-9._-]+)\(\d\)\/([a-z_A-Z]+)$/.exec(session);
       if (man) {
         const [, command, lang] = man;
         const provider = MAN_PAGE_PACKAGES[command!];
