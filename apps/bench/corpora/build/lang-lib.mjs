@@ -41,7 +41,25 @@ export const LANGS = {
       ...['crontab', 'dmesg', 'grep', 'diff', 'cmp', 'strings', 'gzip', 'bzip2', 'tar'],
     ],
   },
-  es: { file: 'es', cmds: ['cp', 'mkdir', 'chmod', 'date', 'df', 'du', 'tail', 'sort', 'ln'] },
+  // es: as de where manpages-es has the page; manpages-es is smaller, so also more coreutils pages,
+  // process accounting, logrotate(8) and the net-tools pages (section 8).
+  es: {
+    file: 'es',
+    cmds: [
+      ...['cp', 'mkdir', 'chmod', 'date', 'df', 'du', 'tail', 'sort', 'ln'],
+      ...['cut', 'tr', 'uniq', 'wc', 'head', 'paste', 'join', 'comm', 'nl', 'tac', 'split', 'od'],
+      ...['seq', 'shuf', 'tee', 'numfmt', 'fold', 'fmt', 'expand', 'unexpand', 'csplit', 'pr'],
+      ...['mv', 'rm', 'touch', 'stat', 'readlink', 'realpath', 'install', 'mktemp', 'dd', 'shred'],
+      ...['truncate', 'chown', 'chgrp', 'basename', 'dirname', 'mkfifo', 'mknod', 'sync'],
+      ...['md5sum', 'sha256sum', 'b2sum', 'cksum', 'base64'],
+      ...['nice', 'nohup', 'timeout', 'env', 'stdbuf', 'renice', 'setsid', 'sleep', 'nproc'],
+      ...['printenv', 'test', 'expr', 'printf', 'echo'],
+      ...['id', 'who', 'whoami', 'groups', 'users', 'pinky', 'tty', 'uname', 'last', 'ac'],
+      ...['lastcomm', 'sa(8)', 'accton(8)', 'stty', 'dircolors', 'chroot(8)'],
+      ...['grep', 'diff', 'bzip2', 'logrotate(8)', 'hostname', 'ifconfig(8)', 'route(8)'],
+      ...['netstat(8)'],
+    ],
+  },
 };
 
 /**

@@ -3,6 +3,7 @@
 // anchor (a string or a RegExp matching the option's own line). The builder fails on an anchor that
 // matches nothing, so a re-cut cannot silently move the evidence.
 import { NEW_DE } from './lang-questions-de.mjs';
+import { NEW_ES } from './lang-questions-es.mjs';
 import { NEW_RU } from './lang-questions-ru.mjs';
 
 // Anchors shared by the four GNU coreutils translations (option lines are not translated).
@@ -377,4 +378,4 @@ QUESTIONS.ru = [
 
 // Questions added for issue 42, one file per language; the builder marks them with the fresh
 // held-out split (lib.mjs `fresh`), after the old ones above (all `dev`).
-export const NEW = { de: NEW_DE, ru: NEW_RU };
+export const NEW = { de: NEW_DE, es: NEW_ES, ru: NEW_RU };

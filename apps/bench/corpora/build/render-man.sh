@@ -29,7 +29,15 @@ render de de $core \
   nice nohup timeout env stdbuf renice setsid ionice taskset flock \
   id who whoami groups uname last stty hostname su crontab dmesg \
   grep diff cmp strings gzip bzip2 tar
-render es es $core
+render es es $core \
+  cut tr uniq wc head paste join comm nl tac split od seq shuf tee numfmt fold fmt expand \
+  unexpand csplit pr \
+  mv rm touch stat readlink realpath install mktemp dd shred truncate chown chgrp basename dirname \
+  mkfifo mknod sync md5sum sha256sum b2sum cksum base64 \
+  nice nohup timeout env stdbuf renice setsid sleep nproc printenv test expr printf echo \
+  id who whoami groups users pinky tty uname last ac lastcomm 'sa(8)' 'accton(8)' \
+  stty dircolors 'chroot(8)' grep diff bzip2 'logrotate(8)' \
+  hostname 'ifconfig(8)' 'route(8)' 'netstat(8)'
 render ru ru cat ls iconv ldd locale getent \
   localedef memusage memusagestat sprof pldd mtrace intro \
   'ld.so(8)' 'iconvconfig(8)' 'zdump(8)' 'sln(8)' \
