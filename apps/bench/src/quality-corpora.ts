@@ -22,7 +22,10 @@ export type Split = 'dev' | 'held-out';
 export const HELD_OUT_COMMITS: Readonly<Record<string, string>> = {
   notes: '6377f8cb0151677fa8038a65a3c860e158bef6e0',
   pages: '6377f8cb0151677fa8038a65a3c860e158bef6e0',
+  'lang-de': 'b586aa792b033943d49ebaf8696a1d9769213d24',
+  'lang-es': 'bb1b2fc94c62a33d97d079df10e0adb7e13fbf7a',
   'lang-ja': 'b56279b2b92e5e0b8cc255e3c0f96ac86ce74dc6',
+  'lang-ru': '603c2870fcea54e24e26c5caca6aac5bbf9f52d8',
   'lang-zh': 'b56279b2b92e5e0b8cc255e3c0f96ac86ce74dc6',
 };
 

@@ -16,10 +16,10 @@ for (const lang of Object.keys(LANGS)) {
   cmds.forEach((cmd, ci) => {
     const page = manPage(lang, cmd);
     const time = createdAt(ci, cmds.length);
-    const session = `man:${cmd}(1)/${lang}`;
+    const session = `man:${page.name}(${page.section})/${lang}`;
     byCmd[cmd] = page.chunks.map((chunk, i) => {
       const m = {
-        id: `m-${lang}-${cmd}-${i}`,
+        id: `m-${lang}-${page.key}-${i}`,
         text: `${page.title}\n${chunk}`,
         session,
         kind: 'page',

@@ -12,8 +12,24 @@ import { join } from 'node:path';
  * The Debian package that ships the English original of each man page the lang-* corpora quote
  * (bookworm). `ftp`: tnftp ships the client and its page (the `ftp` package is a transitional one
  * that depends on it); `systemd-resolve`: systemd-resolved, whose `resolvectl` page it became.
+ * A page outside section 1 is looked up as `name(section)` first (time(7) is not time(1)), then by
+ * its name.
  */
 export const MAN_PAGE_PACKAGES: Readonly<Record<string, string>> = {
+  ac: 'acct',
+  accton: 'acct',
+  lastcomm: 'acct',
+  sa: 'acct',
+  at: 'at',
+  dig: 'bind9-dnsutils',
+  host: 'bind9-host',
+  ar: 'binutils-common',
+  strings: 'binutils-common',
+  column: 'bsdextrautils',
+  hexdump: 'bsdextrautils',
+  renice: 'bsdutils',
+  wall: 'bsdutils',
+  bzip2: 'bzip2',
   b2sum: 'coreutils',
   base64: 'coreutils',
   basename: 'coreutils',
@@ -22,6 +38,7 @@ export const MAN_PAGE_PACKAGES: Readonly<Record<string, string>> = {
   chgrp: 'coreutils',
   chmod: 'coreutils',
   chown: 'coreutils',
+  chroot: 'coreutils',
   cksum: 'coreutils',
   comm: 'coreutils',
   cp: 'coreutils',
@@ -30,6 +47,7 @@ export const MAN_PAGE_PACKAGES: Readonly<Record<string, string>> = {
   date: 'coreutils',
   dd: 'coreutils',
   df: 'coreutils',
+  dircolors: 'coreutils',
   dirname: 'coreutils',
   du: 'coreutils',
   echo: 'coreutils',
@@ -56,10 +74,12 @@ export const MAN_PAGE_PACKAGES: Readonly<Record<string, string>> = {
   nl: 'coreutils',
   nohup: 'coreutils',
   nproc: 'coreutils',
+  numfmt: 'coreutils',
   od: 'coreutils',
   paste: 'coreutils',
   pinky: 'coreutils',
   pr: 'coreutils',
+  printenv: 'coreutils',
   printf: 'coreutils',
   readlink: 'coreutils',
   realpath: 'coreutils',
@@ -91,23 +111,10 @@ export const MAN_PAGE_PACKAGES: Readonly<Record<string, string>> = {
   unexpand: 'coreutils',
   uniq: 'coreutils',
   unlink: 'coreutils',
+  users: 'coreutils',
   wc: 'coreutils',
   who: 'coreutils',
   whoami: 'coreutils',
-  getent: 'libc-bin',
-  iconv: 'libc-bin',
-  ldd: 'libc-bin',
-  locale: 'libc-bin',
-  at: 'at',
-  dig: 'bind9-dnsutils',
-  host: 'bind9-host',
-  ar: 'binutils-common',
-  strings: 'binutils-common',
-  column: 'bsdextrautils',
-  hexdump: 'bsdextrautils',
-  renice: 'bsdutils',
-  wall: 'bsdutils',
-  bzip2: 'bzip2',
   cpio: 'cpio',
   crontab: 'cron',
   cmp: 'diffutils',
@@ -127,6 +134,57 @@ export const MAN_PAGE_PACKAGES: Readonly<Record<string, string>> = {
   loadkeys: 'kbd',
   setleds: 'kbd',
   showkey: 'kbd',
+  getent: 'libc-bin',
+  iconv: 'libc-bin',
+  ldd: 'libc-bin',
+  locale: 'libc-bin',
+  logrotate: 'logrotate',
+  acct: 'manpages',
+  arp: 'manpages',
+  boot: 'manpages',
+  charsets: 'manpages',
+  core: 'manpages',
+  dir_colors: 'manpages',
+  fifo: 'manpages',
+  filesystems: 'manpages',
+  'gai.conf': 'manpages',
+  hier: 'manpages',
+  'host.conf': 'manpages',
+  hosts: 'manpages',
+  icmp: 'manpages',
+  iconvconfig: 'manpages',
+  inode: 'manpages',
+  intro: 'manpages',
+  'ld.so': 'manpages',
+  localedef: 'manpages',
+  memusage: 'manpages',
+  memusagestat: 'manpages',
+  motd: 'manpages',
+  mtrace: 'manpages',
+  nologin: 'manpages',
+  'nsswitch.conf': 'manpages',
+  pipe: 'manpages',
+  pldd: 'manpages',
+  protocols: 'manpages',
+  random: 'manpages',
+  'resolv.conf': 'manpages',
+  securetty: 'manpages',
+  services: 'manpages',
+  shells: 'manpages',
+  signal: 'manpages',
+  sln: 'manpages',
+  sprof: 'manpages',
+  symlink: 'manpages',
+  sysfs: 'manpages',
+  tmpfs: 'manpages',
+  udp: 'manpages',
+  unicode: 'manpages',
+  'utf-8': 'manpages',
+  utmp: 'manpages',
+  zdump: 'manpages',
+  ifconfig: 'net-tools',
+  netstat: 'net-tools',
+  route: 'net-tools',
   ssh: 'openssh-client',
   free: 'procps',
   kill: 'procps',
@@ -157,10 +215,17 @@ export const MAN_PAGE_PACKAGES: Readonly<Record<string, string>> = {
   'systemd-resolve': 'systemd-resolved',
   tar: 'tar',
   time: 'time',
+  'time(7)': 'manpages',
   ftp: 'tnftp',
   zipinfo: 'unzip',
+  dmesg: 'util-linux',
+  flock: 'util-linux',
+  ionice: 'util-linux',
   last: 'util-linux',
   mesg: 'util-linux',
+  setsid: 'util-linux',
+  su: 'util-linux',
+  taskset: 'util-linux',
   whereis: 'util-linux',
   xmodmap: 'x11-xserver-utils',
   xxd: 'xxd',
@@ -207,13 +272,14 @@ export function evaluationPackages(corporaDir: string): EvaluationPackages {
     for (const m of corpus.memories) {
       passages.push({ corpus: name, id: m.id, text: m.text });
       const session = m.session ?? '';
-      const man = /^man:([a-z0-9-]+)\(\d\)\/([a-z_A-Z]+)$/.exec(session);
+      const man = /^man:([a-z0-9._-]+)\((\d)\)\/([a-z_A-Z]+)$/.exec(session);
       if (man) {
-        const [, command, lang] = man;
-        const provider = MAN_PAGE_PACKAGES[command!];
-        if (!provider) throw new Error(`${name}: no package known for the man page ${command}`);
-        packages.set(provider, `${name}: ships the original of ${command}(1)`);
-        packages.set(`manpages-${lang}`, `${name}: ships the translated ${command}(1)`);
+        const [, command, section, lang] = man;
+        const page = `${command}(${section})`;
+        const provider = MAN_PAGE_PACKAGES[page] ?? MAN_PAGE_PACKAGES[command!];
+        if (!provider) throw new Error(`${name}: no package known for the man page ${page}`);
+        packages.set(provider, `${name}: ships the original of ${page}`);
+        packages.set(`manpages-${lang}`, `${name}: ships the translated ${page}`);
       }
       const npm = /^https:\/\/www\.npmjs\.com\/package\/(.+)$/.exec(session);
       if (npm) {
