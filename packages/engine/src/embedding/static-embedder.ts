@@ -105,6 +105,27 @@ function parseJson(bytes: Uint8Array, file: string): Record<string, unknown> {
   }
 }
 
+/** Each model's `config.json`, parsed, by root and model id: read once per page or process. */
+const configs = new Map<string, Promise<Record<string, unknown>>>();
+
+/**
+ * A model's `config.json`, parsed. Read once: {@link isStaticModel} and the embedder both need it,
+ * and a server that sends no cache validators would be asked for it twice. A failed read is not
+ * kept (the next call tries again).
+ */
+function readConfig(root: string, model: string): Promise<Record<string, unknown>> {
+  const key = `${root}\u0000${model}`;
+  let config = configs.get(key);
+  if (!config) {
+    config = readFile(root, model, STATIC_MODEL_FILES.config).then((bytes) =>
+      parseJson(bytes, STATIC_MODEL_FILES.config),
+    );
+    configs.set(key, config);
+    config.catch(() => configs.delete(key));
+  }
+  return config;
+}
+
 /**
  * Whether {@link createStaticEmbedder} should run `options` instead of ONNX Runtime: not
  * `runtime: 'onnx'`, a device that is not `'webgpu'`, the `q8` weights (the model's only ones), a
@@ -116,8 +137,7 @@ export async function isStaticModel(options: TransformersEmbedderOptions): Promi
   if (options.dtype !== undefined && options.dtype !== 'q8') return false;
   if (options.localModelPath === undefined || typeof options.model !== 'string') return false;
   try {
-    const bytes = await readFile(options.localModelPath, options.model, STATIC_MODEL_FILES.config);
-    const config = parseJson(bytes, STATIC_MODEL_FILES.config);
+    const config = await readConfig(options.localModelPath, options.model);
     return (config.anamnesis as { kind?: unknown } | undefined)?.kind === STATIC_MODEL_KIND;
   } catch {
     return false;
@@ -130,10 +150,7 @@ export async function isStaticModel(options: TransformersEmbedderOptions): Promi
  */
 async function modelLanguages(root: string, model: string): Promise<string[] | undefined> {
   try {
-    const config = parseJson(
-      await readFile(root, model, STATIC_MODEL_FILES.config),
-      STATIC_MODEL_FILES.config,
-    );
+    const config = await readConfig(root, model);
     const languages = (config.anamnesis as { languages?: unknown } | undefined)?.languages;
     if (typeof languages !== 'string') return undefined;
     const list = languages
