@@ -5,7 +5,7 @@ const H = 'how-to';
 const K = 'known-item';
 const T = 'topical';
 
-export default [
+export const NEW_JA = [
   // files and directories
   ['ls で隠しファイルも含めて全部表示したい', H, [['ls', /^-a, --all/m]]],
   ['ls の一覧をファイルサイズの大きい順に並べるには？', H, [['ls', /^-S /m]]],

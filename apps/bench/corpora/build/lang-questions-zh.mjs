@@ -5,7 +5,7 @@ const H = 'how-to';
 const K = 'known-item';
 const T = 'topical';
 
-export default [
+export const NEW_ZH = [
   // files and directories
   ['ls 怎么把文件大小显示成 K、M 这种好读的形式？', H, [['ls', /^-h, --human-readable/m]]],
   ['列目录的时候怎么让最新改过的文件排在最前面', H, [['ls', /^-t 按时间排序/m]]],
