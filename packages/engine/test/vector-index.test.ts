@@ -73,6 +73,27 @@ describe('vector index', () => {
     );
   });
 
+  it('after a delete, the row the last vector moves into is searched by that vector', () => {
+    // A first, then 80 rows half way to the query, then C (the query's direction) last: deleting A
+    // moves C into A's row. The int8 copy of that row must become C's: were it still A's (opposite
+    // to the query), C's approximate score would leave it out of the rows scored exactly (the best
+    // 2k + 32 and those whose bound reaches the k-th), and a half-way row would answer first.
+    const dims = 16;
+    const index = new VectorIndex(dims, 4, { quantizedFrom: 1 });
+    const toward = (x: number, i: number) =>
+      Float32Array.from({ length: dims }, (_, j) => (j === 0 ? x : j === 1 + (i % 15) ? 1 : 0));
+    index.set(1000, toward(-1, 0)); // A: away from the query
+    for (let rid = 0; rid < 80; rid++) index.set(rid, toward(0.6, rid)); // half way
+    index.set(
+      2000,
+      toward(1, 0).map((x, j) => (j === 0 ? 1 : 0)),
+    ); // C: the query's direction
+    index.delete(1000);
+    const query = unitVector(Float32Array.from({ length: dims }, (_, j) => (j === 0 ? 1 : 0)));
+    expect(index.search(query, 1, undefined).map((h) => h.rid)).toEqual([2000]);
+    expect(index.search(query, 3, undefined)[0]!.rid).toBe(2000);
+  });
+
   it('property: a search over a few allowed rows answers as the full scan, bit for bit', () => {
     const dims = 8;
     const vec = fc.array(fc.float({ min: -1, max: 1, noNaN: true }), {
