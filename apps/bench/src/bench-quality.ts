@@ -81,8 +81,9 @@ if (values.locomo)
     split: 'dev',
     conv: loadLocomo(resolve(cwd, values.locomo)),
   });
+const corpora = loadCorpora(corporaDir);
 // Dev lines only: the held-out questions are bench:heldout's (scored once, aggregates only).
-for (const c of loadCorpora(corporaDir))
+for (const c of corpora)
   if (c.splits.dev) lines.push({ corpus: c.name, split: 'dev', conv: [c.splits.dev] });
 if (lines.length === 0) {
   console.error('bench:quality: no corpus (pass --locomo DIR or --corpora DIR)');
@@ -187,9 +188,7 @@ const seconds = (performance.now() - t0) / 1000;
 const fmt = (x: number) => x.toFixed(3);
 /** The commits that froze the corpora's held-out splits (issue 42), before any ranker ran on them. */
 const HELD_OUT_FREEZE = heldOutFreezes(
-  loadCorpora(corporaDir)
-    .filter((c) => c.splits['held-out'])
-    .map((c) => c.name),
+  corpora.filter((c) => c.splits['held-out']).map((c) => c.name),
 );
 /** How the intervals were drawn, in words. */
 const INTERVAL_WORDS =

@@ -117,8 +117,8 @@ export interface ScoringProfile {
     /** How steeply a smaller share counts less (0: not at all). */
     exponent: number;
     /**
-     * How much a rank counts by its BM25 score against the leg's best: `(score / best)^margin`
-     * more, so that a clear lexical lead is not undone by the other legs (0 or absent: not at all).
+     * A rank also counts `(score / best)^margin` of itself, its BM25 score against the leg's best,
+     * so that a clear lexical lead is not undone by the other legs (0 or absent: not at all).
      */
     margin?: number;
   } | null;
