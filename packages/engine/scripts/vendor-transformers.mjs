@@ -9,7 +9,7 @@
 //
 // One change to the file: its `import { Tensor } from "onnxruntime-common"` takes the same class
 // from `onnxruntime-web/webgpu` (which re-exports it), so the copy needs no other package.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,18 @@ const header =
   `// (Apache-2.0) and @huggingface/jinja (MIT): licence texts in THIRD-PARTY-NOTICES.txt. Its\n` +
   `// dist/transformers.web.js, with Tensor imported from onnxruntime-web/webgpu instead of\n` +
   `// onnxruntime-common. Copied by @anamnesis/engine's scripts/vendor-transformers.mjs.\n`;
-writeFileSync(join(out, 'transformers.web.js'), header + code);
-copyFileSync(join(tfRoot, 'LICENSE'), join(out, 'LICENSE-transformers.txt'));
-copyFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), join(out, 'THIRD-PARTY-NOTICES.txt'));
+/**
+ * Writes `text` to `path` unless the file already holds it: a build of an up-to-date package
+ * rewrites nothing, so a pack running beside it (CI packs in parallel) never reads a half-written
+ * file.
+ */
+function writeIfChanged(path, text) {
+  if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
+  writeFileSync(path, text);
+}
+writeIfChanged(join(out, 'transformers.web.js'), header + code);
+writeIfChanged(
+  join(out, 'LICENSE-transformers.txt'),
+  readFileSync(join(tfRoot, 'LICENSE'), 'utf8'),
+);
+writeIfChanged(join(out, 'THIRD-PARTY-NOTICES.txt'), notices);

@@ -11,7 +11,7 @@
  *
  * Sources: GloVe from the npm package (`lib/source.ts`, as `build.ts`), Debian's descriptions from
  * apt's lists (`lib/ddtp.ts`; run as root, or run `apt-get -o Acquire::Languages=en,de,fr,es,ru,ja,zh_CN
- * update` first). Options for experiments (the defaults are the committed model): --out DIR,
+ * update` first). Options for experiments (the defaults are the committed model): --out DIR, --min-items N,
  * --cache DIR, --epochs N, --lr X, --glove-lr X (scale of GloVe rows' rate), --temperature X,
  * --english N, --components K, --seed N, --locomo DIR (log LoCoMo vector recall after each epoch).
  */
@@ -164,6 +164,7 @@ function main(): void {
       components: { type: 'string' },
       seed: { type: 'string' },
       locomo: { type: 'string' },
+      'min-items': { type: 'string' },
     },
   });
   const modelDir = resolve(values.out ?? join(packageDir, 'candidates'));
@@ -178,6 +179,7 @@ function main(): void {
     ...d,
     vocabulary: { ...d.vocabulary, english: num(values.english, d.vocabulary.english) },
     removeComponents: num(values.components, d.removeComponents),
+    minItemsPerEpoch: num(values['min-items'], d.minItemsPerEpoch),
     training: {
       ...d.training,
       epochs: num(values.epochs, d.training.epochs),
