@@ -214,4 +214,20 @@ describe('vector index', () => {
     expect(() => index.set(4, [1, 2])).toThrow(/dimensions/);
     expect(() => index.set(4, [1, NaN, 0])).toThrow(/finite/);
   });
+
+  it('grows by a quarter, not by doubling: one past a power of two reserves at most 1.25× an exact fit', () => {
+    const dims = 100;
+    const n = 2 ** 14 + 1; // a doubling index would reserve room for 2^15 rows here
+    const row = (i: number) => Array.from({ length: dims }, (_, d) => Math.sin(i * 7.1 + d));
+    const grown = new VectorIndex(dims);
+    const exact = new VectorIndex(dims, n);
+    for (let i = 0; i < n; i++) {
+      grown.set(i + 1, row(i));
+      exact.set(i + 1, row(i));
+    }
+    // both quantized (past 4,096 rows), so the ratio compares like with like
+    expect(grown.bytes / exact.bytes).toBeGreaterThan(1);
+    expect(grown.bytes / exact.bytes).toBeLessThan(1.3);
+    expect(grown.search(row(77), 1)[0]!.rid).toBe(78);
+  });
 });
