@@ -143,6 +143,29 @@ const calls = {
     return { insertMs, docs: docs.length, dims };
   },
 
+  /**
+   * Above the bench's `--peers-max`: no Orama (its index of a million documents does not fit a
+   * worker, and the export it is built from passes V8's longest string), and the JS scan over a
+   * matrix of the same size of seeded random unit vectors (a scan's time does not depend on the
+   * values).
+   */
+  async randomMatrix(n: number) {
+    dims = embedder!.dims;
+    matrix = new Float32Array(n * dims);
+    let seed = 0x9e3779b9;
+    for (let i = 0; i < matrix.length; i++) {
+      seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0;
+      matrix[i] = (seed >>> 0) / 2 ** 32 - 0.5;
+    }
+    for (let i = 0, off = 0; i < n; i++, off += dims) {
+      let norm = 0;
+      for (let k = 0; k < dims; k++) norm += matrix[off + k]! ** 2;
+      norm = Math.sqrt(norm);
+      for (let k = 0; k < dims; k++) matrix[off + k]! /= norm;
+    }
+    return { insertMs: null, docs: n, dims };
+  },
+
   /** anamnesis warm: the warm-up, then each sample once. */
   async recallWarm(sets: QuerySets) {
     const recall = (q: string) => engine!.recall(q, { profile: 'default', noCache: true });

@@ -189,9 +189,10 @@ const bench = {
   /**
    * Closes the client, then times every system in one dedicated worker on store `name` (see
    * `engine-worker.ts`): the same queries, warm-up and samples; the query's embedding in every
-   * timing.
+   * timing. Without `peers`, Orama is not run and the JS scan runs over random vectors of the
+   * same size (`randomMatrix`).
    */
-  async inWorker(name: string) {
+  async inWorker(name: string, peers = true) {
     await memory?.close();
     memory = undefined;
     const w = engineWorker();
@@ -199,9 +200,10 @@ const bench = {
       const opened = await w.call('open', name);
       const warm = await w.call('recallWarm', sets);
       const cold = await w.call('recallCold', sets);
-      const index = await w.call('index');
-      const oramaDefault = await w.call('orama', sets, 'default');
-      const oramaAll = await w.call('orama', sets, -1);
+      const skipped = { times: [] as number[], error: 'not run (above --peers-max)' };
+      const index = peers ? await w.call('index') : await w.call('randomMatrix', opened.memories);
+      const oramaDefault = peers ? await w.call('orama', sets, 'default') : skipped;
+      const oramaAll = peers ? await w.call('orama', sets, -1) : skipped;
       const scan = await w.call('scan', sets);
       await w.call('close');
       return { opened, warm, cold, index, oramaDefault, oramaAll, scan };

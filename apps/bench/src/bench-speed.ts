@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:speed -- [--n 1000,10000,100000] [--repeat 3] [--json] [--quick] [--html FILE] [--md FILE] [--docs]`:
+ * `pnpm bench:speed -- [--n 1000,10000,100000] [--repeat 3] [--peers-max 100000] [--json] [--quick] [--html FILE] [--md FILE] [--docs]`:
  * anamnesis's speed in headless Chromium (the system `/usr/bin/chromium`, the e2e flags, a
  * persistent profile per run so OPFS and the HTTP cache persist across pages), on the
  * deterministic synthetic corpus of `corpus.ts` (each note with a date over two years and a
@@ -18,7 +18,9 @@
  * - every system in one dedicated worker, the same warm-up and timed queries for each, the query's
  *   embedding inside every timing: the engine's recall (warm and cold), Orama 3 hybrid search on
  *   the engine's own vectors at Orama's default similarity floor (0.8) and at -1 (no floor), and
- *   a plain JS scan of dot products;
+ *   a plain JS scan of dot products (above `--peers-max` memories, default 100,000, no Orama, and
+ *   the scan over random unit vectors of the same size: Orama's index of a million documents does
+ *   not fit a worker);
  * - cold open: a new page (new renderer, new worker) on the persisted store, from navigation start
  *   to the first recall answered, median of a few loads; first recall: the same loads, from the
  *   worker's start (`openMemory`) to the first recall answered, with the worker's open step by
@@ -70,11 +72,15 @@ const { values } = parseArgs({
     md: { type: 'string' },
     docs: { type: 'boolean', default: false },
     repeat: { type: 'string' },
+    'peers-max': { type: 'string' },
   },
 });
 const sizes = (values.n ?? (values.quick ? '1000' : '1000,10000')).split(',').map(Number);
 if (sizes.some((n) => !Number.isInteger(n) || n < 10)) throw new Error('--n: integers ≥ 10');
 const repeats = Number(values.repeat ?? 3);
+/** Above this many memories Orama is not run, and the JS scan runs over random vectors (see `randomMatrix`). */
+const peersMax = Number(values['peers-max'] ?? 100_000);
+if (!Number.isInteger(peersMax) || peersMax < 0) throw new Error('--peers-max: an integer ≥ 0');
 if (!Number.isInteger(repeats) || repeats < 1) throw new Error('--repeat: an integer ≥ 1');
 const plan = values.quick
   ? { queries: 50, warm: 5, cold: 10, cachedReps: 200, loads: 2 }
@@ -155,7 +161,10 @@ async function run(baseURL: string, n: number) {
     const coldRecalls = await page.evaluate(() => window.bench.recallCold());
     const sqliteAfterRecallsMb = await page.evaluate(() => window.bench.sqliteMb());
     const cached = await page.evaluate((r) => window.bench.recallCached(r), plan.cachedReps);
-    const worker = await page.evaluate(() => window.bench.inWorker('bench'));
+    const worker = await page.evaluate(
+      (peers) => window.bench.inWorker('bench', peers),
+      n <= peersMax,
+    );
     if (worker.opened.memories !== n)
       throw new Error(`the engine worker saw ${worker.opened.memories}`);
     await closePage(page, profile.dir);
@@ -304,7 +313,7 @@ function summarize(m: Measured) {
     },
     // In the bench worker, query embedding included: Orama at similarity -1 (as before).
     orama: {
-      insert_per_s: Math.round(m.n / (w.index.insertMs / 1000)),
+      insert_per_s: w.index.insertMs === null ? null : Math.round(m.n / (w.index.insertMs / 1000)),
       search_p50_ms: p50Of(w.oramaAll),
       search_p95_ms: p95Of(w.oramaAll),
       ...(w.oramaAll.error ? { error: w.oramaAll.error } : {}),

@@ -228,6 +228,6 @@ describe('vector index', () => {
     // both quantized (past 4,096 rows), so the ratio compares like with like
     expect(grown.bytes / exact.bytes).toBeGreaterThan(1);
     expect(grown.bytes / exact.bytes).toBeLessThan(1.3);
-    expect(grown.search(row(77), 1)[0]!.rid).toBe(78);
+    expect(grown.search(unitVector(row(77)), 1)[0]!.rid).toBe(78);
   });
 });
