@@ -451,7 +451,7 @@ const loadavg = () =>
 
 /** `a (lo–hi)` of a figure of an aggregated run, with its spread where it varied. */
 function withSpread(r: Aggregated, key: string, value: number | null, unit = ''): string {
-  if (value === null) return 'failed';
+  if (value === null) return r.n > peersMax && key.includes('orama') ? 'not run' : 'failed';
   const range = r.spread[key];
   const fmt = (x: number) => `${Number.isInteger(x) ? x : round(x)}`;
   return range
@@ -625,7 +625,9 @@ async function main(): Promise<void> {
       ['Orama at similarity -1', r.orama],
     ] as const)
       if ('error' in o && o.error)
-        console.log(`n=${r.n}: ${name} failed in the worker: ${o.error}`);
+        console.log(
+          `n=${r.n}: ${name} ${r.n > peersMax ? 'was' : 'failed in the worker:'} ${o.error}`,
+        );
   for (const r of runs) {
     console.log(
       `n=${r.n}: connectMemory and a recall at once: answered in ${r.early_recall_ms} ms (median of ${plan.loads}; ` +
