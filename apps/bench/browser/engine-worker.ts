@@ -14,8 +14,15 @@
  *
  * Messages: `{ id, call, args }` in, `{ id, value }` or `{ id, error }` out.
  */
-import { createEngine, createModelEmbedder, type Embedder, type Engine } from '@anamnesis/engine';
+import {
+  createEngine,
+  createModelEmbedder,
+  unitVector,
+  type Embedder,
+  type Engine,
+} from '@anamnesis/engine';
 import { MODEL_ID } from '@anamnesis/model-default';
+import { mulberry32 } from '@anamnesis/ranking';
 import type { AnyOrama } from '@orama/orama';
 
 import { oramaIndex, oramaSearch, type OramaSimilarity } from '../src/orama-index.ts';
@@ -152,16 +159,11 @@ const calls = {
   async randomMatrix(n: number) {
     dims = embedder!.dims;
     matrix = new Float32Array(n * dims);
-    let seed = 0x9e3779b9;
-    for (let i = 0; i < matrix.length; i++) {
-      seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0;
-      matrix[i] = (seed >>> 0) / 2 ** 32 - 0.5;
-    }
-    for (let i = 0, off = 0; i < n; i++, off += dims) {
-      let norm = 0;
-      for (let k = 0; k < dims; k++) norm += matrix[off + k]! ** 2;
-      norm = Math.sqrt(norm);
-      for (let k = 0; k < dims; k++) matrix[off + k]! /= norm;
+    const random = mulberry32(0x9e3779b9);
+    for (let off = 0; off < matrix.length; off += dims) {
+      const row = new Float32Array(dims);
+      for (let k = 0; k < dims; k++) row[k] = random() - 0.5;
+      matrix.set(unitVector(row), off);
     }
     return { insertMs: null, docs: n, dims };
   },
