@@ -6,7 +6,7 @@
  * - anamnesis: the engine itself (`createEngine` on the store the page ingested, the default model
  *   as the client loads it), `recall` with profile `default` and `noCache`: warm (distinct queries
  *   after the warm-up; what recalls keep between calls is kept) and cold (each a query never asked
- *   before, after a call that empties what the engine keeps, see {@link coldRecalls});
+ *   before, after a change to the store, which empties what the engine keeps, see {@link recallCold});
  * - Orama 3 hybrid search on the engine's own vectors (exported), at Orama's default similarity
  *   floor (0.8) and at `similarity: -1` (no floor, the most work), the query embedded by the same
  *   embedder first;
@@ -177,16 +177,16 @@ const calls = {
 
   /**
    * anamnesis cold: each query never asked before (so no cached result and no cached query
-   * vector), `noCache`, and before each an untimed `stats()`: a call other than `recall` writes the
-   * previous recalls' queued retrieval counts, a change to the rows, and the engine clears what
-   * recalls keep per memory (rows, speakers, session neighbours) in the same step (the test
-   * "access counts written behind recalls" in `recall-memo.test.ts` holds it to that). SQLite's
-   * page cache stays as warm as the recalls before left it.
+   * vector), `noCache`, and before each, untimed, a memory remembered and forgotten: a change to the
+   * store, after which the engine keeps nothing of what recalls read before (rows, speakers,
+   * session neighbours, the lexical legs' counts and phrase matches; the tests in
+   * `recall-memo.test.ts` hold it to that), the store itself as it was. SQLite's page cache stays
+   * as warm as the recalls before left it.
    */
   async recallCold(sets: QuerySets) {
     const times: number[] = [];
     for (const q of sets.cold) {
-      await engine!.stats();
+      await engine!.forget(await engine!.remember({ text: `a change before cold recall ${q}` }));
       const start = performance.now();
       await engine!.recall(q, { profile: 'default', noCache: true });
       times.push(performance.now() - start);

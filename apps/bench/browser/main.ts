@@ -157,12 +157,16 @@ const bench = {
     return timeEach(sets.samples, recall);
   },
 
-  /** Client round trips, cold: as the engine worker's `recallCold` (an untimed `stats()` first). */
+  /**
+   * Client round trips, cold: as the engine worker's `recallCold` (untimed, a memory remembered
+   * and forgotten first: a change to the store, after which the engine keeps nothing of what
+   * recalls read).
+   */
   async recallCold(): Promise<number[]> {
     const m = memory!;
     const times: number[] = [];
     for (const q of sets.cold) {
-      await m.stats();
+      await m.forget(await m.remember({ text: `a change before cold recall ${q}` }));
       const start = performance.now();
       await m.recall(q, { profile: 'default', noCache: true });
       times.push(performance.now() - start);

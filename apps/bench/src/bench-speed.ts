@@ -605,8 +605,8 @@ async function main(): Promise<void> {
   printTable(mainTable(runs));
   console.log(
     'warm: distinct queries, noCache, after the warm-up; cold: a query never asked before, noCache, ' +
-      "after a stats() call that writes the queued retrieval counts and so clears the engine's per-memory " +
-      'memo (the result cache is skipped by noCache, the query-vector cache by the new query; SQLite ' +
+      'after a memory remembered and forgotten (a change to the store: the engine keeps nothing of what ' +
+      'recalls read before; the result cache is skipped by noCache, the query-vector cache by the new query; SQLite ' +
       'page cache kept). cold open: navigation start to the first recall answered; first recall: worker start (openMemory) to it',
   );
   console.log(

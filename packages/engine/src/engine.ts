@@ -131,7 +131,7 @@ export class Engine {
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
     this.#onChange = options.onChange;
     this.#dedup = new DedupIndex(io.db, this.#read, (read) => this.#bulkRead(read));
-    this.#retrieved = new RetrievedEvents(io.db, () => this.#memo.clear()); // access counts changed
+    this.#retrieved = new RetrievedEvents(io.db, () => this.#memo.usageChanged()); // access counts changed
     this.#schemaVersion = schemaVersion;
     this.#writes = new WritePath(io.db, {
       closed: () => this.#closed,

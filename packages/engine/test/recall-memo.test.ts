@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createEngine, type Engine, type RecallResult } from '../src/index.ts';
-import { RidMemo } from '../src/recall/rid-memo.ts';
+import { RecallMemo, RidMemo } from '../src/recall/rid-memo.ts';
 import { defaultEmbedder, NOTES } from './helpers.ts';
 
 describe('RidMemo', () => {
@@ -43,6 +43,25 @@ describe('RidMemo', () => {
     let asked: number[] = [];
     expect([...memo.get([1, 4, 5], (m) => ((asked = m), read(m))).values()]).toEqual([10, 40, 50]);
     expect(asked).toEqual([1]);
+  });
+
+  it('keeps what the lexical legs counted when only usage changed, and nothing after clear()', () => {
+    const memo = new RecallMemo();
+    memo.match.slotCounts.set('"kitten"', 3);
+    const read = (missing: number[]) => missing.map((r) => [r, null] as const);
+    const row = (missing: number[]) => missing.map((r) => [r, {} as never] as const);
+    memo.speakers.get([1], read);
+    memo.rows.get([1], row);
+    memo.usageChanged();
+    let asked: number[] = [];
+    memo.rows.get([1], (m) => ((asked = m), row(m)));
+    expect(asked).toEqual([1]); // rows hold access counts: read again
+    asked = [];
+    memo.speakers.get([1], (m) => ((asked = m), read(m)));
+    expect(asked).toEqual([]);
+    expect(memo.match.slotCounts.get('"kitten"')).toBe(3);
+    memo.clear();
+    expect(memo.match.slotCounts.size).toBe(0);
   });
 
   it('reads everything again after clear()', () => {

@@ -10,7 +10,7 @@ import { WasmReader } from '../src/store/reader.ts';
 import { loadSqlite } from '../src/store/sqlite.ts';
 import type { Database } from '../src/store/database.ts';
 import { topBm25, type TopBm25Work } from '../src/recall/top-bm25.ts';
-import type { MatchMemo } from '../src/recall/match.ts';
+import { matchMemo, type MatchMemo } from '../src/recall/match.ts';
 
 const BM25 = 'bm25(memories_fts, 1.0, 0.5, 0.3)';
 /** Words of a Zipf-like vocabulary: the first ones match most memories. */
@@ -61,7 +61,7 @@ describe('top k of BM25 without scoring every match', () => {
             if (phrase && words.length > 1) phrases.push(`"${words[0]} ${words[1]}"`);
             // a phrase given twice (a word two slots share) counts twice, in FTS5 and here
             if (k % 3 === 0) phrases.push(phrases[0]!);
-            const memo: MatchMemo = { slotCounts: new Map() };
+            const memo: MatchMemo = matchMemo();
             const pruned = topBm25(read, memo, phrases, BM25, k);
             const full = exhaustive(read, phrases, k);
             // the same scores, to within what phrases half the store matches add (≤ 2.2e-6 each)
@@ -76,6 +76,8 @@ describe('top k of BM25 without scoring every match', () => {
                 )
                 .map((x) => x.rid);
             expect(apart(pruned)).toEqual(apart(full));
+            // the phrases' matches kept in the memo give the same answer again
+            expect(topBm25(read, memo, phrases, BM25, k)).toEqual(pruned);
           } finally {
             db.close();
           }
@@ -85,6 +87,43 @@ describe('top k of BM25 without scoring every match', () => {
     );
   }, 120_000);
 
+  it('reads a phrase once per memo: the next search with it reads no match of it again', async () => {
+    const texts = Array.from({ length: 3000 }, (_, i) =>
+      [WORDS[i % 3], WORDS[3 + (i % 5)], WORDS[10 + (i % 40)]].join(' '),
+    );
+    const { db, read } = await storeOf(texts);
+    try {
+      let rowsRead = 0;
+      const counting = {
+        all: read.all.bind(read),
+        each: (
+          sql: string,
+          params: readonly (string | number | null)[],
+          visit: Parameters<WasmReader['each']>[2],
+        ) =>
+          read.each(sql, params, (c) => {
+            if (sql.includes('bm25(')) rowsRead++;
+            visit(c);
+          }),
+        close: () => read.close(),
+      };
+      const memo = matchMemo();
+      const first = [`"${WORDS[0]}"`, `"${WORDS[3]}"`];
+      expect(topBm25(counting, memo, first, BM25, 10)).toEqual(
+        topBm25(read, matchMemo(), first, BM25, 10),
+      );
+      expect(rowsRead).toBeGreaterThan(1000);
+      rowsRead = 0;
+      // a query sharing one phrase: only the new phrase's matches are read
+      const next = [`"${WORDS[0]}"`, `"${WORDS[12]}"`];
+      const again = topBm25(counting, memo, next, BM25, 10);
+      expect(again.map((t) => t.rid)).toEqual(exhaustive(read, next, 10).map((t) => t.rid));
+      expect(rowsRead).toBe(75); // "w12x": every 40th memory
+    } finally {
+      db.close();
+    }
+  });
+
   it('reads less than every match when common words dominate', async () => {
     const texts = Array.from({ length: 3000 }, (_, i) =>
       [WORDS[0], WORDS[1], WORDS[2], i % 300 === 0 ? 'rareword' : WORDS[3 + (i % 50)]].join(' '),
@@ -93,7 +132,7 @@ describe('top k of BM25 without scoring every match', () => {
     try {
       const phrases = ['"rareword"', `"${WORDS[0]}"`, `"${WORDS[1]}"`];
       const work: TopBm25Work = { scanned: 0, rows: 0, lookups: 0 };
-      const pruned = topBm25(read, { slotCounts: new Map() }, phrases, BM25, 10, work);
+      const pruned = topBm25(read, matchMemo(), phrases, BM25, 10, work);
       expect(pruned.map((t) => t.rid)).toEqual(exhaustive(read, phrases, 10).map((t) => t.rid));
       // the rare word alone is read in full; the common ones only looked up for its 10 memories
       expect(work.scanned).toBe(1);

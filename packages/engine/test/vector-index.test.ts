@@ -140,6 +140,10 @@ describe('vector index', () => {
       const q = unitVector(base.map((x, j) => x + 0.01 * Math.sin(j * k)));
       expect(quantized.search(q, k)).toEqual(plain.search(q, k));
     }
+    // a zero query (no word the model knows) ties every row at 0: the same hits as the float scan
+    const zero = new Float32Array(dims);
+    expect(quantized.search(zero, 10)).toEqual(plain.search(zero, 10));
+    expect(quantized.search(zero, 10).map((h) => h.score)).toEqual(Array(10).fill(0));
     expect(quantized.bytes).toBeGreaterThan(plain.bytes);
   });
 

@@ -1,6 +1,7 @@
 import type { Reader } from '../store/reader.ts';
+import { PhraseScores } from './phrase-scores.ts';
 import { ftsString } from './query/parse.ts';
-import type { ResolvedSlot } from './query/resolve.ts';
+import type { ResolvedSlot, WordsMemo } from './query/resolve.ts';
 
 /**
  * How well a memory answers a query, as evidence rather than rank: the lexical share of the
@@ -53,6 +54,10 @@ export interface MatchMemo {
   total?: number;
   /** The sampled memories' rids, once chosen. */
   sample?: number[];
+  /** Phrases' matches with their `bm25()`, as the pruned top k of the lexical legs reads them (`top-bm25.ts`). */
+  readonly phrases: PhraseScores;
+  /** The store's words by prefix, as the query's words are completed and corrected (`query/resolve.ts`). */
+  readonly words: WordsMemo;
 }
 
 /** The lexical side of a query: its slots with their expressions and weights (idf × weight). */
@@ -66,6 +71,11 @@ export interface QueryEvidence {
   }[];
   /** Σ of the slots' weights: a memory matching all of them covers 1. */
   total: number;
+}
+
+/** An empty {@link MatchMemo}: nothing counted or read yet. */
+export function matchMemo(): MatchMemo {
+  return { slotCounts: new Map(), phrases: new PhraseScores(), words: new Map() };
 }
 
 /** What a memory holding only the model's nearest words to a query word covers of that word. */

@@ -92,6 +92,7 @@ export async function recall(
     query,
     parseQuery(query, plan.typing),
     (w) => ctx.similarity.knows?.(w) ?? false,
+    ctx.memo.match.words,
   );
   // the model reads corrected words and the completed word being typed, as the lexical leg does
   const read = modelQuery(query, slots);

@@ -1,6 +1,6 @@
 import type { Reader } from '../store/reader.ts';
 import { candidateRows, type CandidateRow } from '../store/store.ts';
-import type { MatchMemo } from './match.ts';
+import { matchMemo, type MatchMemo } from './match.ts';
 
 /** Values kept at most by one memo; past it the memo starts again empty. */
 const DEFAULT_CAPACITY = 16_384;
@@ -10,8 +10,9 @@ const DEFAULT_CAPACITY = 16_384;
  * kept by rid until the store next changes. Consecutive recalls share most of their candidates (a
  * search typed letter by letter, a small store), and reading them again through SQLite-WASM and
  * decoding their strings cost more than the rest of their ranking. The engine clears every memo in
- * the same synchronous step as any change to the rows (a committed write, written retrieval
- * counts), so a recall never sees a value other than the one it would read.
+ * the same synchronous step as any change to the rows (a committed write), and the candidate rows
+ * when retrieval counts are written, so a recall never sees a value other than the one it would
+ * read.
  */
 export class RidMemo<T> {
   readonly #values = new Map<number, T>();
@@ -66,14 +67,23 @@ export class RecallMemo {
   /** Session neighbours of a memory, unfiltered: rids before (nearest first) and after. */
   readonly neighbours = new RidMemo<readonly [string | null, string | null]>();
   /** The store's size, its cosine sample and each query slot's document count (`match.ts`). */
-  match: MatchMemo = { slotCounts: new Map() };
+  match: MatchMemo = matchMemo();
+
+  /**
+   * Forgets what depends on access counts and usage (the candidate rows): recalls' retrieval
+   * counts were written. Words, speakers and sessions did not change, so what the lexical legs
+   * counted and read stays (a search typed after a pause reads none of it again).
+   */
+  usageChanged(): void {
+    this.rows.clear();
+  }
 
   /** Forgets every kept value: the store changed. */
   clear(): void {
     this.rows.clear();
     this.speakers.clear();
     this.neighbours.clear();
-    this.match = { slotCounts: new Map() };
+    this.match = matchMemo();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Reader } from '../store/reader.ts';
 import { LOOKUP_COST, phraseCount, storeSize, type MatchMemo } from './match.ts';
+import type { PhraseMatches } from './phrase-scores.ts';
 
 /**
  * The exact top k of FTS5's `bm25()` over an OR of phrases, without scoring every memory that
@@ -80,23 +81,28 @@ export function topBm25(
   const left = new Array<number>(counted.length + 1).fill(0);
   for (let i = counted.length - 1; i >= 0; i--) left[i] = left[i + 1]! + counted[i]!.bound;
 
-  /** Each memory's score over the phrases read so far. */
-  const partial = new Map<number, number>();
-  const scan = ({ phrase, repeats }: (typeof counted)[number], only?: ReadonlySet<number>) => {
-    read.each(
-      `SELECT rowid, ${bm25Call} FROM memories_fts WHERE memories_fts MATCH ?`,
-      [phrase],
-      (c) => {
-        const rid = c.num(0);
-        if (!only || only.has(rid)) partial.set(rid, (partial.get(rid) ?? 0) - repeats * c.num(1));
-      },
-    );
-  };
+  /** Each memory's score over the phrases read so far, by ascending rid. */
+  let partial: Scores = { rids: new Int32Array(0), scores: new Float64Array(0) };
+  const matches = ({ phrase, n }: (typeof counted)[number]) =>
+    memo.phrases.get(bm25Call, phrase, () => {
+      const rids = new Int32Array(n);
+      const bm25 = new Float64Array(n);
+      let at = 0;
+      read.each(
+        `SELECT rowid, ${bm25Call} FROM memories_fts WHERE memories_fts MATCH ?`,
+        [phrase],
+        (c) => {
+          rids[at] = c.num(0);
+          bm25[at++] = c.num(1);
+        },
+      );
+      return byRid(rids.subarray(0, at), bm25.subarray(0, at));
+    });
   let i = 0;
   // 1. Rarest first, every match, until no memory unseen so far can reach the top k.
   for (; i < counted.length; i++) {
-    if (partial.size >= limit && kthBest(partial.values(), limit) > left[i]!) break;
-    scan(counted[i]!);
+    if (partial.rids.length >= limit && kthBest(partial.scores, limit) > left[i]!) break;
+    partial = added(partial, matches(counted[i]!), counted[i]!.repeats);
     if (work) {
       work.scanned++;
       work.rows += counted[i]!.n;
@@ -104,12 +110,17 @@ export function topBm25(
   }
   // 2. The rest only for the candidates that could still get there: a phrase read whole (for them
   //    alone) while that costs less than a lookup in each of them, then lookups.
-  let candidates = [...partial.keys()];
+  const live = new Uint8Array(partial.rids.length).fill(1);
+  let candidates = live.length;
   for (; i < counted.length; i++) {
-    const floor = kthBest(partial.values(), limit);
-    candidates = candidates.filter((rid) => partial.get(rid)! + left[i]! >= floor);
-    if (counted[i]!.n > LOOKUP_COST * candidates.length) break;
-    scan(counted[i]!, new Set(candidates));
+    const floor = kthBest(partial.scores, limit);
+    for (let j = 0; j < live.length; j++)
+      if (live[j] && partial.scores[j]! + left[i]! < floor) {
+        live[j] = 0;
+        candidates--;
+      }
+    if (counted[i]!.n > LOOKUP_COST * candidates) break;
+    addToLive(partial, live, matches(counted[i]!), counted[i]!.repeats);
     if (work) {
       work.scanned++;
       work.rows += counted[i]!.n;
@@ -124,11 +135,16 @@ export function topBm25(
   if (rest.length === 0) return best(partial, limit);
   const gain = left[i]!;
   // 3. Best partial score first; stop where even the greatest gain cannot reach the k-th complete score.
-  candidates.sort((a, b) => partial.get(b)! - partial.get(a)! || a - b);
+  const order: number[] = [];
+  for (let j = 0; j < live.length; j++) if (live[j]) order.push(j);
+  order.sort(
+    (a, b) => partial.scores[b]! - partial.scores[a]! || partial.rids[a]! - partial.rids[b]!,
+  );
   const done = new Map<number, number>();
   const top = new TopScores(limit);
-  for (const rid of candidates) {
-    const start = partial.get(rid)!;
+  for (const j of order) {
+    const rid = partial.rids[j]!;
+    const start = partial.scores[j]!;
     if (top.full && start + gain < top.floor) break;
     let score = start;
     for (const { phrase, repeats } of rest) {
@@ -143,7 +159,10 @@ export function topBm25(
     done.set(rid, score);
     top.add(score);
   }
-  return best(done, limit);
+  return best(
+    { rids: Int32Array.from(done.keys()), scores: Float64Array.from(done.values()) },
+    limit,
+  );
 }
 
 /** The k greatest scores seen, as a min-heap: `floor` is the k-th greatest once `full`. */
@@ -185,6 +204,66 @@ class TopScores {
   }
 }
 
+/** Memories' scores: rids (ascending, but in {@link best}) and their scores. */
+interface Scores {
+  rids: Int32Array;
+  scores: Float64Array;
+}
+
+/**
+ * A phrase's matches by ascending rid. FTS5 returns a MATCH's rows in rowid order, so this only
+ * checks; matches in another order are sorted.
+ */
+function byRid(rids: Int32Array, bm25: Float64Array): PhraseMatches {
+  let sorted = true;
+  for (let j = 1; j < rids.length && sorted; j++) sorted = rids[j - 1]! < rids[j]!;
+  if (sorted) return { rids, bm25 };
+  const order = Array.from(rids.keys()).sort((a, b) => rids[a]! - rids[b]!);
+  return {
+    rids: Int32Array.from(order, (j) => rids[j]!),
+    bm25: Float64Array.from(order, (j) => bm25[j]!),
+  };
+}
+
+/** `partial` with a phrase's matches added (`repeats` × its score), memories it alone matches included. */
+function added(partial: Scores, { rids, bm25 }: PhraseMatches, repeats: number): Scores {
+  const n = partial.rids.length;
+  const outRids = new Int32Array(n + rids.length);
+  const outScores = new Float64Array(n + rids.length);
+  let a = 0;
+  let b = 0;
+  let o = 0;
+  while (a < n || b < rids.length) {
+    const ra = a < n ? partial.rids[a]! : Infinity;
+    const rb = b < rids.length ? rids[b]! : Infinity;
+    outRids[o] = Math.min(ra, rb);
+    if (ra < rb) outScores[o++] = partial.scores[a++]!;
+    else if (rb < ra) outScores[o++] = 0 - repeats * bm25[b++]!;
+    else outScores[o++] = partial.scores[a++]! - repeats * bm25[b++]!;
+  }
+  return { rids: outRids.subarray(0, o), scores: outScores.subarray(0, o) };
+}
+
+/** A phrase's matches added to the memories of `partial` still `live` (in place). */
+function addToLive(
+  partial: Scores,
+  live: Uint8Array,
+  { rids, bm25 }: PhraseMatches,
+  repeats: number,
+): void {
+  for (let a = 0, b = 0; a < partial.rids.length && b < rids.length;) {
+    const ra = partial.rids[a]!;
+    const rb = rids[b]!;
+    if (ra < rb) a++;
+    else if (rb < ra) b++;
+    else {
+      if (live[a]) partial.scores[a] = partial.scores[a]! - repeats * bm25[b]!;
+      a++;
+      b++;
+    }
+  }
+}
+
 /** The k-th greatest of the values (−∞ when there are fewer). */
 function kthBest(values: Iterable<number>, k: number): number {
   const top = new TopScores(k);
@@ -193,9 +272,10 @@ function kthBest(values: Iterable<number>, k: number): number {
 }
 
 /** The `limit` best, by score, then lower rowid (only those at or above the k-th score sorted). */
-function best(scores: ReadonlyMap<number, number>, limit: number): TopItem[] {
-  const floor = kthBest(scores.values(), limit);
+function best({ rids, scores }: Scores, limit: number): TopItem[] {
+  const floor = kthBest(scores, limit);
   const out: TopItem[] = [];
-  for (const [rid, score] of scores) if (score >= floor) out.push({ rid, score });
+  for (let j = 0; j < rids.length; j++)
+    if (scores[j]! >= floor) out.push({ rid: rids[j]!, score: scores[j]! });
   return out.sort((a, b) => b.score - a.score || a.rid - b.rid).slice(0, limit);
 }

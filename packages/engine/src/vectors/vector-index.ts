@@ -47,6 +47,12 @@ export function unitVector(v: ArrayLike<number>): Float32Array {
   return out;
 }
 
+/** Whether every component is 0. */
+function isZero(v: Float32Array): boolean {
+  for (let i = 0; i < v.length; i++) if (v[i] !== 0) return false;
+  return true;
+}
+
 /** A hit of {@link VectorIndex.search}: the memory's row id and its cosine with the query. */
 export interface VectorHit {
   rid: number;
@@ -459,7 +465,9 @@ export class VectorIndex {
     if (k <= 0 || this.#count === 0) return [];
     if (allowed && allowed.size * FEW_ROWS < this.#count) return this.#searchRows(allowed, k);
     const skip = allowed ? (rid: number) => !allowed.has(rid) : undefined;
-    if (this.#q8 && this.#count >= this.#quantizedFrom && k < this.#count)
+    // A zero query (no word the model knows: a search box's first letter) scores every row 0: each
+    // would reach the int8 path's floor and be scored again alone; one pass of the scan does it.
+    if (this.#q8 && this.#count >= this.#quantizedFrom && k < this.#count && !isZero(query))
       return this.#searchQuantized(this.#q8, query, k, skip);
     this.#scan(this.#rowsOff(), this.#queryOff, this.#outOff, this.#count, this.#stride);
     const scores = this.#heap.subarray(this.#outOff >> 2, (this.#outOff >> 2) + this.#count);

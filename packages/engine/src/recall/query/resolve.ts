@@ -46,18 +46,21 @@ export function resolveQuery(
   query: string,
   slots: readonly QuerySlot[],
   known: KnownWord = () => false,
+  /** The store's words kept by prefix (the recall memo's); default: none kept */
+  kept: WordsMemo = new Map(),
 ): ResolvedSlot[] {
   const stopwords = queryStopwords(query);
+  const words: Vocabulary = { read, kept };
   const resolved = slots.map((s): ResolvedSlot => {
     if (s.kind !== 'word') return s;
     const word = s.words[0]!;
-    if (s.prefix) return complete(read, s, word, stopwords);
+    if (s.prefix) return complete(words, s, word, stopwords);
     const corrigible = Array.from(word).length >= MIN_CORRECTED && LATIN.test(word) && !known(word);
     if (!corrigible || matches(read, s.terms)) return s;
-    const [fix] = nearWords(read, word, (w) => [w], stopwords, 1);
+    const [fix] = nearWords(words, word, (w) => [w], stopwords, 1);
     return fix === undefined ? s : { ...s, correction: fix, terms: [ftsString([fix])] };
   });
-  return joinWords(read, query, resolved);
+  return joinWords(words, query, resolved);
 }
 
 /**
@@ -65,7 +68,7 @@ export function resolveQuery(
  * the joined word becomes an alternative of both slots, so a memory holding it matches the two.
  * The second may be the word being typed ("note bo" → "notebook"). Only words typed side by side.
  */
-function joinWords(read: Reader, query: string, slots: ResolvedSlot[]): ResolvedSlot[] {
+function joinWords(words: Vocabulary, query: string, slots: ResolvedSlot[]): ResolvedSlot[] {
   const typed = query.toLowerCase();
   const out = [...slots];
   for (let i = 0; i + 1 < out.length; i++) {
@@ -76,8 +79,10 @@ function joinWords(read: Reader, query: string, slots: ResolvedSlot[]): Resolved
     if (!standSideBySide(typed, a.text, b.text)) continue;
     const start = a.words[0]! + b.words[0]!;
     const joined = b.prefix
-      ? wordsBeginning(read, start)[0]?.term
-      : read.all('SELECT term FROM memories_vocab WHERE term = ?', [start], (c) => c.text(0)!)[0];
+      ? wordsBeginning(words, start)[0]?.term
+      : words.read.all('SELECT term FROM memories_vocab WHERE term = ?', [start], (c) =>
+          c.text(0)!,
+        )[0];
     if (joined === undefined) continue;
     const term = ftsString([joined]);
     out[i] = { ...a, terms: [...a.terms, term] };
@@ -93,14 +98,14 @@ function escapeRegExp(text: string): string {
 
 /** The prefix slot with the store's words it begins (or, with none, begins with one typo). */
 function complete(
-  read: Reader,
+  words: Vocabulary,
   s: QuerySlot,
   prefix: string,
   stopwords: ReadonlySet<string>,
 ): ResolvedSlot {
   const own = stopwords.has(prefix) ? [] : s.terms;
   if (Array.from(prefix).length < MIN_PREFIX) return { ...s, terms: own };
-  let completions = wordsBeginning(read, prefix)
+  let completions = wordsBeginning(words, prefix)
     .filter((w) => w.term !== prefix && !stopwords.has(w.term))
     .slice(0, COMPLETIONS)
     .map((w) => w.term);
@@ -109,13 +114,13 @@ function complete(
     own.length > 0 &&
     Array.from(prefix).length >= MIN_CORRECTED &&
     LATIN.test(prefix) &&
-    !matches(read, own)
+    !matches(words.read, own)
   ) {
     // the candidate's beginnings one letter shorter and longer too: a letter dropped or doubled
     // while typing shifts the rest ("pasport" begins "passport" with one typo)
     const length = Array.from(prefix).length;
     completions = nearWords(
-      read,
+      words,
       prefix,
       (w) => {
         const chars = Array.from(w);
@@ -141,15 +146,53 @@ function matches(read: Reader, terms: readonly string[]): boolean {
   );
 }
 
-/** The store's words beginning with `prefix`, most common first. */
-function wordsBeginning(read: Reader, prefix: string): { term: string; doc: number }[] {
-  return read
+/** Words of the store as `memories_vocab` lists them: the word and the memories holding it. */
+export interface VocabWord {
+  term: string;
+  doc: number;
+}
+
+/**
+ * The store's words by the prefix they were asked for, most common first, kept until the store
+ * changes (in the recall memo): `memories_vocab` counts each word's memories by reading all of
+ * them, so a slice of the vocabulary costs milliseconds at 100k memories (a correction reads the
+ * words of two first letters: ~30 ms), and a search typed letter by letter asks for the same.
+ */
+export type WordsMemo = Map<string, readonly VocabWord[]>;
+
+/** Words kept at most over all prefixes; past it the memo starts again empty. */
+const KEPT_WORDS = 200_000;
+
+/** The store's vocabulary: how it is read, and what is kept of it. */
+interface Vocabulary {
+  read: Reader;
+  kept: WordsMemo;
+}
+
+/**
+ * The store's words beginning with `prefix`, most common first (then by word): kept, from a kept
+ * shorter prefix's words, or read.
+ */
+function wordsBeginning({ read, kept }: Vocabulary, prefix: string): readonly VocabWord[] {
+  const known = kept.get(prefix);
+  if (known) return known;
+  let words: readonly VocabWord[] | undefined;
+  for (let n = prefix.length - 1; n >= 1 && !words; n--) {
+    const shorter = kept.get(prefix.slice(0, n));
+    if (shorter) words = shorter.filter((w) => w.term.startsWith(prefix));
+  }
+  words ??= read
     .all(
       'SELECT term, doc FROM memories_vocab WHERE term >= ? AND term < ?',
       [prefix, prefix + MAX_CHAR],
       (c) => ({ term: c.text(0)!, doc: c.num(1) }),
     )
     .sort((a, b) => b.doc - a.doc || (a.term < b.term ? -1 : 1));
+  let size = words.length;
+  for (const w of kept.values()) size += w.length;
+  if (size > KEPT_WORDS) kept.clear();
+  kept.set(prefix, words);
+  return words;
 }
 
 /**
@@ -158,7 +201,7 @@ function wordsBeginning(read: Reader, prefix: string): { term: string; doc: numb
  * Candidates begin with the word's first letter or, for a swap of the first two, its second.
  */
 function nearWords(
-  read: Reader,
+  words: Vocabulary,
   word: string,
   views: (candidate: string) => readonly string[],
   stopwords: ReadonlySet<string>,
@@ -169,7 +212,7 @@ function nearWords(
   const starts = new Set([chars[0]!, chars[1]!]);
   const found: { term: string; doc: number; d: number }[] = [];
   for (const start of starts) {
-    for (const { term, doc } of wordsBeginning(read, start)) {
+    for (const { term, doc } of wordsBeginning(words, start)) {
       if (term === word || stopwords.has(term)) continue;
       const d = Math.min(...views(term).map((v) => editDistance(word, v, max)));
       if (d <= max) found.push({ term, doc, d });
