@@ -39,6 +39,13 @@ export const Z_FULL = 6;
  * expression matching fewer memories than this many per candidate is read whole instead.
  */
 export const LOOKUP_COST = 150;
+/**
+ * The same without `bm25()`: a scanned match's row id costs ~0.1 µs, a lookup 30–500 µs (at 100k
+ * memories in Node: ~50 µs in a word every memory holds, ~400 µs in one of 16k memories, where
+ * most candidates are not found), so the matches of an expression are read whole unless it
+ * matches more than this many memories per candidate.
+ */
+const MATCH_LOOKUP_COST = 1500;
 /** Memories sampled for the store's cosines with a query (spread evenly over row ids). */
 const SAMPLE = 256;
 /** Below this many memories the reference distribution is mixed in. */
@@ -143,7 +150,7 @@ function matching(
 ): Set<number> {
   const out = new Set<number>();
   if (count === 0) return out;
-  if (count <= LOOKUP_COST * rids.size) {
+  if (count <= MATCH_LOOKUP_COST * rids.size) {
     // a rare expression: every memory it matches at once (FTS5 does not narrow a MATCH by `rowid IN`)
     for (const rid of read.all(
       'SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?',
