@@ -45,9 +45,30 @@ describe('RidMemo', () => {
     expect(asked).toEqual([1]);
   });
 
-  it('keeps what the lexical legs counted when only usage changed, and nothing after clear()', () => {
+  it('reads everything again after clear()', () => {
+    const memo = new RidMemo<number>();
+    const read = (missing: number[]) => missing.map((r) => [r, r * 10] as const);
+    memo.get([3, 1, 2], read);
+    let asked: number[] = [];
+    memo.get([1, 2, 3], (m) => ((asked = m), read(m)));
+    expect(asked).toEqual([]);
+    memo.clear();
+    memo.get([1, 2, 3], (m) => ((asked = m), read(m)));
+    expect(asked).toEqual([1, 2, 3]);
+  });
+});
+
+describe('RecallMemo', () => {
+  it('keeps what the lexical legs counted and read when only usage changed, and nothing after clear()', () => {
     const memo = new RecallMemo();
     memo.match.slotCounts.set('"kitten"', 3);
+    memo.match.words.set('kit', [{ term: 'kitten', doc: 3 }]);
+    let phraseReads = 0;
+    const matches = () => {
+      phraseReads++;
+      return { rids: Int32Array.of(1, 2, 3), bm25: Float64Array.of(-1, -2, -3) };
+    };
+    memo.match.phrases.get('bm25(memories_fts)', '"kitten"', matches);
     const read = (missing: number[]) => missing.map((r) => [r, null] as const);
     const row = (missing: number[]) => missing.map((r) => [r, {} as never] as const);
     memo.speakers.get([1], read);
@@ -60,20 +81,14 @@ describe('RidMemo', () => {
     memo.speakers.get([1], (m) => ((asked = m), read(m)));
     expect(asked).toEqual([]);
     expect(memo.match.slotCounts.get('"kitten"')).toBe(3);
+    expect(memo.match.words.get('kit')).toHaveLength(1);
+    memo.match.phrases.get('bm25(memories_fts)', '"kitten"', matches);
+    expect(phraseReads).toBe(1);
     memo.clear();
     expect(memo.match.slotCounts.size).toBe(0);
-  });
-
-  it('reads everything again after clear()', () => {
-    const memo = new RidMemo<number>();
-    const read = (missing: number[]) => missing.map((r) => [r, r * 10] as const);
-    memo.get([3, 1, 2], read);
-    let asked: number[] = [];
-    memo.get([1, 2, 3], (m) => ((asked = m), read(m)));
-    expect(asked).toEqual([]);
-    memo.clear();
-    memo.get([1, 2, 3], (m) => ((asked = m), read(m)));
-    expect(asked).toEqual([1, 2, 3]);
+    expect(memo.match.words.size).toBe(0);
+    memo.match.phrases.get('bm25(memories_fts)', '"kitten"', matches);
+    expect(phraseReads).toBe(2);
   });
 });
 
