@@ -66,7 +66,10 @@ export class RecallMemo {
   readonly speakers = new RidMemo<string | null>();
   /** Session neighbours of a memory, unfiltered: rids before (nearest first) and after. */
   readonly neighbours = new RidMemo<readonly [string | null, string | null]>();
-  /** The store's size, its cosine sample and each query slot's document count (`match.ts`). */
+  /**
+   * The store's size, its cosine sample, each query slot's document count, each phrase's matches
+   * with their `bm25()` and the store's words by prefix (`match.ts`).
+   */
   match: MatchMemo = matchMemo();
 
   /**

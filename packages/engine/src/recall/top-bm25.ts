@@ -10,7 +10,8 @@ import type { PhraseMatches } from './phrase-scores.ts';
  * (its term-frequency factor stays below `k1 + 1`, whatever the column weights). So:
  *
  * 1. the phrases are taken rarest first, each scored on every memory it matches (one FTS5 query
- *    per phrase: its own `bm25()`, which is its share of the OR query's);
+ *    per phrase: its own `bm25()`, which is its share of the OR query's; kept in the memo's
+ *    `phrases` until the store changes, and summed over rid-sorted arrays);
  * 2. as soon as the k-th best partial score exceeds what all remaining phrases together could
  *    add, no memory that matched none of the phrases scored so far can reach the top k: the rest
  *    of the phrases are read only for the candidates that could still get there, one lookup each
