@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { createEngine, type Engine, type RecallResult } from '../src/index.ts';
 import { RecallMemo, RidMemo } from '../src/recall/rid-memo.ts';
+import type { Reader } from '../src/store/reader.ts';
 import { defaultEmbedder, NOTES } from './helpers.ts';
 
 describe('RidMemo', () => {
@@ -62,7 +63,12 @@ describe('RecallMemo', () => {
   it('keeps what the lexical legs counted and read when only usage changed, and nothing after clear()', () => {
     const memo = new RecallMemo();
     memo.match.slotCounts.set('"kitten"', 3);
-    memo.match.words.set('kit', [{ term: 'kitten', doc: 3 }]);
+    let vocabReads = 0;
+    // a reader of the vocabulary alone, counting its reads (the memo's only use of it here)
+    const vocab = {
+      all: () => (vocabReads++, [{ term: 'kitten', doc: 3 }]),
+    } as unknown as Reader;
+    memo.match.words.beginning(vocab, 'kit');
     let phraseReads = 0;
     const matches = () => {
       phraseReads++;
@@ -81,12 +87,14 @@ describe('RecallMemo', () => {
     memo.speakers.get([1], (m) => ((asked = m), read(m)));
     expect(asked).toEqual([]);
     expect(memo.match.slotCounts.get('"kitten"')).toBe(3);
-    expect(memo.match.words.get('kit')).toHaveLength(1);
+    expect(memo.match.words.beginning(vocab, 'kit')).toHaveLength(1);
+    expect(vocabReads).toBe(1);
     memo.match.phrases.get('bm25(memories_fts)', '"kitten"', matches);
     expect(phraseReads).toBe(1);
     memo.clear();
     expect(memo.match.slotCounts.size).toBe(0);
-    expect(memo.match.words.size).toBe(0);
+    memo.match.words.beginning(vocab, 'kit');
+    expect(vocabReads).toBe(2);
     memo.match.phrases.get('bm25(memories_fts)', '"kitten"', matches);
     expect(phraseReads).toBe(2);
   });

@@ -4,7 +4,8 @@ import { WasmReader, type Reader } from '../src/store/reader.ts';
 import { loadSqlite } from '../src/store/sqlite.ts';
 import type { Database } from '../src/store/database.ts';
 import { parseQuery } from '../src/recall/query/parse.ts';
-import { resolveQuery, type WordsMemo } from '../src/recall/query/resolve.ts';
+import { resolveQuery } from '../src/recall/query/resolve.ts';
+import { WordsMemo } from '../src/recall/query/words-memo.ts';
 
 const TEXTS = [
   'pancake recipe with buttermilk',
@@ -52,7 +53,7 @@ describe("the store's words kept by prefix", () => {
   it('answers as a fresh read, and reads the vocabulary once for a prefix and the longer ones typed after it', async () => {
     const { db, read, vocabReads } = await store();
     try {
-      const kept: WordsMemo = new Map();
+      const kept = new WordsMemo();
       // typed letter by letter: "pa" is read, then "pan", "panc", "pancak" come from its words
       for (const query of ['pa', 'pan', 'panc', 'pancak', 'panc']) {
         expect(resolve(read, query, kept)).toEqual(resolve(read, query));
@@ -67,6 +68,25 @@ describe("the store's words kept by prefix", () => {
       const after = vocabReads();
       resolve(read, typo, kept, false);
       expect(vocabReads()).toBe(after);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps no more words than its capacity: past it, it starts again empty', async () => {
+    const { db, read, vocabReads } = await store();
+    try {
+      const kept = new WordsMemo(4);
+      const fresh = kept.beginning(read, 'pa').map((w) => w.term);
+      expect(fresh).toHaveLength(7); // more than it keeps: read each time
+      expect(kept.beginning(read, 'pa').map((w) => w.term)).toEqual(fresh);
+      expect(vocabReads()).toBe(2);
+      for (const prefix of ['su', 'bo', 'ne', 'su', 'bo', 'ne']) kept.beginning(read, prefix);
+      expect(vocabReads()).toBe(5); // 1 + 1 + 2 words: all kept
+      kept.beginning(read, 'pe'); // a fifth word: the memo starts again with it
+      kept.beginning(read, 'pe');
+      kept.beginning(read, 'su');
+      expect(vocabReads()).toBe(7);
     } finally {
       db.close();
     }

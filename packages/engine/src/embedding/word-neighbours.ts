@@ -29,8 +29,9 @@ const PLAIN_WORD = /^\p{Ll}+$/u;
  * time) answers from it instead, without the search or the kernel's copy.
  */
 export class WordNeighbours {
-  readonly #ids: ReadonlyMap<string, number>;
-  readonly #words: readonly string[];
+  readonly #vocab: Readonly<Record<string, number>>;
+  /** Row id → its token where that is a plain word; built at the first need (see {@link #plainWords}). */
+  #words: readonly (string | undefined)[] | undefined;
   readonly #table: Int8Array;
   readonly #scales: Float32Array;
   readonly #dims: number;
@@ -64,18 +65,30 @@ export class WordNeighbours {
     this.#scales = scales;
     this.#dims = dims;
     this.#count = Math.floor(table.length / dims);
-    const ids = new Map<string, number>();
-    const words: string[] = [];
-    for (const [token, id] of Object.entries(vocab)) {
-      if (!Number.isInteger(id) || id < 0 || id >= this.#count) continue;
-      ids.set(token, id);
-      if (PLAIN_WORD.test(token)) words[id] = token;
-    }
-    this.#ids = ids;
-    this.#words = words;
+    // read as it is: a copy of a 50,000-word vocabulary into a Map cost ~100 ms at every start
+    this.#vocab = vocab;
     this.#shipped = shipped?.neighbours;
     this.#norms = new Float64Array(shipped ? 0 : this.#count);
     this.#rows = shipped ? null : (Int8Rows.create(dims, this.#count) ?? null);
+  }
+
+  /** The row of `token`, when the vocabulary holds it and the table has that row. */
+  #idOf(token: string): number | undefined {
+    if (!Object.hasOwn(this.#vocab, token)) return undefined;
+    const id = this.#vocab[token];
+    return Number.isInteger(id) && id! >= 0 && id! < this.#count ? id : undefined;
+  }
+
+  /** Row id → its token where that is a plain word, built once (a pass over the vocabulary). */
+  #plainWords(): readonly (string | undefined)[] {
+    if (this.#words) return this.#words;
+    const words: (string | undefined)[] = [];
+    for (const token in this.#vocab) {
+      const id = this.#idOf(token);
+      if (id !== undefined && PLAIN_WORD.test(token)) words[id] = token;
+    }
+    this.#words = words;
+    return words;
   }
 
   /**
@@ -101,6 +114,7 @@ export class WordNeighbours {
    * for all of it; a query that comes first finishes it at once. The answers are the same either way.
    */
   prepareInBackground(): void {
+    setTimeout(() => this.#plainWords(), 0);
     if (this.#shipped || this.#preparing || this.#prepared === this.#count) return;
     this.#preparing = true;
     const slice = () => {
@@ -134,16 +148,17 @@ export class WordNeighbours {
 
   /** Whether `word` (lower-case) is a plain word of the vocabulary. */
   knows(word: string): boolean {
-    const id = this.#ids.get(word);
-    return id !== undefined && this.#words[id] === word;
+    return this.#idOf(word) !== undefined && PLAIN_WORD.test(word);
   }
 
   /** The neighbours of `word` (lower-case, as the tokenizer writes it); none for an unknown word. */
   of(word: string): readonly string[] {
     if (this.#shipped) {
-      const id = this.#ids.get(word);
+      const id = this.#idOf(word);
       const near = id === undefined ? undefined : this.#shipped.get(id);
-      return near ? near.map((row) => this.#words[row]!) : [];
+      if (!near) return [];
+      const words = this.#plainWords();
+      return near.map((row) => words[row]!);
     }
     const kept = this.#cache.get(word);
     if (kept) {
@@ -165,7 +180,12 @@ export class WordNeighbours {
   everyWord(): Map<number, readonly number[]> {
     if (this.#shipped) return new Map(this.#shipped);
     const out = new Map<number, readonly number[]>();
-    for (const id of [...new Set(this.#ids.values())].sort((a, b) => a - b)) {
+    const ids = new Set<number>();
+    for (const token in this.#vocab) {
+      const id = this.#idOf(token);
+      if (id !== undefined) ids.add(id);
+    }
+    for (const id of [...ids].sort((a, b) => a - b)) {
       const near = this.#nearest(id);
       if (near.length > 0) out.set(id, near);
     }
@@ -173,8 +193,10 @@ export class WordNeighbours {
   }
 
   #find(word: string): readonly string[] {
-    const id = this.#ids.get(word);
-    return id === undefined ? [] : this.#nearest(id).map((row) => this.#words[row]!);
+    const id = this.#idOf(word);
+    if (id === undefined) return [];
+    const words = this.#plainWords();
+    return this.#nearest(id).map((row) => words[row]!);
   }
 
   /** The row ids of row `id`'s neighbours, nearest first. */
@@ -183,9 +205,10 @@ export class WordNeighbours {
     const norms = this.#norms;
     if (norms[id] === 0) return [];
     const candidates = this.#candidates(id);
+    const words = this.#plainWords();
     const scored: [number, number][] = [];
     for (const row of candidates) {
-      if (row === id || this.#words[row] === undefined || norms[row] === 0) continue;
+      if (row === id || words[row] === undefined || norms[row] === 0) continue;
       const cosine = this.#dot(id, row) / (norms[id]! * norms[row]!);
       if (cosine >= NEIGHBOUR_MIN_COSINE) scored.push([cosine, row]);
     }

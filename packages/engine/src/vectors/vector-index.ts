@@ -47,12 +47,6 @@ export function unitVector(v: ArrayLike<number>): Float32Array {
   return out;
 }
 
-/** Whether every component is 0. */
-function isZero(v: Float32Array): boolean {
-  for (let i = 0; i < v.length; i++) if (v[i] !== 0) return false;
-  return true;
-}
-
 /** A hit of {@link VectorIndex.search}: the memory's row id and its cosine with the query. */
 export interface VectorHit {
   rid: number;
@@ -465,10 +459,13 @@ export class VectorIndex {
     if (k <= 0 || this.#count === 0) return [];
     if (allowed && allowed.size * FEW_ROWS < this.#count) return this.#searchRows(allowed, k);
     const skip = allowed ? (rid: number) => !allowed.has(rid) : undefined;
-    // A zero query (no word the model knows: a search box's first letter) scores every row 0: each
-    // would reach the int8 path's floor and be scored again alone; one pass of the scan does it.
-    if (this.#q8 && this.#count >= this.#quantizedFrom && k < this.#count && !isZero(query))
+    if (this.#q8 && this.#count >= this.#quantizedFrom && k < this.#count)
       return this.#searchQuantized(this.#q8, query, k, skip);
+    return this.#searchAll(k, skip);
+  }
+
+  /** {@link search} by one pass of the float scan over every row. */
+  #searchAll(k: number, skip: ((rid: number) => boolean) | undefined): VectorHit[] {
     this.#scan(this.#rowsOff(), this.#queryOff, this.#outOff, this.#count, this.#stride);
     const scores = this.#heap.subarray(this.#outOff >> 2, (this.#outOff >> 2) + this.#count);
     const rids = this.#rids;
@@ -514,6 +511,9 @@ export class VectorIndex {
    * score among them is a floor T the true k-th best cannot be below; (3) every other row whose
    * approximate score plus its error bound reaches T is scored exactly too. A row left out scores
    * below T exactly, so it is not in the exact top k; the top k of the exactly scored rows is.
+   * Where more than one row in {@link FEW_ROWS} reaches T (many ties: a zero query, which no word
+   * the model knows gives, scores every row 0), one pass of the float scan costs less than scoring
+   * them one at a time, and gives the same answer.
    */
   #searchQuantized(
     q8: Int8Rows,
@@ -529,7 +529,9 @@ export class VectorIndex {
     for (const row of head) exact.set(row, this.#exact(row));
     let floor = -Infinity;
     if (exact.size >= k) floor = [...exact.values()].sort((a, b) => b - a)[k - 1]!;
-    for (const row of q8.reaching(floor, n)) {
+    const reaching = q8.reaching(floor, n);
+    if (reaching.length * FEW_ROWS > n) return this.#searchAll(k, skip);
+    for (const row of reaching) {
       if (exact.has(row) || skip?.(rids[row]!)) continue;
       exact.set(row, this.#exact(row));
     }

@@ -3,6 +3,7 @@ import type { Reader } from '../../store/reader.ts';
 import { editDistance } from './edit-distance.ts';
 import { ftsString, type QuerySlot } from './parse.ts';
 import { standSideBySide } from './word-at.ts';
+import { WordsMemo } from './words-memo.ts';
 
 /**
  * A query's slots read against the store's own vocabulary (`memories_vocab`: every word the
@@ -32,8 +33,6 @@ const COMPLETIONS = 8;
 /** Shortest word (in characters) that is corrected, and shortest typed prefix that is completed. */
 const MIN_CORRECTED = 4;
 const MIN_PREFIX = 2;
-/** The highest code point: `term < prefix + MAX_CHAR` bounds the words beginning with prefix. */
-const MAX_CHAR = '\u{10FFFF}';
 /** A word in the Latin script with at least one letter. */
 const LATIN = /^(?=.*\p{Script=Latin})[\p{Script=Latin}\p{N}\p{M}]+$/u;
 
@@ -47,7 +46,7 @@ export function resolveQuery(
   slots: readonly QuerySlot[],
   known: KnownWord = () => false,
   /** The store's words kept by prefix (the recall memo's); default: none kept */
-  kept: WordsMemo = new Map(),
+  kept: WordsMemo = new WordsMemo(),
 ): ResolvedSlot[] {
   const stopwords = queryStopwords(query);
   const words: Vocabulary = { read, kept };
@@ -79,7 +78,7 @@ function joinWords(words: Vocabulary, query: string, slots: ResolvedSlot[]): Res
     if (!standSideBySide(typed, a.text, b.text)) continue;
     const start = a.words[0]! + b.words[0]!;
     const joined = b.prefix
-      ? wordsBeginning(words, start)[0]?.term
+      ? words.kept.beginning(words.read, start)[0]?.term
       : words.read.all('SELECT term FROM memories_vocab WHERE term = ?', [start], (c) =>
           c.text(0)!,
         )[0];
@@ -105,7 +104,8 @@ function complete(
 ): ResolvedSlot {
   const own = stopwords.has(prefix) ? [] : s.terms;
   if (Array.from(prefix).length < MIN_PREFIX) return { ...s, terms: own };
-  let completions = wordsBeginning(words, prefix)
+  let completions = words.kept
+    .beginning(words.read, prefix)
     .filter((w) => w.term !== prefix && !stopwords.has(w.term))
     .slice(0, COMPLETIONS)
     .map((w) => w.term);
@@ -146,53 +146,10 @@ function matches(read: Reader, terms: readonly string[]): boolean {
   );
 }
 
-/** Words of the store as `memories_vocab` lists them: the word and the memories holding it. */
-export interface VocabWord {
-  term: string;
-  doc: number;
-}
-
-/**
- * The store's words by the prefix they were asked for, most common first, kept until the store
- * changes (in the recall memo): `memories_vocab` counts each word's memories by reading all of
- * them, so a slice of the vocabulary costs milliseconds at 100k memories (a correction reads the
- * words of two first letters: ~30 ms), and a search typed letter by letter asks for the same.
- */
-export type WordsMemo = Map<string, readonly VocabWord[]>;
-
-/** Words kept at most over all prefixes; past it the memo starts again empty. */
-const KEPT_WORDS = 200_000;
-
 /** The store's vocabulary: how it is read, and what is kept of it. */
 interface Vocabulary {
   read: Reader;
   kept: WordsMemo;
-}
-
-/**
- * The store's words beginning with `prefix`, most common first (then by word): kept, from a kept
- * shorter prefix's words, or read.
- */
-function wordsBeginning({ read, kept }: Vocabulary, prefix: string): readonly VocabWord[] {
-  const known = kept.get(prefix);
-  if (known) return known;
-  let words: readonly VocabWord[] | undefined;
-  for (let n = prefix.length - 1; n >= 1 && !words; n--) {
-    const shorter = kept.get(prefix.slice(0, n));
-    if (shorter) words = shorter.filter((w) => w.term.startsWith(prefix));
-  }
-  words ??= read
-    .all(
-      'SELECT term, doc FROM memories_vocab WHERE term >= ? AND term < ?',
-      [prefix, prefix + MAX_CHAR],
-      (c) => ({ term: c.text(0)!, doc: c.num(1) }),
-    )
-    .sort((a, b) => b.doc - a.doc || (a.term < b.term ? -1 : 1));
-  let size = words.length;
-  for (const w of kept.values()) size += w.length;
-  if (size > KEPT_WORDS) kept.clear();
-  kept.set(prefix, words);
-  return words;
 }
 
 /**
@@ -212,7 +169,7 @@ function nearWords(
   const starts = new Set([chars[0]!, chars[1]!]);
   const found: { term: string; doc: number; d: number }[] = [];
   for (const start of starts) {
-    for (const { term, doc } of wordsBeginning(words, start)) {
+    for (const { term, doc } of words.kept.beginning(words.read, start)) {
       if (term === word || stopwords.has(term)) continue;
       const d = Math.min(...views(term).map((v) => editDistance(word, v, max)));
       if (d <= max) found.push({ term, doc, d });
