@@ -93,6 +93,26 @@ describe('WordNeighbours', () => {
     expect(embedder.neighbours!('zzqxv')).toEqual([]);
     for (const w of embedder.neighbours!('holiday')) expect(w).toMatch(/^\p{Ll}+$/u);
   });
+
+  it('knows the plain words of its vocabulary: not a word piece, a special token, an inherited name or a word it lacks', async () => {
+    const embedder = await defaultEmbedder();
+    expect(embedder.knows!('kitten')).toBe(true);
+    expect(embedder.knows!('holiday')).toBe(true);
+    // in its vocabulary but not plain words ('##!' a word piece, '.' punctuation); 'toString' and
+    // '__proto__' names every object has, not vocabulary entries
+    for (const token of [
+      '##!',
+      '.',
+      '[UNK]',
+      '[CLS]',
+      'Kitten',
+      'zzqxv',
+      'toString',
+      '__proto__',
+      '',
+    ])
+      expect(embedder.knows!(token), token).toBe(false);
+  });
 });
 
 describe("the default model's shipped neighbour table", () => {
