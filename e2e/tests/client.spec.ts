@@ -629,6 +629,83 @@ test('a damaged store is STORE_CORRUPT at open; recoverMemory salvages it, keeps
   });
 });
 
+test("the model's files are kept in OPFS by their SHA-256: a reload fetches none of them, a damaged copy is fetched again", async ({
+  page,
+  context,
+  request,
+}) => {
+  const MODEL = '/models/anamnesis/glove-100d-sif/';
+  const fetched: string[] = [];
+  context.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.startsWith(MODEL) && path !== `${MODEL}config.json`)
+      fetched.push(path.slice(MODEL.length));
+  });
+  const manifest = (await (await request.get('/models/manifest.json')).json()) as {
+    files: Record<string, { sha256: string; bytes: number }>;
+  };
+  const digest = (file: string) => manifest.files[`anamnesis/glove-100d-sif/${file}`]!.sha256;
+  const kept = [
+    'tokenizer.json',
+    'tokenizer_config.json',
+    'onnx/model_quantized.onnx',
+    'neighbours.bin',
+  ];
+  const keptNames = () =>
+    page.evaluate(async () => {
+      const dir = await (
+        await navigator.storage.getDirectory()
+      ).getDirectoryHandle('.anamnesis-models');
+      const names: string[] = [];
+      for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys())
+        names.push(name);
+      return names.sort();
+    });
+  const answers = async (c: Awaited<ReturnType<typeof openClientPage>>) => {
+    ok(await c.open('a', { name: 'kept-model' }));
+    const hits = ok(await c.call('a', 'recall', ['my cat', { noCache: true }])) as {
+      id: string;
+      similarity: number;
+    }[];
+    ok(await c.close('a'));
+    return hits.map((h) => [h.id, h.similarity]);
+  };
+
+  let c = await openClientPage(page);
+  ok(await c.open('a', { name: 'kept-model' }));
+  ok(await c.call('a', 'rememberMany', [NOTES]));
+  ok(await c.close('a'));
+  const first = await answers(c);
+  expect(first[0]![0]).toBe('cat');
+  expect(first[0]![1]).toBeGreaterThan(0); // the model answered, not the lexical legs alone
+  expect([...new Set(fetched)].sort()).toEqual([...kept].sort());
+  expect(await keptNames()).toEqual(kept.map(digest).sort());
+
+  // a reload (a new worker): every file from its copy, the same answers
+  fetched.length = 0;
+  c = await openClientPage(page, { clear: false });
+  expect(await answers(c)).toEqual(first);
+  expect(fetched).toEqual([]);
+
+  // a copy damaged (same size, other bytes): fetched again and kept again, the same answers
+  await page.evaluate(async (name) => {
+    const dir = await (
+      await navigator.storage.getDirectory()
+    ).getDirectoryHandle('.anamnesis-models');
+    const handle = await dir.getFileHandle(name);
+    const writable = await handle.createWritable({ keepExistingData: true });
+    await writable.write({ type: 'write', position: 1000, data: new Uint8Array(64).fill(7) });
+    await writable.close();
+  }, digest('onnx/model_quantized.onnx'));
+  c = await openClientPage(page, { clear: false });
+  expect(await answers(c)).toEqual(first);
+  expect(fetched).toEqual(['onnx/model_quantized.onnx']);
+  fetched.length = 0;
+  c = await openClientPage(page, { clear: false });
+  expect(await answers(c)).toEqual(first);
+  expect(fetched).toEqual([]);
+});
+
 test.describe('the example app (apps/example, built by its own Vite config with anamnesis())', () => {
   test.use({ baseURL: EXAMPLE_URL });
 

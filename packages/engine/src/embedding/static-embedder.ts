@@ -25,6 +25,7 @@ import { AnamnesisError } from '@anamnesis/errors';
 import type { Tokenizer } from '@huggingface/tokenizers';
 
 import { asciiWordPiece } from './ascii-word-piece.ts';
+import { modelFileCache, type ModelFileCache } from './model-file-cache.ts';
 import { unitOf } from './pooling.ts';
 import { WordNeighbours } from './word-neighbours.ts';
 import {
@@ -83,16 +84,33 @@ async function readFile(root: string, model: string, file: string): Promise<Uint
       throw new FileError(file, 'missing', messageOf(e));
     }
   }
-  const base = (globalThis as { location?: { href: string } }).location?.href;
   let response: Response;
   try {
-    const folder = new URL(root.endsWith('/') ? root : `${root}/`, base);
-    response = await fetch(new URL(rel, folder));
+    response = await fetch(new URL(rel, rootFolder(root)));
   } catch (e) {
     throw new FileError(file, 'missing', messageOf(e));
   }
   if (!response.ok) throw new FileError(file, 'missing', `HTTP ${response.status}`);
   return new Uint8Array(await response.arrayBuffer());
+}
+
+/** The URL of a model root folder that is fetched from (relative to the page or worker). */
+function rootFolder(root: string): URL {
+  const base = (globalThis as { location?: { href: string } }).location?.href;
+  return new URL(root.endsWith('/') ? root : `${root}/`, base);
+}
+
+/**
+ * Where the model's files are kept in OPFS (a browser's dedicated worker, a root with a
+ * manifest), else `undefined` (see `model-file-cache.ts`).
+ */
+async function fileCache(root: string): Promise<ModelFileCache | undefined> {
+  if (isNode()) return undefined;
+  try {
+    return await modelFileCache(rootFolder(root));
+  } catch {
+    return undefined;
+  }
 }
 
 function parseJson(bytes: Uint8Array, file: string): Record<string, unknown> {
@@ -234,8 +252,14 @@ export async function createStaticEmbedder(
     });
   }
   const languagesRead = languagesOption ?? modelLanguages(root, model);
+  const cache = await fileCache(root);
+  /** A model file: through the kept copies where there are any, else read as it is served. */
+  const modelFile = (file: string): Promise<Uint8Array> =>
+    cache
+      ? cache.read(model, file, () => readFile(root, model, file))
+      : readFile(root, model, file);
   // optional: a model without one (or with one that does not fit) searches its table per word
-  const neighbourTable = readFile(root, model, NEIGHBOUR_TABLE_FILE).then(
+  const neighbourTable = modelFile(NEIGHBOUR_TABLE_FILE).then(
     (bytes) => {
       try {
         return decodeNeighbourTable(bytes);
@@ -248,7 +272,7 @@ export async function createStaticEmbedder(
   try {
     const [tokenizerBytes, configBytes, onnxBytes] = await Promise.all(
       files.map(async (file) => {
-        const bytes = await readFile(root, model, file);
+        const bytes = await modelFile(file);
         options.onProgress?.({ phase: 'model', loaded: bytes.length, total: bytes.length, file });
         return bytes;
       }),
@@ -295,6 +319,7 @@ export async function createStaticEmbedder(
         )
       : undefined;
   neighbours?.prepareInBackground();
+  void cache?.prune(); // copies of files no longer served
   const languages = await languagesRead;
   const acc = new Float64Array(dims);
   let truncated = 0;
