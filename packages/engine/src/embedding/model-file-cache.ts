@@ -11,6 +11,7 @@
  * another worker holds) means a plain fetch, as without the cache. Copies no manifest names any
  * more (an older model) are deleted once the model is read.
  */
+import { bytesToHex } from '@noble/hashes/utils.js';
 
 /** The OPFS folder of the kept copies (one file per SHA-256, hex). */
 const MODEL_CACHE_DIR = '.anamnesis-models';
@@ -45,10 +46,7 @@ export interface ModelFileCache {
 
 /** Hex SHA-256 of `bytes` (WebCrypto: off the worker's thread). */
 async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as BufferSource));
-  let hex = '';
-  for (const b of digest) hex += b.toString(16).padStart(2, '0');
-  return hex;
+  return bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as BufferSource)));
 }
 
 /** Whether this global scope can keep files: a dedicated worker with OPFS sync access handles and WebCrypto. */
