@@ -183,6 +183,26 @@ const dirs = {} as Record<Kind, string>;
 const sizes = {} as Record<Kind, number>;
 let preview: ChildProcess | undefined;
 let packed = new Map<string, string>();
+/**
+ * The MCP server's README install (test g), started at the end of `beforeAll`: like the CLI's
+ * (test d) it compiles better-sqlite3 from source where no prebuilt binary can be fetched, ~1 min
+ * of one core, so the two compiles overlap instead of running one after the other.
+ */
+let mcpInstalled: Promise<string> | undefined;
+
+/** Installs the MCP README's one install line in a fresh folder `mcp`; resolves to the folder. */
+async function installMcp(): Promise<string> {
+  const dir = join(work, 'mcp');
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer-mcp', private: true, type: 'module' }, null, 2),
+  );
+  const installs = commands(block('Install', 'sh', '', MCP_README));
+  expect(installs).toHaveLength(1);
+  await ok(localInstall(installs[0]!, packed), dir);
+  return dir;
+}
 
 test.describe.configure({ mode: 'serial' });
 // The repo's fixture fails a test on any request to another origin than this one.
@@ -247,10 +267,15 @@ test.beforeAll(async () => {
   console.log(`du -sm node_modules\n${report}`);
   mkdirSync(join(REPO, 'test-results'), { recursive: true });
   writeFileSync(join(REPO, 'test-results', 'consumers-sizes.txt'), `${report}\n`);
+  mcpInstalled = installMcp();
+  // awaited (and its failure reported) by test (g); this only keeps an early failure handled
+  mcpInstalled.catch(() => undefined);
 });
 
-test.afterAll(() => {
+test.afterAll(async () => {
   preview?.kill();
+  // an install still running (a test before (g) failed) ends before its folder is removed
+  await mcpInstalled?.catch(() => undefined);
   if (work && !process.env.ANAMNESIS_KEEP_CONSUMERS) rmSync(work, { recursive: true, force: true });
 });
 
@@ -654,15 +679,7 @@ await client.close();
 `;
 
 test('(g) the MCP server: README install, its assistant configuration over stdio, anamnesis mcp', async () => {
-  const dir = join(work, 'mcp');
-  mkdirSync(dir);
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: 'consumer-mcp', private: true, type: 'module' }, null, 2),
-  );
-  const installs = commands(block('Install', 'sh', '', MCP_README));
-  expect(installs).toHaveLength(1);
-  await ok(localInstall(installs[0]!, packed), dir);
+  const dir = await mcpInstalled!;
   const names = installed(dir);
   for (const name of ['@modelcontextprotocol/sdk', 'zod', '@anamnesis/engine', 'better-sqlite3']) {
     expect(names.has(name), name).toBe(true);
