@@ -11,6 +11,7 @@ import { loadSqlite } from '../src/store/sqlite.ts';
 import type { Database } from '../src/store/database.ts';
 import { topBm25, type TopBm25Work } from '../src/recall/top-bm25.ts';
 import { matchMemo, type MatchMemo } from '../src/recall/match.ts';
+import { PhraseScores } from '../src/recall/phrase-scores.ts';
 
 const BM25 = 'bm25(memories_fts, 1.0, 0.5, 0.3)';
 /** Words of a Zipf-like vocabulary: the first ones match most memories. */
@@ -54,14 +55,28 @@ describe('top k of BM25 without scoring every match', () => {
         fc.uniqueArray(fc.constantFrom(...WORDS.slice(0, 40)), { minLength: 1, maxLength: 5 }),
         fc.integer({ min: 1, max: 30 }),
         fc.boolean(),
-        async (texts, words, k, phrase) => {
+        fc.uniqueArray(fc.constantFrom(...WORDS.slice(0, 40)), { maxLength: 5 }),
+        fc.boolean(),
+        async (texts, words, k, phrase, earlier, small) => {
           const { db, read } = await storeOf(texts);
           try {
             const phrases = words.map((w) => `"${w}"`);
             if (phrase && words.length > 1) phrases.push(`"${words[0]} ${words[1]}"`);
             // a phrase given twice (a word two slots share) counts twice, in FTS5 and here
             if (k % 3 === 0) phrases.push(phrases[0]!);
-            const memo: MatchMemo = matchMemo();
+            // an earlier query's phrases read first: their greatest scores bound them now, with
+            // their matches kept or (a memo that keeps few) not
+            const memo: MatchMemo = small
+              ? { ...matchMemo(), phrases: new PhraseScores(texts.length >> 2) }
+              : matchMemo();
+            if (earlier.length > 0)
+              topBm25(
+                read,
+                memo,
+                earlier.map((w) => `"${w}"`),
+                BM25,
+                1 + (k >> 1),
+              );
             const pruned = topBm25(read, memo, phrases, BM25, k);
             const full = exhaustive(read, phrases, k);
             // the same scores, to within what phrases half the store matches add (≤ 2.2e-6 each)
@@ -124,20 +139,58 @@ describe('top k of BM25 without scoring every match', () => {
     }
   });
 
+  it("stops scoring every match sooner once a phrase's greatest score is known, kept or not", async () => {
+    // 3,000 memories of three words: a rarer word in every 10th, a commoner one in every 6th
+    // (none in both), so the rarer word's memories are the top 10 (its idf 2.2 against 1.6);
+    // the commoner word's idf bound (1.6 × 2.2) exceeds them, its greatest score (~1.6) does not
+    const texts = Array.from({ length: 3000 }, (_, i) => {
+      const middle = i % 10 === 0 ? WORDS[5] : i % 6 === 1 ? WORDS[6] : WORDS[10 + (i % 40)];
+      return [WORDS[0], middle, WORDS[50]].join(' ');
+    });
+    const { db, read } = await storeOf(texts);
+    try {
+      const phrases = [`"${WORDS[5]}"`, `"${WORDS[6]}"`];
+      const expected = exhaustive(read, phrases, 10).map((t) => t.rid);
+      const fresh: TopBm25Work = { scanned: 0, forCandidates: 0, rows: 0, lookups: 0 };
+      expect(topBm25(read, matchMemo(), phrases, BM25, 10, fresh).map((t) => t.rid)).toEqual(
+        expected,
+      );
+      expect(fresh.scanned).toBe(2);
+      // a memo that has read each phrase once but keeps no matches (capacity 0)
+      const memo: MatchMemo = { ...matchMemo(), phrases: new PhraseScores(0) };
+      for (const p of phrases) topBm25(read, memo, [p], BM25, 1);
+      const bounded: TopBm25Work = { scanned: 0, forCandidates: 0, rows: 0, lookups: 0 };
+      expect(topBm25(read, memo, phrases, BM25, 10, bounded).map((t) => t.rid)).toEqual(expected);
+      // the commoner word is then read for the rarer word's memories only
+      expect(bounded).toMatchObject({ scanned: 1, forCandidates: 1 });
+    } finally {
+      db.close();
+    }
+  });
+
   it('reads less than every match when common words dominate', async () => {
-    const texts = Array.from({ length: 3000 }, (_, i) =>
-      [WORDS[0], WORDS[1], WORDS[2], i % 300 === 0 ? 'rareword' : WORDS[3 + (i % 50)]].join(' '),
+    const texts = Array.from({ length: 4000 }, (_, i) =>
+      [WORDS[0], WORDS[1], WORDS[2], i % 400 === 0 ? 'rareword' : WORDS[3 + (i % 50)]].join(' '),
     );
     const { db, read } = await storeOf(texts);
     try {
       const phrases = ['"rareword"', `"${WORDS[0]}"`, `"${WORDS[1]}"`];
-      const work: TopBm25Work = { scanned: 0, rows: 0, lookups: 0 };
+      const work: TopBm25Work = { scanned: 0, forCandidates: 0, rows: 0, lookups: 0 };
       const pruned = topBm25(read, matchMemo(), phrases, BM25, 10, work);
       expect(pruned.map((t) => t.rid)).toEqual(exhaustive(read, phrases, 10).map((t) => t.rid));
       // the rare word alone is read in full; the common ones only looked up for its 10 memories
       expect(work.scanned).toBe(1);
       expect(work.rows).toBe(10);
       expect(work.lookups).toBeLessThanOrEqual(10 * 2);
+      // the common words' matches kept from earlier queries: merged for the candidates, no lookup
+      const memo = matchMemo();
+      topBm25(read, memo, [`"${WORDS[0]}"`], BM25, 1);
+      topBm25(read, memo, [`"${WORDS[1]}"`], BM25, 1);
+      const kept: TopBm25Work = { scanned: 0, forCandidates: 0, rows: 0, lookups: 0 };
+      expect(topBm25(read, memo, phrases, BM25, 10, kept).map((t) => t.rid)).toEqual(
+        pruned.map((t) => t.rid),
+      );
+      expect(kept).toMatchObject({ scanned: 1, forCandidates: 2, lookups: 0 });
     } finally {
       db.close();
     }

@@ -1,4 +1,5 @@
 import type { Reader } from '../store/reader.ts';
+import { KeptLists } from './kept-lists.ts';
 import { PhraseScores } from './phrase-scores.ts';
 import { ftsString } from './query/parse.ts';
 import type { ResolvedSlot } from './query/resolve.ts';
@@ -35,18 +36,21 @@ export const Z_NONE = 2;
 export const Z_FULL = 6;
 /**
  * What looking an FTS5 expression up in one memory (`MATCH ? AND rowid = ?`) costs, in memories
- * read by a scan of the expression: at 100k memories in Node a lookup takes ~0.4 ms (FTS5 probes
- * each segment of a large doclist) and a scanned match ~1–2.5 µs (with its `bm25()`), so an
- * expression matching fewer memories than this many per candidate is read whole instead.
+ * read by a scan of the expression: at 100k memories in Node a lookup takes 0.4–0.8 ms (FTS5
+ * probes each segment of a large doclist; 0.37 ms in a word of 23k memories, 2026-11-29) and a
+ * scanned match ~1 µs (with its `bm25()`), so an expression matching fewer memories than this
+ * many per candidate is read whole instead (and kept, for the next query that asks for it).
  */
-export const LOOKUP_COST = 150;
+export const LOOKUP_COST = 300;
 /**
- * The same without `bm25()`: a scanned match's row id costs ~0.1 µs, a lookup 30–500 µs (at 100k
- * memories in Node: ~50 µs in a word every memory holds, ~400 µs in one of 16k memories, where
- * most candidates are not found), so the matches of an expression are read whole unless it
- * matches more than this many memories per candidate.
+ * The same without `bm25()`: a scanned match's row id costs ~0.3 µs, a lookup 0.4–1.2 ms (at 100k
+ * memories in Node, 2026-11-29: 0.4 ms in a word of 17k memories, 0.8 ms in one of 27k, 1.1 ms in
+ * two words of 49k together, where most candidates are not found), so the matches of an expression
+ * are read whole (and kept) unless it matches more than this many memories per candidate.
  */
-const MATCH_LOOKUP_COST = 1500;
+const MATCH_LOOKUP_COST = 2500;
+/** Row ids kept over all expressions read whole for lexical coverage (4 bytes each: 4 MiB). */
+const KEPT_MATCHES = 1 << 20;
 /** Memories sampled for the store's cosines with a query (spread evenly over row ids). */
 const SAMPLE = 256;
 /** Below this many memories the reference distribution is mixed in. */
@@ -66,6 +70,8 @@ export interface MatchMemo {
   readonly phrases: PhraseScores;
   /** The store's words by prefix, as the query's words are completed and corrected (`query/resolve.ts`). */
   readonly words: WordsMemo;
+  /** The row ids each FTS5 expression matches (ascending), as lexical coverage reads them whole. */
+  readonly matches: KeptLists<Int32Array>;
 }
 
 /** The lexical side of a query: its slots with their expressions and weights (idf × weight). */
@@ -83,7 +89,12 @@ export interface QueryEvidence {
 
 /** An empty {@link MatchMemo}: nothing counted or read yet. */
 export function matchMemo(): MatchMemo {
-  return { slotCounts: new Map(), phrases: new PhraseScores(), words: new WordsMemo() };
+  return {
+    slotCounts: new Map(),
+    phrases: new PhraseScores(),
+    words: new WordsMemo(),
+    matches: new KeptLists(KEPT_MATCHES, (rids) => rids.length),
+  };
 }
 
 /** What a memory holding only the model's nearest words to a query word covers of that word. */
@@ -145,38 +156,66 @@ export function queryEvidence(
 /** The rids among `rids` that an expression matching `count` memories matches. */
 function matching(
   read: Reader,
+  memo: MatchMemo,
   expression: string,
   count: number,
   rids: ReadonlySet<number>,
 ): Set<number> {
   const out = new Set<number>();
   if (count === 0) return out;
-  if (count <= MATCH_LOOKUP_COST * rids.size) {
-    // a rare expression: every memory it matches at once (FTS5 does not narrow a MATCH by `rowid IN`)
-    for (const rid of read.all(
-      'SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?',
-      [expression],
-      (c) => c.num(0),
-    ))
-      if (rids.has(rid)) out.add(rid);
-  } else {
-    // a common one: each candidate looked up (a MATCH with `rowid =` seeks in the doclist)
-    for (const rid of rids)
-      if (
-        read.all(
-          'SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?',
-          [expression, rid],
-          () => 1,
-        ).length > 0
-      )
-        out.add(rid);
+  let all = memo.matches.kept(expression);
+  if (all === undefined && count <= MATCH_LOOKUP_COST * rids.size) {
+    // a rare expression, or one read before: every memory it matches at once (FTS5 does not
+    // narrow a MATCH by `rowid IN`), kept for the next query that asks for it
+    all = new Int32Array(count);
+    let at = 0;
+    read.each('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?', [expression], (c) => {
+      if (at < count) all![at++] = c.num(0);
+    });
+    all = ascending(all.subarray(0, at));
+    memo.matches.keep(expression, all);
   }
+  if (all !== undefined) {
+    for (const rid of rids) if (holds(all, rid)) out.add(rid);
+    return out;
+  }
+  // a common one: each candidate looked up (a MATCH with `rowid =` seeks in the doclist)
+  for (const rid of rids)
+    if (
+      read.all(
+        'SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?',
+        [expression, rid],
+        () => 1,
+      ).length > 0
+    )
+      out.add(rid);
   return out;
+}
+
+/** `rids` in ascending order (FTS5 returns a MATCH's rows so: this only checks, and sorts otherwise). */
+function ascending(rids: Int32Array): Int32Array {
+  for (let j = 1; j < rids.length; j++) if (rids[j - 1]! >= rids[j]!) return rids.slice().sort();
+  return rids;
+}
+
+/** Whether ascending `rids` holds `rid` (binary search). */
+function holds(rids: Int32Array, rid: number): boolean {
+  let lo = 0;
+  let hi = rids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = rids[mid]!;
+    if (v === rid) return true;
+    if (v < rid) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 /** Each rid's lexical coverage of the query, in [0, 1] (0 for a query with no slot). */
 export function lexicalCoverage(
   read: Reader,
+  memo: MatchMemo,
   evidence: QueryEvidence,
   rids: readonly number[],
 ): Map<number, number> {
@@ -186,11 +225,11 @@ export function lexicalCoverage(
   for (const slot of evidence.slots) {
     if (slot.weight <= 0) continue;
     const share = slot.weight / evidence.total;
-    const direct = matching(read, slot.expression, slot.count, all);
+    const direct = matching(read, memo, slot.expression, slot.count, all);
     for (const rid of direct) out.set(rid, out.get(rid)! + share);
     if (!slot.related) continue;
     const rest = new Set(rids.filter((r) => !direct.has(r)));
-    for (const rid of matching(read, slot.related.expression, slot.related.count, rest))
+    for (const rid of matching(read, memo, slot.related.expression, slot.related.count, rest))
       out.set(rid, out.get(rid)! + RELATED_SHARE * share);
   }
   for (const [rid, v] of out) out.set(rid, Math.min(1, v));

@@ -1,3 +1,5 @@
+import { KeptLists } from './kept-lists.ts';
+
 /**
  * Each FTS5 phrase's `bm25()` on every memory it matches, kept until the store changes (in the
  * {@link MatchMemo}). A search box asks for the same words keystroke after keystroke, and the
@@ -16,36 +18,50 @@ export interface PhraseMatches {
   readonly bm25: Float64Array;
 }
 
-/** Phrases' matches by `bm25()` call and phrase, least recently used dropped first past the capacity. */
+/** Phrases whose greatest score is kept, at most (all forgotten at once past it). */
+const MAXIMA_CAPACITY = 1 << 16;
+
+/**
+ * Phrases' matches by `bm25()` call and phrase, least recently used dropped first past the
+ * capacity; and the greatest score of each phrase read, kept when its matches are not (a few
+ * bytes a phrase): what the phrase can add to a memory's score, exactly, for the pruned top k.
+ */
 export class PhraseScores {
-  readonly #lists = new Map<string, PhraseMatches>();
-  readonly #capacity: number;
-  #size = 0;
+  readonly #lists: KeptLists<PhraseMatches>;
+  readonly #maxima = new Map<string, number>();
 
   /** @param capacity memories kept over all phrases; default 1,048,576 */
   constructor(capacity = DEFAULT_CAPACITY) {
-    this.#capacity = capacity;
+    this.#lists = new KeptLists(capacity, (m) => m.rids.length);
   }
 
   /** The kept matches of `phrase` under `bm25Call`, or those `read` gives (kept when they fit). */
   get(bm25Call: string, phrase: string, read: () => PhraseMatches): PhraseMatches {
     const key = `${bm25Call}\u0000${phrase}`;
-    const kept = this.#lists.get(key);
-    if (kept) {
-      this.#lists.delete(key); // most recently used last
-      this.#lists.set(key, kept);
-      return kept;
-    }
-    const fresh = read();
-    const n = fresh.rids.length;
-    if (n > this.#capacity) return fresh;
-    for (const [oldest, list] of this.#lists) {
-      if (this.#size + n <= this.#capacity) break;
-      this.#lists.delete(oldest);
-      this.#size -= list.rids.length;
-    }
-    this.#lists.set(key, fresh);
-    this.#size += n;
-    return fresh;
+    return this.#lists.get(key, () => {
+      const fresh = read();
+      this.#keepMost(key, fresh.bm25);
+      return fresh;
+    });
+  }
+
+  /** Whether the matches of `phrase` under `bm25Call` are kept (reading them costs a copy, no query). */
+  holds(bm25Call: string, phrase: string): boolean {
+    return this.#lists.has(`${bm25Call}\u0000${phrase}`);
+  }
+
+  /**
+   * The greatest score (`-bm25()`) `phrase` gives any memory under `bm25Call`, if its matches
+   * were read since the store last changed (0 for a phrase that matches nothing).
+   */
+  most(bm25Call: string, phrase: string): number | undefined {
+    return this.#maxima.get(`${bm25Call}\u0000${phrase}`);
+  }
+
+  #keepMost(key: string, bm25: Float64Array): void {
+    let most = 0;
+    for (let j = 0; j < bm25.length; j++) if (-bm25[j]! > most) most = -bm25[j]!;
+    if (this.#maxima.size >= MAXIMA_CAPACITY) this.#maxima.clear();
+    this.#maxima.set(key, most);
   }
 }

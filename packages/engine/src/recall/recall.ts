@@ -118,6 +118,7 @@ export async function recall(
       // a rank won on a small share of the query (one common word of it) counts for that share
       const cover = lexicalCoverage(
         ctx.read,
+        ctx.memo.match,
         evidence,
         fts.items.map((i) => Number(i.id)),
       );
@@ -308,7 +309,7 @@ export async function recall(
 
   // Match strength of what is selected: a query whose best answer is weak gets none.
   const selectedRids = selected.map((s) => Number(s.c.id));
-  const coverage = lexicalCoverage(ctx.read, evidence, selectedRids);
+  const coverage = lexicalCoverage(ctx.read, ctx.memo.match, evidence, selectedRids);
   const strength = new Map<number, { lexical: number; meaning: number; match: number }>();
   for (const { c } of selected) {
     const rid = Number(c.id);

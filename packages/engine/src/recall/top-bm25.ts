@@ -7,7 +7,10 @@ import type { PhraseMatches } from './phrase-scores.ts';
  * matches (MaxScore, Turtle and Flood 1995). A query's common words match a large share of a big
  * store ("names match 16% of notes"), and `ORDER BY bm25() LIMIT k` scores every match to keep
  * k. BM25 is a sum over the query's phrases, and each phrase adds at most `idf · (k1 + 1)`
- * (its term-frequency factor stays below `k1 + 1`, whatever the column weights). So:
+ * (its term-frequency factor stays below `k1 + 1`, whatever the column weights), or, once its
+ * matches have been read since the store last changed, its greatest score (the memo keeps it when
+ * it cannot keep the matches): a memory holding a word once scores about half the first bound, so
+ * the second prunes far more. So:
  *
  * 1. the phrases are taken rarest first, each scored on every memory it matches (one FTS5 query
  *    per phrase: its own `bm25()`, which is its share of the OR query's; kept in the memo's
@@ -18,7 +21,8 @@ import type { PhraseMatches } from './phrase-scores.ts';
  *    (`MATCH phrase AND rowid = ?`, which FTS5 answers by seeking in the phrase's doclist);
  * 3. candidates are completed best first, and one whose partial score plus what it could still
  *    gain cannot beat the k-th best complete score is dropped unread; a remaining phrase that
- *    matches fewer memories than {@link LOOKUP_COST} per candidate is read whole for them instead.
+ *    matches fewer memories than {@link LOOKUP_COST} per candidate, or whose matches the memo
+ *    keeps, is read whole for them instead.
  *
  * The scores are the OR query's own (the sum of the same per-phrase terms, added in the same
  * order for every memory, so equal scores stay equal), but for a phrase that half the store
@@ -31,6 +35,12 @@ import type { PhraseMatches } from './phrase-scores.ts';
 const K1 = 1.2;
 /** What a phrase with FTS5's floored idf (10⁻⁶) adds at most. */
 const FLOORED = 1e-6 * (K1 + 1);
+/**
+ * A phrase's greatest score, once read, bounds what it adds, raised by this factor: far above
+ * the rounding of sums of a few scores added in another order (~10⁻¹⁶ of them), so a memory's
+ * sum never exceeds the sum of the bounds.
+ */
+const EXACT_BOUND_SLACK = 1 + 1e-9;
 
 /** What a phrase can add to a memory's score, at most: FTS5's idf (floored as FTS5 floors it) × (k1 + 1). */
 export function phraseBound(total: number, matching: number): number {
@@ -46,9 +56,11 @@ export interface TopItem {
 
 /** How much work a top-k search did. */
 export interface TopBm25Work {
-  /** Phrases scored on every memory they match. */
+  /** Phrases scored on every memory they match (step 1). */
   scanned: number;
-  /** Memories read that way. */
+  /** Phrases read whole, then, for the candidates only (step 2). */
+  forCandidates: number;
+  /** Memories read by the two. */
   rows: number;
   /** Lookups of one phrase in one memory. */
   lookups: number;
@@ -73,7 +85,9 @@ export function topBm25(
   const counted = [...times]
     .map(([phrase, repeats]) => {
       const n = phraseCount(read, memo, phrase);
-      return { phrase, n, repeats, bound: phraseBound(total, n) * repeats };
+      const most = memo.phrases.most(bm25Call, phrase);
+      const bound = most === undefined ? phraseBound(total, n) : most * EXACT_BOUND_SLACK;
+      return { phrase, n, repeats, bound: bound * repeats };
     })
     .filter((p) => p.n > 0)
     // rarest first; the phrase text breaks ties so that the order (and the sums) never vary
@@ -120,10 +134,15 @@ export function topBm25(
         live[j] = 0;
         candidates--;
       }
-    if (counted[i]!.n > LOOKUP_COST * candidates) break;
+    // a phrase whose matches are kept is merged, whatever their number: no query at all
+    if (
+      counted[i]!.n > LOOKUP_COST * candidates &&
+      !memo.phrases.holds(bm25Call, counted[i]!.phrase)
+    )
+      break;
     addToLive(partial, live, matches(counted[i]!), counted[i]!.repeats);
     if (work) {
-      work.scanned++;
+      work.forCandidates++;
       work.rows += counted[i]!.n;
     }
   }
