@@ -224,9 +224,17 @@ const MUTANTS = [
   {
     id: 'kept-phrase-looked-up',
     file: 'packages/engine/src/recall/top-bm25.ts',
-    find: '      counted[i]!.n > LOOKUP_COST * candidates &&\n      !memo.phrases.holds(bm25Call, counted[i]!.phrase)\n',
-    replace: '      counted[i]!.n > LOOKUP_COST * candidates\n',
+    find: '    if ((n > LOOKUP_COST * candidates || bound <= FLOORED) && !memo.phrases.holds(bm25Call, phrase))',
+    replace: '    if (n > LOOKUP_COST * candidates || bound <= FLOORED)',
     what: 'a frequent phrase whose matches are kept is looked up per candidate instead of merged',
+    tests: [T('top-bm25')],
+  },
+  {
+    id: 'floored-phrase-read',
+    file: 'packages/engine/src/recall/top-bm25.ts',
+    find: '    if ((n > LOOKUP_COST * candidates || bound <= FLOORED) && !memo.phrases.holds(bm25Call, phrase))',
+    replace: '    if (n > LOOKUP_COST * candidates && !memo.phrases.holds(bm25Call, phrase))',
+    what: 'a phrase half the store matches (floored idf) is read whole for the candidates',
     tests: [T('top-bm25')],
   },
   {

@@ -26,9 +26,10 @@ import type { PhraseMatches } from './phrase-scores.ts';
  *
  * The scores are the OR query's own (the sum of the same per-phrase terms, added in the same
  * order for every memory, so equal scores stay equal), but for a phrase that half the store
- * matches, which is left out once step 1 has stopped (it adds at most 2.2 · 10⁻⁶: see below);
- * equal scores at the k-th place are kept by the lower rowid first. Used where the phrases match many memories (below that, one
- * `ORDER BY` query is as fast); `explainTopBm25` says what it read.
+ * matches, which is left out once step 1 has stopped (it adds at most 2.2 · 10⁻⁶: see below), so
+ * memories whose scores are that close may order differently, at the k-th place too; equal scores
+ * at the k-th place are kept by the lower rowid first. Used where the phrases match many memories
+ * (below that, one `ORDER BY` query is as fast); {@link TopBm25Work} says what it read.
  */
 
 /** FTS5's `bm25()` k1 (fixed in FTS5). */
@@ -134,11 +135,10 @@ export function topBm25(
         live[j] = 0;
         candidates--;
       }
-    // a phrase whose matches are kept is merged, whatever their number: no query at all
-    if (
-      counted[i]!.n > LOOKUP_COST * candidates &&
-      !memo.phrases.holds(bm25Call, counted[i]!.phrase)
-    )
+    // a phrase whose matches are kept is merged, whatever their number: no query at all; one
+    // with FTS5's floored idf is not read (below), nor are the phrases after it (as common)
+    const { n, phrase, bound } = counted[i]!;
+    if ((n > LOOKUP_COST * candidates || bound <= FLOORED) && !memo.phrases.holds(bm25Call, phrase))
       break;
     addToLive(partial, live, matches(counted[i]!), counted[i]!.repeats);
     if (work) {
