@@ -165,8 +165,8 @@ function matching(
   if (count === 0) return out;
   let all = memo.matches.kept(expression);
   if (all === undefined && count <= MATCH_LOOKUP_COST * rids.size) {
-    // a rare expression, or one read before: every memory it matches at once (FTS5 does not
-    // narrow a MATCH by `rowid IN`), kept for the next query that asks for it
+    // a rare expression: every memory it matches at once (FTS5 does not narrow a MATCH by
+    // `rowid IN`), kept for the next query that asks for it
     all = new Int32Array(count);
     let at = 0;
     read.each('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?', [expression], (c) => {
