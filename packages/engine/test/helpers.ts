@@ -6,6 +6,10 @@ import { createTransformersEmbedder } from '../src/embedding/transformers-embedd
 import { createModelEmbedder } from '../src/embedding/model-embedder.ts';
 import { createEngine, defaultEmbedderOptions, type Engine } from '../src/engine.ts';
 import { NativeDatabase, type NativeConnection } from '../src/storage/native-database.ts';
+import type { Database } from '../src/store/database.ts';
+import { WasmReader } from '../src/store/reader.ts';
+import { migrate } from '../src/store/schema.ts';
+import { loadSqlite } from '../src/store/sqlite.ts';
 
 const BetterSqlite3 = createRequire(import.meta.url)('better-sqlite3') as new (
   path: string,
@@ -126,3 +130,26 @@ export const NOTES = [
     session: 'home',
   },
 ];
+
+/**
+ * A store in SQLite-WASM's memory holding `texts` as notes (rid i + 1 for texts[i]), each with the
+ * tags `tagsOf(i)` gives (a JSON array; none by default), and a reader of it. Close `db`.
+ */
+export async function textStore(
+  texts: readonly string[],
+  tagsOf: (i: number) => string = () => '[]',
+): Promise<{ db: Database; read: WasmReader }> {
+  const sqlite3 = await loadSqlite();
+  const db = new sqlite3.oo1.DB(':memory:', 'c') as unknown as Database;
+  migrate(db, 'memory');
+  db.exec('BEGIN');
+  texts.forEach((text, i) =>
+    db.exec({
+      sql: `INSERT INTO memories (id, text, kind, tags, meta, importance, created_at, updated_at, content_hash)
+            VALUES (?, ?, 'note', ?, '{}', 0.5, 0, 0, ?)`,
+      bind: [`m${i}`, text, tagsOf(i), `h${i}`],
+    }),
+  );
+  db.exec('COMMIT');
+  return { db, read: new WasmReader(db as never, sqlite3, 16) };
+}

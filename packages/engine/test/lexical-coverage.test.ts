@@ -3,27 +3,9 @@
  * the slots' idf; an expression read whole is kept in the memo for the next query.
  */
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../src/store/schema.ts';
-import { WasmReader } from '../src/store/reader.ts';
-import { loadSqlite } from '../src/store/sqlite.ts';
-import type { Database } from '../src/store/database.ts';
+import type { WasmReader } from '../src/store/reader.ts';
+import { textStore } from './helpers.ts';
 import { lexicalCoverage, matchMemo, type QueryEvidence } from '../src/recall/match.ts';
-
-async function storeOf(texts: readonly string[]): Promise<{ db: Database; read: WasmReader }> {
-  const sqlite3 = await loadSqlite();
-  const db = new sqlite3.oo1.DB(':memory:', 'c') as unknown as Database;
-  migrate(db, 'memory');
-  db.exec('BEGIN');
-  texts.forEach((text, i) =>
-    db.exec({
-      sql: `INSERT INTO memories (id, text, kind, tags, meta, importance, created_at, updated_at, content_hash)
-            VALUES (?, ?, 'note', '[]', '{}', 0.5, 0, 0, ?)`,
-      bind: [`m${i}`, text, `h${i}`],
-    }),
-  );
-  db.exec('COMMIT');
-  return { db, read: new WasmReader(db as never, sqlite3, 16) };
-}
 
 describe('lexical coverage', () => {
   it("gives each memory the share of the query's slots it matches, and reads an expression once per memo", async () => {
@@ -31,7 +13,7 @@ describe('lexical coverage', () => {
     const texts = Array.from({ length: 600 }, (_, i) =>
       [i % 2 === 0 ? 'apple' : 'plum', i % 3 === 0 ? 'pear' : 'fig', 'tree'].join(' '),
     );
-    const { db, read } = await storeOf(texts);
+    const { db, read } = await textStore(texts);
     try {
       const statements: string[] = [];
       const counting = {

@@ -5,10 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../src/store/schema.ts';
-import { WasmReader } from '../src/store/reader.ts';
-import { loadSqlite } from '../src/store/sqlite.ts';
-import type { Database } from '../src/store/database.ts';
+import type { WasmReader } from '../src/store/reader.ts';
+import { textStore } from './helpers.ts';
 import { topBm25, type TopBm25Work } from '../src/recall/top-bm25.ts';
 import { matchMemo, type MatchMemo } from '../src/recall/match.ts';
 import { PhraseScores } from '../src/recall/phrase-scores.ts';
@@ -17,21 +15,8 @@ const BM25 = 'bm25(memories_fts, 1.0, 0.5, 0.3)';
 /** Words of a Zipf-like vocabulary: the first ones match most memories. */
 const WORDS = Array.from({ length: 60 }, (_, i) => `w${i}x`);
 
-async function storeOf(texts: readonly string[]): Promise<{ db: Database; read: WasmReader }> {
-  const sqlite3 = await loadSqlite();
-  const db = new sqlite3.oo1.DB(':memory:', 'c') as unknown as Database;
-  migrate(db, 'memory');
-  db.exec('BEGIN');
-  texts.forEach((text, i) =>
-    db.exec({
-      sql: `INSERT INTO memories (id, text, kind, tags, meta, importance, created_at, updated_at, content_hash)
-            VALUES (?, ?, 'note', ?, '{}', 0.5, 0, 0, ?)`,
-      bind: [`m${i}`, text, i % 7 === 0 ? '["w1x"]' : '[]', `h${i}`],
-    }),
-  );
-  db.exec('COMMIT');
-  return { db, read: new WasmReader(db as never, sqlite3, 16) };
-}
+/** Every 7th memory tagged "w1x" (so the tags column's weight counts). */
+const tagged = (i: number) => (i % 7 === 0 ? '["w1x"]' : '[]');
 
 /** FTS5's own ranking of the OR of the phrases: every match scored. */
 function exhaustive(read: WasmReader, phrases: readonly string[], k: number) {
@@ -58,7 +43,7 @@ describe('top k of BM25 without scoring every match', () => {
         fc.uniqueArray(fc.constantFrom(...WORDS.slice(0, 40)), { maxLength: 5 }),
         fc.boolean(),
         async (texts, words, k, phrase, earlier, small) => {
-          const { db, read } = await storeOf(texts);
+          const { db, read } = await textStore(texts, tagged);
           try {
             const phrases = words.map((w) => `"${w}"`);
             if (phrase && words.length > 1) phrases.push(`"${words[0]} ${words[1]}"`);
@@ -112,7 +97,7 @@ describe('top k of BM25 without scoring every match', () => {
     const texts = Array.from({ length: 3000 }, (_, i) =>
       [WORDS[i % 3], WORDS[3 + (i % 5)], WORDS[10 + (i % 40)]].join(' '),
     );
-    const { db, read } = await storeOf(texts);
+    const { db, read } = await textStore(texts, tagged);
     try {
       let rowsRead = 0;
       const counting = {
@@ -153,7 +138,7 @@ describe('top k of BM25 without scoring every match', () => {
       const middle = i % 10 === 0 ? WORDS[5] : i % 6 === 1 ? WORDS[6] : WORDS[10 + (i % 40)];
       return [WORDS[0], middle, WORDS[50]].join(' ');
     });
-    const { db, read } = await storeOf(texts);
+    const { db, read } = await textStore(texts, tagged);
     try {
       const phrases = [`"${WORDS[5]}"`, `"${WORDS[6]}"`];
       const expected = exhaustive(read, phrases, 10).map((t) => t.rid);
@@ -178,7 +163,7 @@ describe('top k of BM25 without scoring every match', () => {
     const texts = Array.from({ length: 3000 }, (_, i) =>
       [WORDS[0], i % 100 === 0 ? 'rareword' : WORDS[3 + (i % 50)]].join(' '),
     );
-    const { db, read } = await storeOf(texts);
+    const { db, read } = await textStore(texts, tagged);
     try {
       const phrases = ['"rareword"', `"${WORDS[0]}"`];
       const work: TopBm25Work = { scanned: 0, forCandidates: 0, rows: 0, lookups: 0 };
@@ -198,7 +183,7 @@ describe('top k of BM25 without scoring every match', () => {
     const texts = Array.from({ length: 4000 }, (_, i) =>
       [WORDS[0], WORDS[1], WORDS[2], i % 400 === 0 ? 'rareword' : WORDS[3 + (i % 50)]].join(' '),
     );
-    const { db, read } = await storeOf(texts);
+    const { db, read } = await textStore(texts, tagged);
     try {
       const phrases = ['"rareword"', `"${WORDS[0]}"`, `"${WORDS[1]}"`];
       const work: TopBm25Work = { scanned: 0, forCandidates: 0, rows: 0, lookups: 0 };
