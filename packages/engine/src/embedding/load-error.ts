@@ -11,6 +11,8 @@ export interface FileLog {
 
 /** Messages of ONNX Runtime that blame the model bytes rather than the execution provider. */
 const MODEL_FORMAT_ERROR = /protobuf|pars(e|ing)|invalid (model|onnx)|load model|model_path|magic/i;
+/** ONNX Runtime's own errors: they name no file and are about the model's `.onnx`. */
+const ONNX_RUNTIME_ERROR = /ERROR_CODE|create a session|protobuf/i;
 /** Messages that say a file is not there. */
 const MISSING_FILE_ERROR = /not found|could not locate|404|ENOENT|no such file/i;
 
@@ -76,6 +78,11 @@ export async function loadError(
         break;
       }
     }
+  }
+  // a session that failed blames the .onnx, whatever other file was still arriving beside it
+  if (!file && ONNX_RUNTIME_ERROR.test(message)) {
+    file = log.started.find((f) => f.endsWith('.onnx'));
+    if (file) reason = MODEL_FORMAT_ERROR.test(message) ? 'corrupt' : 'session';
   }
   if (!file) file = log.started.find((f) => !log.done.has(f));
   if (!file) {
