@@ -12,8 +12,9 @@ export default defineConfig({
   root,
   // 'mpa': no index.html fallback for unknown paths (they are 404s).
   appType: 'mpa',
-  // Both ONNX Runtime builds: the embedder and client tests run ONNX models on wasm and WebGPU.
-  plugins: [anamnesis({ ortBuilds: ['plain', 'asyncify'] }), brokenModels()],
+  // Both ONNX Runtime builds: the embedder and client tests run ONNX models on wasm and WebGPU;
+  // SQLite3 Multiple Ciphers for the encrypted stores' tests.
+  plugins: [anamnesis({ ortBuilds: ['plain', 'asyncify'], encryption: true }), brokenModels()],
   worker: { format: 'es' },
   build: {
     outDir: 'dist',

@@ -118,6 +118,16 @@ export interface ClientPageApi {
   ): Promise<Outcome<Omit<OpfsRecoverResult, 'jsonl'> & { jsonlLength: number }>>;
   /** Names in the OPFS folder `.anamnesis`. */
   storeFolder(): Promise<string[]>;
+  /**
+   * The bytes of every file of store `name`'s OPFS pool (`.anamnesis/<name>/.opaque/`: the
+   * database and its journal, each after the pool's 4,096-byte header), as OPFS holds them, read
+   * while no worker has them open: their total size, a SHA-256 of them all (in file-name order),
+   * and which of `needles` occur in them (as bytes of their UTF-8).
+   */
+  storeFiles(
+    name: string,
+    needles: string[],
+  ): Promise<{ bytes: number; sha256: string; found: string[] }>;
   loadSettings(name: string): Promise<UiSettings>;
   saveSettings(patch: Partial<UiSettings>, name: string): Promise<UiSettings>;
   clearSettings(name: string): Promise<void>;
@@ -292,6 +302,33 @@ const api: ClientPageApi = {
     for await (const name of (folder as unknown as { keys(): AsyncIterable<string> }).keys())
       names.push(name);
     return names;
+  },
+  async storeFiles(name, needles) {
+    const root = await navigator.storage.getDirectory();
+    const opaque = await (
+      await (await root.getDirectoryHandle('.anamnesis')).getDirectoryHandle(name)
+    ).getDirectoryHandle('.opaque');
+    const files: [string, Uint8Array][] = [];
+    for await (const [fileName, handle] of (
+      opaque as unknown as { entries(): AsyncIterable<[string, FileSystemFileHandle]> }
+    ).entries())
+      files.push([fileName, new Uint8Array(await (await handle.getFile()).arrayBuffer())]);
+    files.sort(([a], [b]) => (a < b ? -1 : 1));
+    const all = new Uint8Array(files.reduce((n, [, b]) => n + b.length, 0));
+    let at = 0;
+    for (const [, b] of files) {
+      all.set(b, at);
+      at += b.length;
+    }
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', all));
+    // latin1 maps each byte to one character, so a UTF-8 needle is found as its bytes
+    const text = new TextDecoder('latin1').decode(all);
+    const utf8 = (s: string) => new TextDecoder('latin1').decode(new TextEncoder().encode(s));
+    return {
+      bytes: all.length,
+      sha256: [...digest].map((b) => b.toString(16).padStart(2, '0')).join(''),
+      found: needles.filter((n) => text.includes(utf8(n))),
+    };
   },
   loadSettings: (name) => loadSettings({ name }),
   saveSettings: (patch, name) => saveSettings(patch, { name }),

@@ -4,6 +4,7 @@
  */
 import type {
   DeviceSelection,
+  EncryptionOptions,
   Engine,
   EngineStats,
   OpfsRecoverResult,
@@ -35,6 +36,8 @@ export const ENGINE_METHODS = {
   import: 'write',
   stats: 'read',
   verify: 'read',
+  /** Encrypted stores: re-keys every page (see `OpenMemoryOptions.encryption`). */
+  changePassphrase: 'write',
 } as const satisfies Record<string, 'read' | 'write'>;
 
 /** The name of a forwarded engine method. */
@@ -56,6 +59,7 @@ export const ENGINE_ARITY = {
   import: 2,
   stats: 0,
   verify: 0,
+  changePassphrase: 1,
 } as const satisfies Record<EngineMethod, number>;
 
 /**
@@ -77,14 +81,10 @@ type EnginePublicMethods = {
 
 /**
  * Compile-time guard: a public engine method that the client neither forwards nor handles itself
- * (`close`; `once`, which the owner's worker uses for forwarded writes; `changePassphrase`, for
- * encrypted stores, which are Node-only file stores so far) makes this type non-`never`, and the
- * assignment below fails to compile.
+ * (`close`; `once`, which the owner's worker uses for forwarded writes) makes this type
+ * non-`never`, and the assignment below fails to compile.
  */
-type Unforwarded = Exclude<
-  EnginePublicMethods,
-  EngineMethod | 'close' | 'once' | 'changePassphrase'
->;
+type Unforwarded = Exclude<EnginePublicMethods, EngineMethod | 'close' | 'once'>;
 const _everyMethodForwarded: [Unforwarded] extends [never] ? true : Unforwarded = true;
 
 /** Arguments of a forwarded method. */
@@ -199,6 +199,8 @@ export interface WorkerOpenOptions {
   lockRetryMs: number;
   /** See `OpenMemoryOptions.pageCacheMb` (validated by the engine). */
   pageCacheMb?: number;
+  /** See `OpenMemoryOptions.encryption` (validated by the engine). */
+  encryption?: EncryptionOptions;
   /**
    * Load the model before opening the store (`openMemory`, whose `ready` means every part is),
    * rather than beside it (`connectMemory`; see `OpenMemoryOptions.onReady`).

@@ -178,7 +178,8 @@ export interface RecoverMemoryOptions extends OpenMemoryOptions {
  * Salvages a damaged store (one whose open failed with `STORE_CORRUPT`): reads its OPFS file in a
  * worker of its own without opening it as a database, and returns the memories it could read as
  * JSON Lines (`import` takes them), with counts and the problems found; see `restore`. The store
- * must not be open in any tab (`STORE_LOCKED` otherwise); `NOT_FOUND` when it does not exist.
+ * must not be open in any tab (`STORE_LOCKED` otherwise); `NOT_FOUND` when it does not exist;
+ * `UNSUPPORTED` with `encryption` (an encrypted store is read only through SQLite, with its key).
  *
  * @internal `env` replaces the browser globals (tests).
  */
@@ -186,6 +187,11 @@ export async function recoverMemory(
   options: RecoverMemoryOptions = {},
   env: ClientEnvironment = browserEnvironment(options.assets?.worker),
 ): Promise<OpfsRecoverResult> {
+  if (options.encryption !== undefined)
+    throw new AnamnesisError(
+      'UNSUPPORTED',
+      'an encrypted store cannot be salvaged: its pages are read only through SQLite with the key (export() it while it opens)',
+    );
   const { open, settings } = resolveOptions(options, env);
   const run = async () => {
     const worker = env.createWorker();

@@ -1,6 +1,6 @@
 /** `openMemory`'s options, and their validation into what the worker opens and the page's settings. */
 
-import type { ProgressEvent } from '@anamnesis/engine';
+import type { EncryptionOptions, ProgressEvent } from '@anamnesis/engine';
 import { MODEL_ID } from '@anamnesis/model-default';
 import { AnamnesisError } from '@anamnesis/errors';
 
@@ -82,6 +82,20 @@ export interface OpenMemoryOptions {
   threads?: number;
   /** Ask for persistent storage (`navigator.storage.persist()`) before opening. Default `false`. */
   persist?: boolean;
+  /**
+   * Encryption at rest, opt-in per store: every page of the OPFS store and of its journal is
+   * encrypted and authenticated (SQLite3 Multiple Ciphers, ChaCha20-Poly1305) with a key derived
+   * from `passphrase` in the worker (scrypt, 128 MiB, about a second at each open). Needs
+   * `@evolu/sqlite-wasm` installed and `anamnesis({ encryption: true })` in the Vite config
+   * (else `UNSUPPORTED`); `storage: 'memory'` with it is `UNSUPPORTED`, and `'auto'` never falls
+   * back to memory. A new store is created encrypted; `WRONG_PASSPHRASE` for a passphrase that
+   * does not open the store, `ENCRYPTION_MISMATCH` for a plain store (or, without this option, an
+   * encrypted one); neither changes it. `changePassphrase(next)` re-keys. The passphrase is checked
+   * by the tab that opens the store (its owner): a tab that forwards to an owner (`follow`, a
+   * second tab) uses the owner's open store, and its own passphrase is checked only if it takes
+   * over. Default: none (a plain store). See the engine's `docs/encryption.md`.
+   */
+  encryption?: EncryptionOptions;
   /**
    * Deadline of each call, in milliseconds: a call with no answer (and no progress event) for this
    * long rejects with `TIMEOUT`, e.g. when the worker died. `0` turns deadlines off. Default 30,000.
@@ -249,6 +263,7 @@ export function resolveOptions(
     onModelMismatch: options.onModelMismatch ?? 'error',
     lockRetryMs: checkMs(options.lockRetryMs, DEFAULT_LOCK_RETRY_MS, 'lockRetryMs'),
     ...(options.pageCacheMb !== undefined ? { pageCacheMb: options.pageCacheMb } : {}),
+    ...(options.encryption !== undefined ? { encryption: options.encryption } : {}),
     ...(faults.webGpuFailure ? { simulateWebGpuFailure: true } : {}),
   };
   return { open, settings };

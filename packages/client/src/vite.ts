@@ -10,6 +10,8 @@
  *   is emitted (they are 40 MB).
  * - A missing file under those paths is a 404, never the app's `index.html` (transformers.js
  *   would cache that page as a model file).
+ * - With `encryption: true`, points the engine's `#cipher-sqlite` at `@evolu/sqlite-wasm` (SQLite3
+ *   Multiple Ciphers), for encrypted stores.
  * - Keeps `@sqlite.org/sqlite-wasm` (and this package, whose worker is found through
  *   `new URL('./worker.js', import.meta.url)`) out of dependency pre-bundling, so that
  *   `sqlite3.wasm` is served next to its module in dev and emitted as an asset at build; module
@@ -88,6 +90,12 @@ const FROM_SOURCES = import.meta.url.endsWith('.ts');
 const NO_ONNX_RUNTIME = fileURLToPath(
   new URL(FROM_SOURCES ? './no-onnx-runtime.ts' : './no-onnx-runtime.js', import.meta.url),
 );
+
+/**
+ * SQLite3 Multiple Ciphers' build of SQLite WASM, what the engine's `#cipher-sqlite` becomes with
+ * `encryption: true` (resolved from the engine, whose optional peer dependency it is).
+ */
+const CIPHER_SQLITE = '@evolu/sqlite-wasm';
 
 /** ONNX Runtime builds: `asyncify` (wasm and WebGPU, 27 MB) and `plain` (wasm only, 14 MB). */
 export const ORT_BUILDS = {
@@ -197,6 +205,15 @@ export interface AnamnesisPluginOptions {
    * Build only. Default `false`.
    */
   preload?: boolean;
+  /**
+   * `true` for an app that opens encrypted stores (`openMemory({ encryption })`): the worker's
+   * `#cipher-sqlite` import becomes SQLite3 Multiple Ciphers' build of SQLite WASM
+   * (`@evolu/sqlite-wasm` 2.2.4, which the app installs), loaded only when an encrypted store
+   * opens (a lazy chunk and its 1 MB wasm: a plain store's first visit does not fetch them).
+   * Default `false`: an encrypted store fails with `UNSUPPORTED`, and nothing of the cipher build
+   * is in the app.
+   */
+  encryption?: boolean;
 }
 
 /** A route: URL prefix → folder, optionally only some files. */
@@ -281,8 +298,11 @@ export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
         builds.length === 0 || none
           ? [{ find: /^#transformers$/, replacement: NO_ONNX_RUNTIME }]
           : [];
+      if (options.encryption) alias.push({ find: /^#cipher-sqlite$/, replacement: CIPHER_SQLITE });
       return {
-        optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm', '@anamnesis/client'] },
+        optimizeDeps: {
+          exclude: ['@sqlite.org/sqlite-wasm', CIPHER_SQLITE, '@anamnesis/client'],
+        },
         worker: { format: 'es' },
         resolve: {
           alias,
@@ -301,7 +321,17 @@ export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
       handler(_html, ctx) {
         if (!options.preload || !ctx.bundle) return undefined;
         const base = config?.base ?? '/';
-        const files = Object.keys(ctx.bundle).filter((f) => /(^|\/)sqlite3-[\w-]+\.wasm$/.test(f));
+        // The plain SQLite's wasm only: the cipher build's (`encryption: true`) loads only for an
+        // encrypted store.
+        const files = Object.entries(ctx.bundle)
+          .filter(
+            ([f, out]) =>
+              /(^|\/)sqlite3-[\w-]+\.wasm$/.test(f) &&
+              !(
+                out.type === 'asset' && out.originalFileNames.some((n) => n.includes(CIPHER_SQLITE))
+              ),
+          )
+          .map(([f]) => f);
         return files.map((f) => ({
           tag: 'link',
           attrs: {

@@ -51,6 +51,7 @@ const ENGINE_CALLS: { [K in EngineMethod]: (engine: Engine, args: MethodArgs<K>)
   import: (e, a) => e.import(...a),
   stats: (e) => e.stats(),
   verify: (e) => e.verify(),
+  changePassphrase: (e, a) => e.changePassphrase(...a),
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -260,6 +261,7 @@ export function createWorkerApi(): WorkerApi {
           // Kept until the worker closes (never released): every committed change, in order.
           ...(onChange ? { onChange: forwarder(onChange)!.send } : {}),
           ...(options.pageCacheMb !== undefined ? { pageCacheMb: options.pageCacheMb } : {}),
+          ...(options.encryption !== undefined ? { encryption: options.encryption } : {}),
           onProgress: progress,
         });
       });

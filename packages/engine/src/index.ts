@@ -14,6 +14,7 @@ export {
   WRITE_METHODS,
 } from './engine.ts';
 export type { StorageOpenSteps } from './storage/backend.ts';
+export type { EncryptionOptions } from './storage/encryption.ts';
 export type {
   DeviceSelection,
   Embedder,

@@ -184,6 +184,17 @@ describe('encrypted file store', () => {
       createEngine({ storage: 'memory', encryption: { passphrase: 'x' } }),
       'UNSUPPORTED',
     );
+    // An OPFS store (here: 'auto', never a store in memory instead) without SQLite3 Multiple
+    // Ciphers' build in the app: what to install, before any OPFS access.
+    for (const storage of ['auto', 'opfs'] as const) {
+      const e = await createEngine({ storage, encryption: { passphrase: 'x' } }).catch(
+        (error: unknown) => error,
+      );
+      expect(e).toMatchObject({
+        code: 'UNSUPPORTED',
+        message: expect.stringMatching(/@evolu\/sqlite-wasm.*encryption: true/),
+      });
+    }
     const src = join(dir, 'src.db');
     const a = await open(src, 'pass');
     await a.remember({ text: SECRET });

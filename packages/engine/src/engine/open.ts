@@ -52,8 +52,9 @@ export async function openStore(options: EngineOptions): Promise<OpenedStore> {
   let io: StorageBackend;
   let sqliteMs: number;
   try {
-    // A file store runs on native SQLite (better-sqlite3): no SQLite-WASM to load.
-    if (options.storage !== 'file') await loadSqlite();
+    // A file store runs on native SQLite (better-sqlite3): no SQLite-WASM to load; an encrypted
+    // OPFS store loads SQLite3 Multiple Ciphers' build as it opens.
+    if (options.storage !== 'file' && options.encryption === undefined) await loadSqlite();
     sqliteMs = step();
     io = await openStorage(options);
   } catch (e) {

@@ -37,15 +37,18 @@ export interface EngineOptions {
    */
   busyTimeoutMs?: number;
   /**
-   * Encryption at rest, opt-in (so far `storage: 'file'` only; elsewhere `UNSUPPORTED`): every page
-   * of the store and of its write-ahead log is encrypted and authenticated (SQLite3 Multiple
-   * Ciphers, ChaCha20-Poly1305) with a key derived from `passphrase` (scrypt, N = 2^17, r = 8,
-   * p = 1: 128 MiB and a few hundred ms at each open; the salt is the first 16 bytes of the file).
-   * A new store is created encrypted; an existing one must have been created with it. Needs the
-   * optional peer dependency `better-sqlite3-multiple-ciphers` (else `UNSUPPORTED`). A wrong
-   * passphrase is `WRONG_PASSPHRASE`; an encrypted store opened without this option, or a plain
-   * one with it, is `ENCRYPTION_MISMATCH`; neither changes the file. `Engine.changePassphrase`
-   * re-keys. Default: none (the store is not encrypted). See `docs/encryption.md`.
+   * Encryption at rest, opt-in, for a store on disk (`storage: 'file'` in Node, `'opfs'` or
+   * `'auto'` in a browser's worker; `'memory'` is `UNSUPPORTED`): every page of the store and of its
+   * log or journal is encrypted and authenticated (SQLite3 Multiple Ciphers, ChaCha20-Poly1305)
+   * with a key derived from `passphrase` (scrypt, N = 2^17, r = 8, p = 1: 128 MiB and a few hundred
+   * ms natively, about a second in a browser, at each open; the salt is the first 16 bytes of the
+   * file). A new store is created encrypted; an existing one must have been created with it. Needs
+   * an optional peer dependency (else `UNSUPPORTED`): `better-sqlite3-multiple-ciphers` in Node,
+   * `@evolu/sqlite-wasm` in a browser (with `anamnesis({ encryption: true })` in the Vite config).
+   * A wrong passphrase is `WRONG_PASSPHRASE`; an encrypted store opened without this option, or a
+   * plain one with it, is `ENCRYPTION_MISMATCH`; neither changes the file.
+   * `Engine.changePassphrase` re-keys. Default: none (the store is not encrypted). See
+   * `docs/encryption.md`.
    */
   encryption?: EncryptionOptions;
   /**

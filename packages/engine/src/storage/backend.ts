@@ -41,6 +41,11 @@ export interface StorageOpenSteps {
    * in parallel) and the header of each read.
    */
   poolMs: number;
+  /**
+   * Encrypted stores only: deriving the key from the passphrase (scrypt, 128 MiB; the pool's time
+   * includes loading SQLite3 Multiple Ciphers' build and reading the salt).
+   */
+  keyMs?: number;
   /** Opening the database on the pool (SQLite reads its header and schema). */
   dbMs: number;
   /** Files in the pool (its capacity): the database, its journal and free slots. */

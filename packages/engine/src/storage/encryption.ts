@@ -110,3 +110,37 @@ export function fileHeader(head: Uint8Array): FileHeader {
   if (head[20] === 32 && head[21] === 64 && head[22] === 32 && head[23] === 32) return 'encrypted';
   return 'unknown';
 }
+
+/**
+ * Refuses a store whose header disagrees with the options, before anything opens or writes it:
+ * `ENCRYPTION_MISMATCH` for an encrypted store opened without a passphrase or a plain one opened
+ * with one (`details.encrypted` says which the store is), and, with a passphrase, `STORE_CORRUPT`
+ * for a file that is neither SQLite's nor SQLite3MC's (its first bytes damaged, or another kind of
+ * file). `what` names the store in the message (a path, an OPFS store's name); `details` is added
+ * to each error's.
+ */
+export function checkHeader(
+  header: FileHeader,
+  encrypted: boolean,
+  what: string,
+  details: Record<string, unknown>,
+): void {
+  if (!encrypted && header === 'encrypted')
+    throw new AnamnesisError(
+      'ENCRYPTION_MISMATCH',
+      `${what} is an encrypted store: open it with encryption: { passphrase }`,
+      { details: { ...details, encrypted: true } },
+    );
+  if (encrypted && header === 'plain')
+    throw new AnamnesisError(
+      'ENCRYPTION_MISMATCH',
+      `${what} is a store that is not encrypted: open it without encryption (to encrypt it, export it and import it into a new encrypted store)`,
+      { details: { ...details, encrypted: false } },
+    );
+  if (encrypted && header === 'unknown')
+    throw new AnamnesisError(
+      'STORE_CORRUPT',
+      `${what}: neither a SQLite file nor an encrypted store (its first bytes are damaged or it is another kind of file)`,
+      { details },
+    );
+}

@@ -2,6 +2,7 @@ import { AnamnesisError } from '@anamnesis/errors';
 import { mapSqliteError } from '../store/sqlite.ts';
 import type { StorageBackend } from './backend.ts';
 import {
+  checkHeader,
   checkPassphrase,
   CIPHER,
   fileHeader,
@@ -113,26 +114,9 @@ export async function openFileStorage(
     if (head === undefined && passphrase !== undefined)
       throw new AnamnesisError('READ_ONLY', `cannot read ${path}`, { details: { path } });
     const header = head === undefined ? 'unknown' : fileHeader(head);
-    if (passphrase === undefined && header === 'encrypted')
-      throw new AnamnesisError(
-        'ENCRYPTION_MISMATCH',
-        `${path} is an encrypted store: open it with encryption: { passphrase }`,
-        { details: { path, encrypted: true } },
-      );
-    if (passphrase !== undefined && header === 'plain')
-      throw new AnamnesisError(
-        'ENCRYPTION_MISMATCH',
-        `${path} is a store that is not encrypted: open it without encryption (to encrypt it, export it and import it into a new encrypted store)`,
-        { details: { path, encrypted: false } },
-      );
+    checkHeader(header, passphrase !== undefined, path, { path });
     let key: string | undefined;
     if (passphrase !== undefined) {
-      if (header === 'unknown')
-        throw new AnamnesisError(
-          'STORE_CORRUPT',
-          `${path}: neither a SQLite file nor an encrypted store (its first bytes are damaged or it is another kind of file)`,
-          { details: { path } },
-        );
       const { randomBytes } = await import('node:crypto');
       const salt = header === 'empty' ? randomBytes(SALT_BYTES) : head!.subarray(0, SALT_BYTES);
       key = await rawKey(nodeScrypt, passphrase, salt);

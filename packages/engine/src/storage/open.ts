@@ -17,7 +17,9 @@ export interface StorageOptions {
 
 /**
  * Opens the store the options ask for, falling back from `'auto'` OPFS to memory with a reason.
- * A file store runs on native SQLite and does not load SQLite-WASM.
+ * A file store runs on native SQLite and does not load SQLite-WASM; an encrypted OPFS store loads
+ * SQLite3 Multiple Ciphers' build instead (`'auto'` with encryption is OPFS or an error: never a
+ * store in memory that the app believes is encrypted on disk).
  */
 export async function openStorage(options: StorageOptions): Promise<StorageBackend> {
   const name = options.name ?? 'anamnesis';
@@ -38,11 +40,16 @@ export async function openStorage(options: StorageOptions): Promise<StorageBacke
       ...(passphrase === undefined ? {} : { passphrase }),
     });
   }
-  if (passphrase !== undefined)
-    throw new AnamnesisError(
-      'UNSUPPORTED',
-      "encryption is supported for storage 'file' (Node) only so far; an OPFS or memory store cannot be encrypted yet",
-    );
+  if (passphrase !== undefined) {
+    // Encryption is at rest: a store in memory has no rest, and 'auto' does not fall back to one.
+    if (storage === 'memory')
+      throw new AnamnesisError(
+        'UNSUPPORTED',
+        "encryption is for a store on disk ('opfs', or 'file' in Node); a memory store is never written anywhere",
+      );
+    const { openEncryptedOpfsStorage } = await import('./opfs-encrypted.ts');
+    return openEncryptedOpfsStorage(name, passphrase);
+  }
   const sqlite3 = await loadSqlite();
   if (storage === 'memory') return openMemoryStorage(sqlite3);
   const inWorker =
@@ -56,9 +63,9 @@ export async function openStorage(options: StorageOptions): Promise<StorageBacke
   try {
     return await openOpfsStorage(sqlite3, name);
   } catch (e) {
-    if (storage === 'opfs' || (e instanceof AnamnesisError && e.code === 'STORE_LOCKED')) throw e;
-    const cause = (e as { cause?: unknown }).cause ?? e;
-    const message = cause instanceof Error ? cause.message : String(cause);
+    // Only a missing OPFS falls back: a store held elsewhere, damaged or encrypted is an error.
+    if (storage === 'opfs' || !(e instanceof AnamnesisError && e.code === 'UNSUPPORTED')) throw e;
+    const message = (e.cause instanceof Error ? e.cause : e).message;
     return openMemoryStorage(
       sqlite3,
       `OPFS is not available (${message}); the store lives in memory and is lost on reload`,

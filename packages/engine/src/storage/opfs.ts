@@ -1,7 +1,8 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { recoverStore, type RecoverResult } from '../io/recover.ts';
-import { loadSqlite, type Sqlite3 } from '../store/sqlite.ts';
+import { loadSqlite, mapSqliteError, type Sqlite3 } from '../store/sqlite.ts';
 import type { StorageBackend } from './backend.ts';
+import { checkHeader, fileHeader } from './encryption.ts';
 import { wasmBackend } from './memory.ts';
 
 /** The opfs-sahpool pool of one store. */
@@ -39,7 +40,8 @@ export function installStorePool(sqlite3: Sqlite3, name: string): Promise<StoreP
 
 /**
  * Opens a store in OPFS through its opfs-sahpool pool (dedicated workers only). `STORE_LOCKED`
- * when another worker holds its files; `UNSUPPORTED` when OPFS cannot be used here.
+ * when another worker holds its files; `UNSUPPORTED` when OPFS cannot be used here;
+ * `ENCRYPTION_MISMATCH` for an encrypted store (opened without its passphrase).
  */
 export async function openOpfsStorage(sqlite3: Sqlite3, name: string): Promise<StorageBackend> {
   try {
@@ -47,6 +49,16 @@ export async function openOpfsStorage(sqlite3: Sqlite3, name: string): Promise<S
     const pool = await installStorePool(sqlite3, name);
     const pooled = performance.now();
     const db = new pool.OpfsSAHPoolDb(storeFile(name));
+    try {
+      db.selectValue('SELECT count(*) FROM sqlite_master');
+    } catch (e) {
+      db.close();
+      // Not a SQLite file: an encrypted store says so in its header (bytes 16–23, left plain by
+      // SQLite3 Multiple Ciphers). Read through the pool, whole: only on this failure.
+      const head = pool.exportFile(storeFile(name)).subarray(0, 24);
+      checkHeader(fileHeader(head), false, `the OPFS store ${name}`, { name });
+      throw mapSqliteError(e, `opening the OPFS store ${name}`);
+    }
     return {
       ...wasmBackend(sqlite3, db, 'opfs', undefined),
       openSteps: {
@@ -56,14 +68,24 @@ export async function openOpfsStorage(sqlite3: Sqlite3, name: string): Promise<S
       },
     };
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    if (/locked|NoModificationAllowed|InvalidState|access handle/i.test(message)) {
-      throw new AnamnesisError('STORE_LOCKED', `the OPFS store is open elsewhere: ${message}`, {
-        cause: e,
-      });
-    }
-    throw new AnamnesisError('UNSUPPORTED', `OPFS is not available: ${message}`, { cause: e });
+    throw opfsError(e);
   }
+}
+
+/**
+ * What a failure to open an OPFS store is: `STORE_LOCKED` when another worker holds its files
+ * (the browser refuses a second sync access handle), else `UNSUPPORTED` (no OPFS here). A typed
+ * error passes through.
+ */
+export function opfsError(e: unknown): AnamnesisError {
+  if (e instanceof AnamnesisError) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  if (/locked|NoModificationAllowed|InvalidState|access handle/i.test(message)) {
+    return new AnamnesisError('STORE_LOCKED', `the OPFS store is open elsewhere: ${message}`, {
+      cause: e,
+    });
+  }
+  return new AnamnesisError('UNSUPPORTED', `OPFS is not available: ${message}`, { cause: e });
 }
 
 /** The part of a worker's `FileSystemSyncAccessHandle` used here. */
