@@ -3,7 +3,8 @@
  * needs (the app shell, SQLite's wasm, the default model, the notices: see `sw-files.ts`), so the
  * app loads and searches with the network off after the first visit. ONNX Runtime and the chunk
  * that loads it are not precached: they are cached the first time they are fetched (when the
- * person picks a runtime that needs them), in a cache of their own, and served from it offline.
+ * person picks a runtime that needs them), in a cache of their own, and served from it offline;
+ * so is SQLite3 Multiple Ciphers' build (when the person first locks the notes).
  * Each cache name carries a hash of its files' names and contents, so a new build replaces the old
  * caches; a person who had fetched ONNX Runtime gets the new build's copies during its install.
  * The first install takes what the first visit already downloaded from the browser's HTTP cache,
@@ -28,12 +29,27 @@ const WORKER = (
   onDemandCacheName: string,
   urls: string[],
   onDemand: string[],
+  cipher: string[],
 ) => `// Generated at build time by apps/notes/pwa.ts.
 const CACHE = ${JSON.stringify(cacheName)};
 const ON_DEMAND_CACHE = ${JSON.stringify(onDemandCacheName)};
 const PRECACHE = ${JSON.stringify(urls)};
-// Fetched only on an ONNX Runtime path, then kept in ON_DEMAND_CACHE for offline use.
+// Fetched only on an ONNX Runtime path or for locked notes, then kept in ON_DEMAND_CACHE for
+// offline use.
 const ON_DEMAND = ${JSON.stringify(onDemand)};
+// Of those, SQLite3 Multiple Ciphers' build (locked notes): kept when the page asks ('keep-cipher'),
+// so that notes locked before this worker controlled the page still open offline.
+const CIPHER = ${JSON.stringify(cipher)};
+
+self.addEventListener('message', (event) => {
+  if (event.data?.type !== 'keep-cipher') return;
+  const port = event.ports[0];
+  event.waitUntil(
+    caches.open(ON_DEMAND_CACHE)
+      .then((cache) => Promise.all(CIPHER.map(async (url) => (await cache.match(url)) ?? cache.add(url))))
+      .then(() => port?.postMessage('kept'), () => port?.postMessage('failed')),
+  );
+});
 
 // Someone who fetched ONNX Runtime from an earlier build keeps it offline: the files it had (and
 // the chunks that load them, whose names change) are fetched again now, while online.
@@ -119,10 +135,29 @@ function cacheName(prefix: string, out: string, rels: string[]): string {
   return `${prefix}${hash.digest('hex').slice(0, 12)}`;
 }
 
-/** The service worker plugin (build only). */
-export function serviceWorker(): Plugin {
+/** Whether a module or asset comes from SQLite3 Multiple Ciphers' build (`@evolu/sqlite-wasm`). */
+const fromCipherBuild = (id: string) => /[\\/]@evolu[\\/]sqlite-wasm[\\/]/.test(id);
+
+/**
+ * The service worker plugins (build only): `write` (in the app's plugins) writes `sw.js` after the
+ * build; `collect` (in the worker's) notes which files of the worker's build are SQLite3 Multiple
+ * Ciphers' (its chunk and wasm, loaded only for locked notes), so that they are cached on demand,
+ * not precached.
+ */
+export function serviceWorker(): { write: Plugin; collect: Plugin } {
   let config: ResolvedConfig;
-  return {
+  const cipherFiles = new Set<string>();
+  const collect: Plugin = {
+    name: 'anamnesis-notes-sw-cipher-files',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      for (const [file, out] of Object.entries(bundle)) {
+        const ids = out.type === 'asset' ? out.originalFileNames : Object.keys(out.modules);
+        if (ids.some(fromCipherBuild)) cipherFiles.add(file);
+      }
+    },
+  };
+  const write: Plugin = {
     name: 'anamnesis-notes-sw',
     apply: 'build',
     configResolved(resolved) {
@@ -131,7 +166,7 @@ export function serviceWorker(): Plugin {
     closeBundle() {
       const out = resolve(config.root, config.build.outDir);
       const rels = files(out).map((f) => relative(out, f).split(sep).join('/'));
-      const { precache, onDemand } = splitFiles(rels);
+      const { precache, onDemand } = splitFiles(rels, cipherFiles);
       const urls = precache.map((rel) => (rel === 'index.html' ? '/index.html' : `/${rel}`));
       urls.push('/');
       writeFileSync(
@@ -141,8 +176,10 @@ export function serviceWorker(): Plugin {
           cacheName('anamnesis-notes-onnx-', out, onDemand),
           urls,
           onDemand.map((rel) => `/${rel}`),
+          [...cipherFiles].sort().map((rel) => `/${rel}`),
         ),
       );
     },
   };
+  return { write, collect };
 }

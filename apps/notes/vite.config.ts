@@ -7,19 +7,21 @@ import { serviceWorker } from './pwa.ts';
 const port = Number(process.env.PORT ?? 5173);
 /** THIRD-PARTY-NOTICES.txt in `dist/` (precached like every file), from the modules of the build. */
 const notices = thirdPartyNotices({ product: 'the anamnesis notes app', ortDir: ORT_DIST });
+const sw = serviceWorker();
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // Serves and emits the default model and ONNX Runtime's wasm files, from the app's own origin:
   // both builds, for the person who picks ONNX Runtime (wasm) or WebGPU in the Model panel; the
-  // service worker precaches neither (see sw-files.ts).
+  // service worker precaches neither (see sw-files.ts). SQLite3 Multiple Ciphers' build, for notes
+  // locked with a passphrase, is fetched when they are first locked (see sw-files.ts too).
   plugins: [
-    anamnesis({ ortBuilds: ['plain', 'asyncify'], preload: true }),
+    anamnesis({ ortBuilds: ['plain', 'asyncify'], preload: true, encryption: true }),
     notices.write,
-    serviceWorker(),
+    sw.write,
   ],
   appType: 'spa',
-  worker: { format: 'es', plugins: () => [notices.collect] },
+  worker: { format: 'es', plugins: () => [notices.collect, sw.collect] },
   build: {
     target: 'es2022',
     outDir: 'dist',

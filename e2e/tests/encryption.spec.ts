@@ -115,6 +115,17 @@ test('a wrong passphrase is WRONG_PASSPHRASE, a missing or an unwanted one ENCRY
   // both still open with what they were made with
   ok(await c.open('v2', { name: 'vault', encryption: { passphrase: PASSPHRASE } }));
   expect(stats(ok(await c.call('v2', 'stats', []))).memories).toBe(3);
+
+  // deleteMemory: refused while a tab has the store open, then it removes the store's folder
+  expect(await c.deleteStore('vault')).toMatchObject({
+    ok: false,
+    error: { code: 'STORE_LOCKED' },
+  });
+  ok(await c.close('v2'));
+  expect(ok(await c.deleteStore('vault'))).toBe(true);
+  expect(ok(await c.deleteStore('vault'))).toBe(false);
+  expect(ok(await c.deleteStore('never-made'))).toBe(false);
+  expect(await c.storeFolder()).toEqual(['plain']);
 });
 
 test('changePassphrase re-keys every page: after a reload the old passphrase fails and the new one opens it', async ({

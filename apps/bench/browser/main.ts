@@ -4,7 +4,8 @@
  * (the real worker and OPFS store), time recalls through the client (a round trip page → worker →
  * page), then close the client and time every system inside one dedicated worker
  * (`engine-worker.ts`): the engine itself, Orama 3 at two similarity floors and a plain JS scan, on
- * the same vectors and queries. With `?cold=<store>&q=<query>` it opens that store at script start
+ * the same vectors and queries. With `?cold=<store>&q=<query>` (and `&pass=<passphrase>` for an
+ * encrypted store) it opens that store at script start
  * and records in `window.cold` the time to the first recall answered, from navigation start and
  * from the start of the worker (`openMemory`), and what memory the engine and the page hold then.
  * With `?empty=model|tfidf` it opens an empty in-memory store on the default model or on TF-IDF (no
@@ -118,11 +119,16 @@ const bench = {
   },
 
   /**
-   * Opens store `name` and remembers the corpus in batches (each note with its date and speaker,
-   * see `noteFacts`); returns the time of the batches.
+   * Opens store `name` (encrypted under `passphrase` when given) and remembers the corpus in
+   * batches (each note with its date and speaker, see `noteFacts`); returns the time of the
+   * batches and the store's size.
    */
-  async ingest(name: string, batch: number) {
-    memory = await openMemory({ name, ...OPEN });
+  async ingest(name: string, batch: number, passphrase?: string) {
+    memory = await openMemory({
+      name,
+      ...OPEN,
+      ...(passphrase === undefined ? {} : { encryption: { passphrase } }),
+    });
     const start = performance.now();
     for (let i = 0; i < texts.length; i += batch) {
       await memory.rememberMany(
@@ -141,7 +147,15 @@ const bench = {
       memories: stats.memories,
       device: memory.info.device,
       backend: memory.info.backend,
+      encrypted: stats.encrypted,
+      bytes: stats.bytes,
     };
+  },
+
+  /** Closes the store opened by `ingest`. */
+  async close(): Promise<void> {
+    await memory?.close();
+    memory = undefined;
   },
 
   /** The engine's time per recall stage since open (`stats().recallStages`). */
@@ -237,7 +251,12 @@ const coldStore = params.get('cold');
 if (coldStore) {
   try {
     const start = performance.now();
-    const m = await openMemory({ name: coldStore, ...OPEN });
+    const passphrase = params.get('pass');
+    const m = await openMemory({
+      name: coldStore,
+      ...OPEN,
+      ...(passphrase === null ? {} : { encryption: { passphrase } }),
+    });
     await m.recall(params.get('q') ?? 'dinner', { profile: 'default', noCache: true });
     const answered = performance.now(); // since navigation start
     memory = m;

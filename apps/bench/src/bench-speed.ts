@@ -41,15 +41,13 @@
  */
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { anamnesis } from '@anamnesis/client/vite';
-import type { BrowserContext, Page } from '@playwright/test';
-import { build, preview, type InlineConfig } from 'vite';
+import type { Page } from '@playwright/test';
 
 import { launchProfile } from '../../../e2e/chromium.ts';
 import type { BenchWindow } from '../browser/main.ts';
+import { openPage, serve } from './bench-page.ts';
 import { logSlope, writeReport, type ChartSpec } from './html-report.ts';
 import { ORAMA_DEFAULT_SIMILARITY } from './orama-index.ts';
 import { commandLine, writeMeasurements } from './measurements.ts';
@@ -90,39 +88,6 @@ const quantile = (xs: readonly number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Builds `browser/` with the client's Vite plugin and serves it on a free port. */
-async function serve() {
-  const root = fileURLToPath(new URL('../browser/', import.meta.url));
-  const config: InlineConfig = {
-    root,
-    configFile: false,
-    appType: 'mpa',
-    logLevel: 'error',
-    plugins: [anamnesis()],
-    worker: { format: 'es' },
-    build: {
-      outDir: 'dist',
-      emptyOutDir: true,
-      target: 'es2022',
-      reportCompressedSize: false,
-      chunkSizeWarningLimit: 8192,
-    },
-  };
-  await build(config);
-  const server = await preview({ ...config, preview: { port: 0, host: '127.0.0.1' } });
-  const url = server.resolvedUrls?.local[0];
-  if (!url) throw new Error('the preview server has no local URL');
-  return { server, url };
-}
-
-async function openPage(context: BrowserContext, path: string): Promise<Page> {
-  const page = await context.newPage();
-  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-  await page.goto(path);
-  await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 600_000 });
-  return page;
-}
 
 /** Closes a page and waits (≤ 10 s) for its renderer to exit, so the next one is measured alone. */
 async function closePage(page: Page, profile: string): Promise<void> {

@@ -21,6 +21,11 @@ export class AppState {
    * model ready) runs it again, so the list on screen follows every acknowledged write.
    */
   liveSearch: LiveRecall | undefined;
+  /**
+   * The passphrase that opened the notes' store while they are locked (kept in this page only, for
+   * reopening the store on another runtime; never stored).
+   */
+  passphrase: string | undefined;
   /** The notes of the store, as the page indexes them. */
   store!: NotesStore;
   /** Saves and deletes, journalled until the store acknowledges them. */

@@ -114,6 +114,9 @@ export function buildLayout(app: HTMLElement) {
       'live in memory only and will not be kept after this tab closes. Export them to keep a copy.',
   );
 
+  /** The Lock panel's body: filled by `lock-view.ts` (lock, change the passphrase, remove it). */
+  const lockPanel = h('div', { class: 'lock' });
+
   app.replaceChildren(
     memoryBanner,
     h(
@@ -160,6 +163,7 @@ export function buildLayout(app: HTMLElement) {
         h('div', { class: 'row' }, runtimeProgress, runtimeStatus),
       ),
       h('section', { class: 'panel' }, h('h2', {}, 'Storage'), storagePanel, persistButton),
+      h('section', { class: 'panel', 'aria-label': 'Lock' }, h('h2', {}, 'Lock'), lockPanel),
       h(
         'section',
         { class: 'panel' },
@@ -201,6 +205,7 @@ export function buildLayout(app: HTMLElement) {
     runtimeStatus,
     storagePanel,
     persistButton,
+    lockPanel,
     importInput,
     folderInput,
     exportButton,

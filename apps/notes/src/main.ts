@@ -15,6 +15,8 @@ import { NotesView } from './notes-view.ts';
 import { PanelsView } from './panels-view.ts';
 import { PendingWrites } from './pending-writes.ts';
 import { startFailed } from './recovery-view.ts';
+import { answerTabs, isLocked, LOCKED_STORE, PLAIN_STORE } from './lock.ts';
+import { LockView } from './lock-view.ts';
 import { loadRuntimeChoice, runtimeOptions } from './runtime-choice.ts';
 import { RuntimeView } from './runtime-view.ts';
 import { SearchView } from './search-view.ts';
@@ -40,12 +42,22 @@ const runtime = new RuntimeView(state, ui, feedback, {
   refreshStats,
 });
 
-/** Connects to the store (again, when it reopens on another runtime or after a recovery). */
+const lock = new LockView(state, ui, { reconnect: reopen, refreshStats });
+
+/**
+ * Connects to the notes' store (again, when it reopens on another runtime, after a recovery, or
+ * after the notes were locked or unlocked): the encrypted one, with the passphrase this page was
+ * given, while the notes are locked.
+ */
 function connect(): void {
   const choice = loadRuntimeChoice(globalThis.localStorage);
   ui.runtimeSelect.value = choice;
+  const locked = isLocked(globalThis.localStorage);
   state.memory = connectMemory({
-    name: 'notes',
+    name: locked ? LOCKED_STORE : PLAIN_STORE,
+    ...(locked && state.passphrase !== undefined
+      ? { encryption: { passphrase: state.passphrase } }
+      : {}),
     ...runtimeOptions(choice),
     onProgress: (e) => feedback.showProgress(e),
     // The store opens beside the model: until the model is ready, search finds by words only.
@@ -71,7 +83,21 @@ function connect(): void {
     (e) => (ui.timing.textContent = `search failed: ${messageOf(e)}`),
   );
 }
-connect();
+/** Opens the store again (its old client closed) and lists its notes once it is open. */
+async function reopen(passphrase: string | undefined): Promise<void> {
+  state.passphrase = passphrase;
+  state.loaded = false;
+  connect();
+  state.firstPage = state.memory.ready.then(() => state.store.loadFirst());
+  await state.firstPage.catch(() => undefined);
+  state.loaded = true;
+  renderNotes();
+}
+
+// Locked notes open once the person gives the passphrase (see `boot`).
+if (!isLocked(globalThis.localStorage)) connect();
+lock.render();
+answerTabs();
 
 notes.listen();
 search.listen();
@@ -129,7 +155,21 @@ async function start(): Promise<void> {
   void refreshStats();
 }
 
-start().catch((e: unknown) => startFailed(ui.app, feedback, { connect, start }, e));
+/** Asks for the passphrase first when the notes are locked, then starts. */
+async function boot(): Promise<void> {
+  document.body.dataset.lock = isLocked(globalThis.localStorage) ? 'locked' : 'unlocked';
+  if (isLocked(globalThis.localStorage)) {
+    await lock.unlockAtStart();
+    document.body.dataset.lock = 'locked';
+  }
+  await start();
+  // Locked notes must open offline too: the cipher build kept by the service worker.
+  if (isLocked(globalThis.localStorage)) lock.keepForOffline();
+  // What an interrupted lock or unlock left behind, once the notes are listed.
+  void lock.removeLeftovers(state.memory);
+}
+
+boot().catch((e: unknown) => startFailed(ui.app, feedback, { connect, start }, e));
 
 // Offline use: the service worker, once the app has answered (see service-worker.ts).
 registerWhenAnswered(modelReady, storeOpen);

@@ -66,6 +66,11 @@ export class PendingWrites {
     return done;
   }
 
+  /** Resolves once every write queued so far has run (or failed). */
+  idle(): Promise<void> {
+    return this.#tail.then(() => undefined);
+  }
+
   #read(): Journal {
     try {
       return (JSON.parse(this.#storage?.getItem(KEY) ?? '{}') as Journal | null) ?? {};

@@ -6,6 +6,7 @@ import { isAnamnesisError, recoverMemory } from '@anamnesis/client';
 
 import { h } from './dom.ts';
 import { messageOf, type Feedback } from './feedback.ts';
+import { isLocked, PLAIN_STORE } from './lock.ts';
 import { download } from './transfer-view.ts';
 
 /** What recovery asks of the rest of the app: connect to the recovered store and start again. */
@@ -45,7 +46,7 @@ function offerRecovery(
       button.disabled = true;
       status.textContent = ' recovering…';
       try {
-        const result = await recoverMemory({ name: 'notes', restore: true });
+        const result = await recoverMemory({ name: PLAIN_STORE, restore: true });
         download(result.jsonl, 'recovered');
         alert.remove();
         app.prepend(
@@ -77,7 +78,8 @@ export function startFailed(
 ): void {
   app.setAttribute('aria-busy', 'false');
   document.body.dataset.ready = 'error';
-  if (isAnamnesisError(e, 'STORE_CORRUPT')) {
+  // An encrypted store cannot be salvaged without SQLite reading it with its key.
+  if (isAnamnesisError(e, 'STORE_CORRUPT') && !isLocked(globalThis.localStorage)) {
     offerRecovery(app, feedback, hooks, e);
     return;
   }

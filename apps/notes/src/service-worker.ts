@@ -58,3 +58,20 @@ export async function whenControlled(timeoutMs = 10_000): Promise<void> {
   ]);
   clearTimeout(timer);
 }
+
+/**
+ * Asks the service worker to keep SQLite3 Multiple Ciphers' build (what locked notes open on) for
+ * offline use, once it controls the page: notes locked before it did, or whose build it dropped,
+ * then still open offline. Resolves whether it did (false without a service worker, or offline).
+ */
+export async function keepCipherForOffline(): Promise<boolean> {
+  await whenControlled();
+  const controller = available() ? navigator.serviceWorker.controller : null;
+  if (!controller) return false;
+  const channel = new MessageChannel();
+  const answer = new Promise<boolean>((resolve) => {
+    channel.port1.onmessage = (e: MessageEvent) => resolve(e.data === 'kept');
+  });
+  controller.postMessage({ type: 'keep-cipher' }, [channel.port2]);
+  return answer;
+}

@@ -36,3 +36,25 @@ describe('splitFiles', () => {
     ]);
   });
 });
+
+describe('splitFiles with the files the build names (SQLite3 Multiple Ciphers)', () => {
+  it('leaves them to be cached on demand, and only them of their kind', () => {
+    const cipher = new Set(['assets/sqlite3-B7imZ2XV.wasm', 'assets/sqlite-wasm-B1aDZguq.js']);
+    const { precache, onDemand } = splitFiles(
+      [
+        'index.html',
+        'assets/sqlite3-k2cTanUO.wasm',
+        'assets/sqlite3-B7imZ2XV.wasm',
+        'assets/sqlite-wasm-B1aDZguq.js',
+        'ort/ort-wasm-simd-threaded.wasm',
+      ],
+      cipher,
+    );
+    expect(precache).toEqual(['index.html', 'assets/sqlite3-k2cTanUO.wasm']);
+    expect(onDemand).toEqual([
+      'assets/sqlite3-B7imZ2XV.wasm',
+      'assets/sqlite-wasm-B1aDZguq.js',
+      'ort/ort-wasm-simd-threaded.wasm',
+    ]);
+  });
+});

@@ -5,6 +5,7 @@
 import {
   clearSettings,
   connectMemory,
+  deleteMemory,
   isAnamnesisError,
   loadSettings,
   openMemory,
@@ -118,6 +119,8 @@ export interface ClientPageApi {
   ): Promise<Outcome<Omit<OpfsRecoverResult, 'jsonl'> & { jsonlLength: number }>>;
   /** Names in the OPFS folder `.anamnesis`. */
   storeFolder(): Promise<string[]>;
+  /** `deleteMemory({ name })`. */
+  deleteStore(name: string): Promise<Outcome<boolean>>;
   /**
    * The bytes of every file of store `name`'s OPFS pool (`.anamnesis/<name>/.opaque/`: the
    * database and its journal, each after the pool's 4,096-byte header), as OPFS holds them, read
@@ -303,6 +306,7 @@ const api: ClientPageApi = {
       names.push(name);
     return names;
   },
+  deleteStore: (name) => outcome(() => deleteMemory({ name })),
   async storeFiles(name, needles) {
     const root = await navigator.storage.getDirectory();
     const opaque = await (

@@ -258,4 +258,6 @@ export interface WorkerApi {
     restore: boolean,
     onProgress?: (event: ProgressEvent) => void,
   ): Promise<OpfsRecoverResult>;
+  /** Deletes a store no worker has open (see `deleteMemory`); false when there was none. */
+  delete(options: WorkerOpenOptions): Promise<boolean>;
 }

@@ -7,6 +7,7 @@ export { AnamnesisError, ERROR_CODES, isAnamnesisError, type ErrorCode } from '@
 export {
   connectMemory,
   openMemory,
+  deleteMemory,
   recoverMemory,
   type MemoryClient,
   type MemoryApi,

@@ -206,12 +206,68 @@ export async function recoverMemory(
       worker.terminate();
     }
   };
-  if (!env.locks) return run();
-  let result: OpfsRecoverResult | undefined;
-  await env.locks.request(`anamnesis:${open.name}`, { ifAvailable: true }, async (lock) => {
-    if (!lock)
-      throw new AnamnesisError('STORE_LOCKED', `the store ${open.name} is open in another tab`);
-    result = await run();
+  return withStoreLock(env, open.name, run);
+}
+
+/**
+ * Deletes store `options.name` from OPFS (its database and journal, plain or encrypted): for an
+ * app that moves its notes to another store (say, an encrypted one) and must not leave the old
+ * copy behind. Runs in a worker of its own; the store must not be open in any tab
+ * (`STORE_LOCKED`, and nothing is deleted). Resolves `false` when there was no such store.
+ *
+ * @internal `env` replaces the browser globals (tests).
+ */
+export async function deleteMemory(
+  options: Pick<OpenMemoryOptions, 'name' | 'assets' | 'lockRetryMs' | 'openTimeoutMs'> = {},
+  env: ClientEnvironment = browserEnvironment(options.assets?.worker),
+): Promise<boolean> {
+  const { open, settings } = resolveOptions(options, env);
+  // No worker for a store that does not exist (the usual case of a clean-up at start).
+  if (!(await storeExists(open.name))) return false;
+  const run = async () => {
+    const worker = env.createWorker();
+    try {
+      const remote = Comlink.wrap<RemoteWorkerApi>(worker);
+      return await withDeadline(settings.openTimeoutMs, 'delete', () =>
+        remote.delete(open).then((r) => unwrap(r as Reply<boolean>)),
+      );
+    } finally {
+      worker.terminate();
+    }
+  };
+  return withStoreLock(env, open.name, run);
+}
+
+/**
+ * Whether OPFS holds store `name`'s folder (`.anamnesis/<name>`), looked up from the page; true
+ * where the page cannot look (the worker then decides).
+ */
+async function storeExists(name: string): Promise<boolean> {
+  const storage = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage;
+  if (typeof storage?.getDirectory !== 'function') return true;
+  try {
+    const root = await storage.getDirectory();
+    await (await root.getDirectoryHandle('.anamnesis')).getDirectoryHandle(name);
+    return true;
+  } catch (e) {
+    return !(e instanceof DOMException && e.name === 'NotFoundError');
+  }
+}
+
+/**
+ * Runs `fn` holding the store's Web Lock (the one its owner tab holds while it is open), or fails
+ * with `STORE_LOCKED` when a tab has it; runs it directly where Web Locks are missing.
+ */
+async function withStoreLock<T>(
+  env: ClientEnvironment,
+  name: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  if (!env.locks) return fn();
+  let result: T | undefined;
+  await env.locks.request(`anamnesis:${name}`, { ifAvailable: true }, async (lock) => {
+    if (!lock) throw new AnamnesisError('STORE_LOCKED', `the store ${name} is open in another tab`);
+    result = await fn();
   });
   return result!;
 }

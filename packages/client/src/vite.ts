@@ -19,6 +19,7 @@
  *
  * Node only (it reads files); the exports below are also used by the repo's test harness.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -96,6 +97,23 @@ const NO_ONNX_RUNTIME = fileURLToPath(
  * `encryption: true` (resolved from the engine, whose optional peer dependency it is).
  */
 const CIPHER_SQLITE = '@evolu/sqlite-wasm';
+
+function sha256(bytes: string | Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+let plainWasmHash: string | undefined;
+/** SHA-256 of the engine's SQLite wasm (`@sqlite.org/sqlite-wasm`'s `sqlite3.wasm`). */
+function plainSqliteWasmHash(): string {
+  plainWasmHash ??= sha256(
+    readFileSync(
+      createRequire(require.resolve('@anamnesis/engine/package.json')).resolve(
+        '@sqlite.org/sqlite-wasm/sqlite3.wasm',
+      ),
+    ),
+  );
+  return plainWasmHash;
+}
 
 /** ONNX Runtime builds: `asyncify` (wasm and WebGPU, 27 MB) and `plain` (wasm only, 14 MB). */
 export const ORT_BUILDS = {
@@ -321,15 +339,16 @@ export function anamnesis(options: AnamnesisPluginOptions = {}): Plugin {
       handler(_html, ctx) {
         if (!options.preload || !ctx.bundle) return undefined;
         const base = config?.base ?? '/';
-        // The plain SQLite's wasm only: the cipher build's (`encryption: true`) loads only for an
+        // The plain SQLite's wasm only (its bytes are the engine's `@sqlite.org/sqlite-wasm`'s):
+        // the cipher build's (`encryption: true`), also `sqlite3-<hash>.wasm`, loads only for an
         // encrypted store.
+        const plain = plainSqliteWasmHash();
         const files = Object.entries(ctx.bundle)
           .filter(
             ([f, out]) =>
               /(^|\/)sqlite3-[\w-]+\.wasm$/.test(f) &&
-              !(
-                out.type === 'asset' && out.originalFileNames.some((n) => n.includes(CIPHER_SQLITE))
-              ),
+              out.type === 'asset' &&
+              sha256(out.source) === plain,
           )
           .map(([f]) => f);
         return files.map((f) => ({

@@ -10,6 +10,7 @@ import {
   createModelEmbedder,
   isAnamnesisError,
   isStaticModel,
+  deleteOpfsStore,
   recoverOpfsStore,
   type Embedder,
   type Engine,
@@ -418,6 +419,11 @@ export function createWorkerApi(): WorkerApi {
         }
       }
       return result;
+    },
+
+    async delete(options) {
+      if (opening) throw new AnamnesisError('INVALID_INPUT', 'this worker has a store open');
+      return whileLocked(options.lockRetryMs, () => deleteOpfsStore(options.name));
     },
 
     close,

@@ -3,15 +3,18 @@
  * index.html) for anything missing under its paths, and the dependency options anamnesis needs.
  * (The build output and `vite preview` are covered by the browser tests on apps/example.)
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { MODEL_FILES } from '@anamnesis/model-default';
 import { build, createServer, type Rolldown, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { anamnesis, MODEL_ROOT, ORT_BUILDS, ORT_DIST, ORT_FILES } from '../src/vite.ts';
+
+const require = createRequire(import.meta.url);
 
 let server: ViteDevServer;
 let base: string;
@@ -73,7 +76,10 @@ async function built(
   try {
     writeFileSync(join(root, 'index.html'), '<script type="module" src="./main.js"></script>');
     writeFileSync(join(root, 'main.js'), main);
-    for (const [name, text] of Object.entries(extra)) writeFileSync(join(root, name), text);
+    for (const [name, text] of Object.entries(extra)) {
+      mkdirSync(dirname(join(root, name)), { recursive: true });
+      writeFileSync(join(root, name), text);
+    }
     const output = (await build({
       configFile: false,
       root,
@@ -84,7 +90,11 @@ async function built(
     return new Map(
       output.output.map((o) => [
         o.fileName,
-        o.type === 'chunk' ? o.code : typeof o.source === 'string' ? o.source : '',
+        o.type === 'chunk'
+          ? o.code
+          : typeof o.source === 'string'
+            ? o.source
+            : Buffer.from(o.source).toString('latin1'),
       ]),
     );
   } finally {
@@ -116,22 +126,36 @@ describe('anamnesis() at build', () => {
     expect(code).not.toMatch(/onnxruntime|InferenceSession/);
   });
 
-  it('preloads sqlite3.wasm (not the worker script, which a Worker would fetch again) only with preload: true', async () => {
+  it("preloads SQLite's wasm (not the worker script, which a Worker would fetch again, nor the cipher build's wasm) only with preload: true", async () => {
+    // The engine's SQLite wasm, and another file also named sqlite3.wasm (as SQLite3 Multiple
+    // Ciphers' is) that only an encrypted store loads.
+    const plain = readFileSync(
+      createRequire(require.resolve('@anamnesis/engine/package.json')).resolve(
+        '@sqlite.org/sqlite-wasm/sqlite3.wasm',
+      ),
+    );
     const app = [
       "new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });",
       {
-        'worker.js': "void fetch(new URL('./sqlite3.wasm', import.meta.url));",
+        'worker.js':
+          "void fetch(new URL('./sqlite3.wasm', import.meta.url)); void import('./cipher.js');",
+        'cipher.js': "void fetch(new URL('./cipher/sqlite3.wasm', import.meta.url));",
+        'sqlite3.wasm': plain,
         // over Vite's 4 KB inlining limit, so that it is a file of its own
-        'sqlite3.wasm': new Uint8Array(8192),
+        'cipher/sqlite3.wasm': new Uint8Array(8192),
       },
     ] as const;
     const html = async (plugin: ReturnType<typeof anamnesis>) =>
       (await built(plugin, app[0], app[1])).get('index.html')!;
     const preloads = (page: string) =>
       [...page.matchAll(/<link rel="preload" href="([^"]+)" as="fetch"/g)].map((m) => m[1]);
-    expect(preloads(await html(anamnesis({ preload: true })))).toEqual([
-      expect.stringMatching(/^\/assets\/sqlite3-[\w-]+\.wasm$/),
-    ]);
+    const files = await built(anamnesis({ preload: true }), app[0], app[1]);
+    const wasm = [...files.keys()].filter((f) => /sqlite3-[\w-]+\.wasm$/.test(f));
+    expect(wasm).toHaveLength(2);
+    const preloaded = preloads(files.get('index.html')!);
+    expect(preloaded).toHaveLength(1);
+    // the one preloaded is the engine's: the same bytes
+    expect(files.get(preloaded[0]!.slice(1)) === plain.toString('latin1')).toBe(true);
     expect(preloads(await html(anamnesis()))).toEqual([]);
   });
 

@@ -40,6 +40,7 @@ export {
 export { WEAK_MATCH } from './recall/match.ts';
 export { DEFAULT_MIN_MATCH } from './recall/recall-options.ts';
 export {
+  deleteOpfsStore,
   recoverOpfsStore,
   type OpfsRecoverOptions,
   type OpfsRecoverResult,

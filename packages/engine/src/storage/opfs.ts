@@ -169,3 +169,31 @@ export async function recoverOpfsStore(
   }
   return result;
 }
+
+/**
+ * Deletes an OPFS store that no engine has open (dedicated worker only): its pool's folder
+ * (`.anamnesis/<name>`, the database and its journal, plain or encrypted) is removed from OPFS.
+ * Resolves `false` when there was no such store; `STORE_LOCKED` when another worker holds it.
+ * What the browser does with the freed disk blocks is its own (OPFS gives no secure erase).
+ */
+export async function deleteOpfsStore(name: string): Promise<boolean> {
+  // Installing a pool creates its folder: look first, so an unknown name writes nothing.
+  const root = await navigator.storage.getDirectory();
+  const folder = await root.getDirectoryHandle('.anamnesis').catch(() => undefined);
+  const exists = await folder?.getDirectoryHandle(name).then(
+    () => true,
+    () => false,
+  );
+  if (!folder || !exists) return false;
+  let pool: StorePool;
+  try {
+    pool = await installStorePool(await loadSqlite(), name);
+  } catch (e) {
+    throw new AnamnesisError('STORE_LOCKED', `the OPFS store ${name} is open elsewhere`, {
+      cause: e,
+    });
+  }
+  // Unregisters the pool's VFS, closes its handles and removes the folder, recursively.
+  await pool.removeVfs();
+  return true;
+}
