@@ -87,3 +87,40 @@ test('Firefox ESR: the worker on OPFS, remember → recall, typed errors, a relo
     { consoleErrors: false },
   );
 });
+
+test('Firefox ESR: an encrypted store (SQLite3 Multiple Ciphers over opfs-sahpool) recalls, survives a reload, refuses a wrong passphrase, and its files hold no plaintext', async () => {
+  test.setTimeout(120_000);
+  const encryption = { passphrase: 'correct horse battery staple' };
+  await inFirefox(
+    BASE_URL,
+    async (page, { errors, foreign }) => {
+      const load = async () => {
+        await page.goto(`${BASE_URL}/client.html`);
+        await page.waitForSelector('body[data-ready="true"]');
+      };
+      await load();
+      const c = client(page);
+      await c('clearOpfs');
+      ok(await c('open', 'v', { name: 'vault', encryption }));
+      ok(await c('call', 'v', 'rememberMany', [NOTES]));
+      const hits = ok(await c('call', 'v', 'recall', ['my pet cat'])) as { id: string }[];
+      expect(hits[0]!.id).toBe('cat');
+      expect(ok(await c('call', 'v', 'stats', []))).toMatchObject({ memories: 3, encrypted: true });
+      ok(await c('close', 'v'));
+      expect(
+        (await c('storeFiles', 'vault', ['kitten', 'quarterly', 'SQLite format 3'])).found,
+      ).toEqual([]);
+
+      await load();
+      expect(
+        await c('open', 'w', { name: 'vault', encryption: { passphrase: 'a wrong one' } }),
+      ).toMatchObject({ ok: false, error: { code: 'WRONG_PASSPHRASE' } });
+      ok(await c('open', 'v', { name: 'vault', encryption }));
+      expect(ok(await c('call', 'v', 'get', ['trip']))).toMatchObject({ text: NOTES[2]!.text });
+      expect(ok(await c('call', 'v', 'verify', []))).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(foreign).toEqual([]);
+    },
+    { consoleErrors: false },
+  );
+});
