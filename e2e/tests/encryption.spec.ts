@@ -199,3 +199,43 @@ test('as a person: notes written without waiting and a reload at once; a worker 
     description: `terminated while writing: ${memories - 3} of ${big.length} stored`,
   });
 });
+
+test('another tab forwards to the owner only with the passphrase that opens the store; its calls made at once are never sent before', async ({
+  page,
+  context,
+}) => {
+  const a = await openClientPage(page);
+  ok(await a.open('a', { name: 'vault', encryption: { passphrase: PASSPHRASE } }));
+  ok(await a.call('a', 'rememberMany', [NOTES]));
+  ok(await a.open('p', { name: 'plain' }));
+  const second = await context.newPage();
+  const b = await openClientPage(second, { clear: false });
+
+  // a write made at once by a tab whose passphrase is wrong: refused, never reaches the store
+  await b.connect('w', {
+    name: 'vault',
+    encryption: { passphrase: 'correct horse battery stapler' },
+  });
+  const atOnce = await b.start('w', 'remember', [{ text: 'sent at once by the wrong tab' }]);
+  // and one while the owner is known and derives the key to check (about half a second)
+  await second.waitForTimeout(150);
+  const during = await b.start('w', 'remember', [{ text: 'sent during the check' }]);
+  for (const write of [atOnce, during])
+    expect(await b.settle(write)).toMatchObject({ ok: false, error: { code: 'WRONG_PASSPHRASE' } });
+  expect(await b.open('n', { name: 'vault' })).toMatchObject({
+    ok: false,
+    error: { code: 'ENCRYPTION_MISMATCH', details: { encrypted: true } },
+  });
+  expect(
+    await b.open('e', { name: 'plain', encryption: { passphrase: PASSPHRASE } }),
+  ).toMatchObject({
+    ok: false,
+    error: { code: 'ENCRYPTION_MISMATCH', details: { encrypted: false } },
+  });
+
+  const info = ok(await b.open('r', { name: 'vault', encryption: { passphrase: PASSPHRASE } }));
+  expect(info.role).toBe('follower');
+  expect(stats(ok(await b.call('r', 'stats', []))).memories).toBe(3);
+  expect(ok(await b.open('q', { name: 'plain' })).role).toBe('follower');
+  expect(stats(ok(await a.call('a', 'stats', []))).memories).toBe(3);
+});

@@ -38,6 +38,8 @@ export const ENGINE_METHODS = {
   verify: 'read',
   /** Encrypted stores: re-keys every page (see `OpenMemoryOptions.encryption`). */
   changePassphrase: 'write',
+  /** What a follower tab asks the owner before it forwards anything (see `OpenMemoryOptions.encryption`). */
+  checkEncryption: 'read',
 } as const satisfies Record<string, 'read' | 'write'>;
 
 /** The name of a forwarded engine method. */
@@ -60,6 +62,7 @@ export const ENGINE_ARITY = {
   stats: 0,
   verify: 0,
   changePassphrase: 1,
+  checkEncryption: 1,
 } as const satisfies Record<EngineMethod, number>;
 
 /**

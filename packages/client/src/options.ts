@@ -90,10 +90,9 @@ export interface OpenMemoryOptions {
    * (else `UNSUPPORTED`); `storage: 'memory'` with it is `UNSUPPORTED`, and `'auto'` never falls
    * back to memory. A new store is created encrypted; `WRONG_PASSPHRASE` for a passphrase that
    * does not open the store, `ENCRYPTION_MISMATCH` for a plain store (or, without this option, an
-   * encrypted one); neither changes it. `changePassphrase(next)` re-keys. The passphrase is checked
-   * by the tab that opens the store (its owner): a tab that forwards to an owner (`follow`, a
-   * second tab) uses the owner's open store, and its own passphrase is checked only if it takes
-   * over. Default: none (a plain store). See the engine's `docs/encryption.md`.
+   * encrypted one); neither changes it. `changePassphrase(next)` re-keys. A tab that forwards to
+   * the store's owner (`follow`, a second tab) is checked the same way by the owner before any of
+   * its calls is sent. Default: none (a plain store). See the engine's `docs/encryption.md`.
    */
   encryption?: EncryptionOptions;
   /**

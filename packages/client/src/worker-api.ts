@@ -53,6 +53,7 @@ const ENGINE_CALLS: { [K in EngineMethod]: (engine: Engine, args: MethodArgs<K>)
   stats: (e) => e.stats(),
   verify: (e) => e.verify(),
   changePassphrase: (e, a) => e.changePassphrase(...a),
+  checkEncryption: (e, a) => e.checkEncryption(...a),
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,7 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { ArcCache } from '@anamnesis/ranking';
 import { ChangeLog } from './engine/change-log.ts';
+import { passphraseOf, type EncryptionOptions } from './storage/encryption.ts';
 import type { EngineContext } from './engine/context.ts';
 import {
   defaultEmbedderOptions,
@@ -490,6 +491,33 @@ export class Engine {
           { details: { encrypted: false } },
         );
       await this.#io.rekey(passphrase);
+    });
+  }
+
+  /**
+   * Checks that opening this store with `encryption` (or without it) would succeed, as a tab that
+   * forwards to the store's owner does instead of opening it: `WRONG_PASSPHRASE` for a passphrase
+   * that does not derive the store's key (one key derivation, about as long as an open's),
+   * `ENCRYPTION_MISMATCH` for a passphrase on a plain store or none on an encrypted one,
+   * `INVALID_INPUT` for a malformed option. Resolves when it would open. Changes nothing.
+   */
+  checkEncryption(encryption?: EncryptionOptions): Promise<void> {
+    return this.#run(async () => {
+      const passphrase = passphraseOf(encryption);
+      const encrypted = this.#io.encrypted === true;
+      if (encrypted !== (passphrase !== undefined))
+        throw new AnamnesisError(
+          'ENCRYPTION_MISMATCH',
+          encrypted
+            ? 'the store is encrypted: open it with encryption: { passphrase }'
+            : 'the store is not encrypted: open it without encryption',
+          { details: { encrypted } },
+        );
+      if (passphrase !== undefined && !(await this.#io.keyMatches!(passphrase)))
+        throw new AnamnesisError(
+          'WRONG_PASSPHRASE',
+          'the passphrase does not open this store; nothing was changed',
+        );
     });
   }
 

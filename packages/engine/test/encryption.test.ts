@@ -152,6 +152,28 @@ describe('encrypted file store', () => {
     await b.close();
   });
 
+  it('checkEncryption answers as an open would, and follows a re-key', async () => {
+    const path = join(dir, 'check.db');
+    const a = await open(path, 'first passphrase');
+    await a.checkEncryption({ passphrase: 'first passphrase' });
+    // the NFC form is the same passphrase
+    await a.checkEncryption({ passphrase: 'first passphrase'.normalize('NFD') });
+    await rejectsWith(a.checkEncryption({ passphrase: 'first passphrasE' }), 'WRONG_PASSPHRASE');
+    await rejectsWith(a.checkEncryption(), 'ENCRYPTION_MISMATCH');
+    await rejectsWith(a.checkEncryption({ passphrase: '' }), 'INVALID_INPUT');
+    await a.changePassphrase('second passphrase');
+    await rejectsWith(a.checkEncryption({ passphrase: 'first passphrase' }), 'WRONG_PASSPHRASE');
+    await a.checkEncryption({ passphrase: 'second passphrase' });
+    await a.close();
+    const plain = await open(join(dir, 'check-plain.db'));
+    await plain.checkEncryption();
+    await rejectsWith(
+      plain.checkEncryption({ passphrase: 'any passphrase' }),
+      'ENCRYPTION_MISMATCH',
+    );
+    await plain.close();
+  });
+
   it('re-keying while another process (connection) has the store open is STORE_LOCKED and changes nothing', async () => {
     const path = join(dir, 'rekey-locked.db');
     const a = await open(path, 'first');

@@ -112,6 +112,13 @@ export class TabCoordinator {
   readonly #listeners = new Set<(change: MemoryChange) => void>();
   /** Whether an owner was known before: a later one is a hand-over (an `'owner'` change). */
   #hadOwner = false;
+  /**
+   * Follower: whether the first owner found said this tab's `encryption` opens the store (see
+   * {@link #admit}); until then only that check is sent, and every other call waits.
+   */
+  #admitted = false;
+  /** Follower: the admission's check is out. */
+  #admitting = false;
 
   constructor(env: ClientEnvironment, open: WorkerOpenOptions, settings: Settings) {
     this.#env = env;
@@ -450,6 +457,52 @@ export class TabCoordinator {
   ): void {
     this.#ownerId = owner;
     this.#ownerInfo = info;
+    if (this.#admitted) {
+      this.#ownerFound(owner);
+      return;
+    }
+    if (this.#admitting) {
+      // a new owner while the check was out: the check goes to it
+      for (const f of this.#forwarded.values())
+        if (f.method === 'checkEncryption' && f.to !== owner) this.#send(f);
+      return;
+    }
+    this.#admitting = true;
+    void this.#admit();
+  }
+
+  /**
+   * Before a follower forwards anything, the owner checks that this tab's `encryption` option
+   * would open the store itself (`checkEncryption`): a wrong passphrase, or one too many or too
+   * few, fails this tab's open as it would fail an owner's, and no call of it is sent. An owner of
+   * an earlier version, which has no encrypted stores, does not know the check: a tab without
+   * `encryption` is admitted by it.
+   */
+  async #admit(): Promise<void> {
+    const encryption = this.#open.encryption;
+    try {
+      await this.#dispatch(
+        'checkEncryption',
+        encryption === undefined ? [] : [encryption],
+        undefined,
+      );
+    } catch (e) {
+      const unknownMethod =
+        encryption === undefined &&
+        e instanceof AnamnesisError &&
+        (e.code === 'UNSUPPORTED' || e.code === 'INVALID_INPUT');
+      if (!unknownMethod) {
+        this.fail(e);
+        this.#ownerKnown.reject(e);
+        return;
+      }
+    }
+    this.#admitted = true;
+    if (this.#ownerId) this.#ownerFound(this.#ownerId);
+  }
+
+  /** A follower's owner is known and admitted it: its calls go there. */
+  #ownerFound(owner: string): void {
     // Unsent calls go now; those the old owner had go again (a write with its operation id).
     for (const f of [...this.#forwarded.values()]) if (f.to !== owner) this.#send(f);
     this.#settings.onReady?.('model');
@@ -460,6 +513,8 @@ export class TabCoordinator {
 
   #send(f: Forwarded): void {
     if (!this.#ownerId) return;
+    // Until admitted, only the admission's own check goes (the rest wait, unsent).
+    if (!this.#admitted && f.method !== 'checkEncryption') return;
     f.to = this.#ownerId;
     f.touch(); // the deadline runs from the first send
     this.#post({

@@ -16,6 +16,11 @@ export interface StorageBackend {
    * all pages at once; the old passphrase no longer opens it.
    */
   rekey?(passphrase: string): Promise<void>;
+  /**
+   * Encrypted stores only: whether `passphrase` (checked and NFC-normalised) derives the key the
+   * store is encrypted under now (one key derivation).
+   */
+  keyMatches?(passphrase: string): Promise<boolean>;
   /** Why the store is not where it was asked to be (e.g. no OPFS: memory), for `stats()`. */
   readonly reason: string | undefined;
   /** A reader of the recall path's SQL on this database, keeping up to `capacity` statements. */

@@ -90,6 +90,21 @@ export async function rawKey(
   }
 }
 
+/**
+ * Whether `passphrase` derives `key` (a {@link rawKey} value: the key it opened the store with,
+ * whose last 32 hex digits are the salt): one scrypt, about as long as an open's.
+ */
+export async function derivesKey(
+  scrypt: Scrypt,
+  passphrase: string,
+  key: string,
+): Promise<boolean> {
+  const saltHex = key.slice(-2 * SALT_BYTES);
+  const salt = new Uint8Array(SALT_BYTES);
+  for (let i = 0; i < SALT_BYTES; i++) salt[i] = parseInt(saltHex.slice(2 * i, 2 * i + 2), 16);
+  return (await rawKey(scrypt, passphrase, salt)) === key;
+}
+
 const SQLITE_HEADER = 'SQLite format 3\0';
 
 /** What the first bytes of a store file say it is. */

@@ -5,6 +5,7 @@ import {
   checkHeader,
   checkPassphrase,
   CIPHER,
+  derivesKey,
   fileHeader,
   rawKey,
   SALT_BYTES,
@@ -185,8 +186,23 @@ function openConnection(
       seen = now;
       return changed;
     },
-    ...(key === undefined ? {} : { rekey: (next: string) => rekeyFile(open, path, next) }),
+    ...(key === undefined ? {} : keyed(open, path, key)),
     close: () => open.close(),
+  };
+}
+
+/** An encrypted store's re-key and key check, following the key it is encrypted under now. */
+function keyed(
+  db: NativeDatabase,
+  path: string,
+  key: string,
+): Pick<StorageBackend, 'rekey' | 'keyMatches'> {
+  let current = key;
+  return {
+    rekey: async (next) => {
+      current = await rekeyFile(db, path, next);
+    },
+    keyMatches: (candidate) => derivesKey(nodeScrypt, candidate, current),
   };
 }
 
@@ -219,8 +235,9 @@ function applyKey(db: NativeDatabase, key: string, path: string): void {
  * rollback journal for the re-key (every page rewritten in one transaction: a crash leaves the
  * old key or the new, never a mix), then back to WAL. The switch needs this connection to be the
  * store's only one: `STORE_LOCKED` while another process has it open, and nothing changes.
+ * Returns the new key.
  */
-async function rekeyFile(db: NativeDatabase, path: string, next: string): Promise<void> {
+async function rekeyFile(db: NativeDatabase, path: string, next: string): Promise<string> {
   const passphrase = checkPassphrase(next, 'passphrase');
   const { randomBytes } = await import('node:crypto');
   const key = await rawKey(nodeScrypt, passphrase, randomBytes(SALT_BYTES));
@@ -242,6 +259,7 @@ async function rekeyFile(db: NativeDatabase, path: string, next: string): Promis
   } finally {
     db.selectValue('PRAGMA journal_mode = WAL');
   }
+  return key;
 }
 
 /** scrypt from `node:crypto` (OpenSSL's, in the thread pool: the event loop is not blocked). */

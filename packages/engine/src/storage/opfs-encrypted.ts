@@ -16,6 +16,7 @@ import {
   checkHeader,
   checkPassphrase,
   CIPHER,
+  derivesKey,
   fileHeader,
   rawKey,
   SALT_BYTES,
@@ -79,10 +80,14 @@ export async function openEncryptedOpfsStorage(
   const key = await rawKey(browserScrypt, passphrase, salt);
   const keyed = performance.now();
   const db = openKeyed(sqlite3, cipherVfs(sqlite3, pool.vfsName), name, key);
+  let current = key;
   return {
     ...wasmBackend(sqlite3, db, 'opfs', undefined),
     encrypted: true,
-    rekey: (next) => rekey(db, name, next),
+    rekey: async (next) => {
+      current = await rekey(db, name, next);
+    },
+    keyMatches: (candidate) => derivesKey(browserScrypt, candidate, current),
     openSteps: {
       poolMs: pooled - start,
       keyMs: keyed - pooled,
@@ -141,9 +146,9 @@ function openKeyed(sqlite3: Sqlite3, vfs: string, name: string, key: string): Wa
  * Re-keys the open store with a key derived from `next` and a new salt: SQLite3MC rewrites every
  * page in one transaction through the store's rollback journal, so a crash leaves the old key or
  * the new, never a mix. The key is derived first; from then on the re-key is synchronous, so no
- * other call of the engine runs in between.
+ * other call of the engine runs in between. Returns the new key.
  */
-async function rekey(db: WasmDatabase, name: string, next: string): Promise<void> {
+async function rekey(db: WasmDatabase, name: string, next: string): Promise<string> {
   const passphrase = checkPassphrase(next, 'passphrase');
   const key = await rawKey(
     browserScrypt,
@@ -155,4 +160,5 @@ async function rekey(db: WasmDatabase, name: string, next: string): Promise<void
   } catch (e) {
     throw mapSqliteError(e, `changing the passphrase of the OPFS store ${name}`);
   }
+  return key;
 }
