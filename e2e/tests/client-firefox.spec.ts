@@ -30,6 +30,12 @@ function client(page: Page) {
     ) as Promise<Awaited<ReturnType<ClientPageApi[K]>>>;
 }
 
+/** Loads the harness page and waits until its script runs. */
+async function load(page: Page): Promise<void> {
+  await page.goto(`${BASE_URL}/client.html`);
+  await page.waitForSelector('body[data-ready="true"]');
+}
+
 function ok<T>(outcome: Outcome<T>): T {
   if (!outcome.ok)
     throw new Error(`${outcome.error.code ?? outcome.error.name}: ${outcome.error.message}`);
@@ -47,11 +53,7 @@ test('Firefox ESR: the worker on OPFS, remember → recall, typed errors, a relo
   await inFirefox(
     BASE_URL,
     async (page, { errors, foreign }) => {
-      const load = async () => {
-        await page.goto(`${BASE_URL}/client.html`);
-        await page.waitForSelector('body[data-ready="true"]');
-      };
-      await load();
+      await load(page);
       const c = client(page);
       await c('clearOpfs');
       const info = ok(await c('open', 'm', { name: 'firefox' }));
@@ -67,7 +69,7 @@ test('Firefox ESR: the worker on OPFS, remember → recall, typed errors, a relo
       expect(ok(await c('call', 'm', 'stats', []))).toMatchObject({ memories: 3, backend: 'opfs' });
       ok(await c('close', 'm'));
 
-      await load();
+      await load(page);
       ok(await c('open', 'm', { name: 'firefox' }));
       expect(ok(await c('call', 'm', 'get', ['trip']))).toMatchObject({ text: NOTES[2]!.text });
       // calls started at once, without waiting: answered in order
@@ -94,11 +96,7 @@ test('Firefox ESR: an encrypted store (SQLite3 Multiple Ciphers over opfs-sahpoo
   await inFirefox(
     BASE_URL,
     async (page, { errors, foreign }) => {
-      const load = async () => {
-        await page.goto(`${BASE_URL}/client.html`);
-        await page.waitForSelector('body[data-ready="true"]');
-      };
-      await load();
+      await load(page);
       const c = client(page);
       await c('clearOpfs');
       ok(await c('open', 'v', { name: 'vault', encryption }));
@@ -111,12 +109,25 @@ test('Firefox ESR: an encrypted store (SQLite3 Multiple Ciphers over opfs-sahpoo
         (await c('storeFiles', 'vault', ['kitten', 'quarterly', 'SQLite format 3'])).found,
       ).toEqual([]);
 
-      await load();
+      await load(page);
       expect(
         await c('open', 'w', { name: 'vault', encryption: { passphrase: 'a wrong one' } }),
       ).toMatchObject({ ok: false, error: { code: 'WRONG_PASSPHRASE' } });
+      // as a person: notes written at once, before the store is open (the key still being
+      // derived), then a reload without close
+      await c('connect', 'p', { name: 'vault', encryption });
+      const tickets = [
+        await c('start', 'p', 'remember', [{ id: 'q1', text: 'zqtyped first, at once' }]),
+        await c('start', 'p', 'remember', [{ id: 'q2', text: 'zqtyped second, at once' }]),
+      ];
+      for (const t of tickets) ok(await c('settle', t));
+      await load(page);
       ok(await c('open', 'v', { name: 'vault', encryption }));
       expect(ok(await c('call', 'v', 'get', ['trip']))).toMatchObject({ text: NOTES[2]!.text });
+      expect(ok(await c('call', 'v', 'stats', []))).toMatchObject({ memories: 5 });
+      expect(ok(await c('call', 'v', 'get', ['q2']))).toMatchObject({
+        text: 'zqtyped second, at once',
+      });
       expect(ok(await c('call', 'v', 'verify', []))).toEqual([]);
       expect(errors).toEqual([]);
       expect(foreign).toEqual([]);

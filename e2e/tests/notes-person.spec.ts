@@ -15,6 +15,7 @@ import {
   atTimeZero,
   checkNotes,
   inARow,
+  lockedAtOnce,
   newWhileStarting,
   playwrightPerson,
   puppeteerPerson,
@@ -92,6 +93,15 @@ for (const browser of BROWSERS) {
     }) => {
       await asPerson(page, async (person) => {
         const expected = await newWhileStarting(person, NOTES_URL + '/');
+        await checkNotes(person, expected);
+      });
+    });
+
+    test('locked notes: Lock clicked while saves are in flight, the passphrase typed at once, a reload right after Save; every note kept', async ({
+      page,
+    }) => {
+      await asPerson(page, async (person) => {
+        const expected = await lockedAtOnce(person, NOTES_URL + '/');
         await checkNotes(person, expected);
       });
     });

@@ -34,6 +34,11 @@ export const UI = {
   noteTitles: '#notes .note-title',
   results: '#results',
   resultTitles: '#results .result-title',
+  lockFirst: 'section[aria-label="Lock"] input[aria-label="New passphrase"]',
+  lockSecond: 'section[aria-label="Lock"] input[aria-label="Repeat the new passphrase"]',
+  lockSubmit: 'section[aria-label="Lock"] form button[type="submit"]',
+  unlockPassphrase: '#unlock-passphrase',
+  unlockSubmit: 'form.unlock button[type="submit"]',
 } as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -238,6 +243,45 @@ export async function atTimeZero(person: Person, url: string): Promise<Map<strin
     ['Luna', 'zqluna Adopted a kitten from the shelter; she naps on the sofa.'],
     ['Taxes', 'zqtaxes The filing deadline is April 15; send receipts.'],
     ['Bread', 'zqbread Sourdough starter: feed flour and water every evening.'],
+  ]);
+}
+
+/** Types the passphrase into the unlock screen and submits it, as soon as it is there. */
+async function unlockAtOnce(person: Person, passphrase: string): Promise<void> {
+  await person.fill(UI.unlockPassphrase, passphrase);
+  await person.click(UI.unlockSubmit);
+}
+
+/**
+ * Locked notes under a person's hands: two notes written in a row and Lock clicked at once (the
+ * saves still in flight); once locked, a reload, the passphrase typed as soon as it is asked, a
+ * new note written at once and a reload right after its Save; then unlocked again.
+ */
+export async function lockedAtOnce(person: Person, url: string): Promise<Map<string, string>> {
+  const passphrase = 'tulips in the old harbour';
+  await person.goto(url);
+  await person.click(UI.newNote);
+  await write(person, 'Ferry', 'zqferry The ferry to the island leaves at nine.');
+  await person.click(UI.newNote);
+  await write(person, 'Vault', 'zqvault The combination is behind the Vermeer.');
+  await person.fill(UI.lockFirst, passphrase);
+  await person.fill(UI.lockSecond, passphrase);
+  await person.click(UI.lockSubmit);
+  const lock = await until(
+    () => person.attribute('body', 'data-lock'),
+    (v) => v === 'locked',
+  );
+  if (lock !== 'locked') throw new Error(`the notes did not lock (data-lock=${lock})`);
+  await person.reload();
+  await unlockAtOnce(person, passphrase);
+  await person.click(UI.newNote);
+  await write(person, 'Quick', 'zqquick Written as soon as the notes were unlocked.');
+  await person.reload(); // right after Save
+  await unlockAtOnce(person, passphrase);
+  return new Map([
+    ['Ferry', 'zqferry The ferry to the island leaves at nine.'],
+    ['Vault', 'zqvault The combination is behind the Vermeer.'],
+    ['Quick', 'zqquick Written as soon as the notes were unlocked.'],
   ]);
 }
 

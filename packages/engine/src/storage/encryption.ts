@@ -94,15 +94,30 @@ export async function rawKey(
  * Whether `passphrase` derives `key` (a {@link rawKey} value: the key it opened the store with,
  * whose last 32 hex digits are the salt): one scrypt, about as long as an open's.
  */
-export async function derivesKey(
-  scrypt: Scrypt,
-  passphrase: string,
-  key: string,
-): Promise<boolean> {
+async function derivesKey(scrypt: Scrypt, passphrase: string, key: string): Promise<boolean> {
   const saltHex = key.slice(-2 * SALT_BYTES);
   const salt = new Uint8Array(SALT_BYTES);
   for (let i = 0; i < SALT_BYTES; i++) salt[i] = parseInt(saltHex.slice(2 * i, 2 * i + 2), 16);
   return (await rawKey(scrypt, passphrase, salt)) === key;
+}
+
+/**
+ * An encrypted store's `rekey` and `keyMatches` (see `StorageBackend`), following the key it is
+ * encrypted under now: `key` at open, then each key `rekeyWith` (which re-keys the store with a
+ * key derived from the passphrase, and returns it) put in place.
+ */
+export function keyHolder(
+  scrypt: Scrypt,
+  key: string,
+  rekeyWith: (passphrase: string) => Promise<string>,
+): { rekey(passphrase: string): Promise<void>; keyMatches(passphrase: string): Promise<boolean> } {
+  let current = key;
+  return {
+    rekey: async (passphrase) => {
+      current = await rekeyWith(passphrase);
+    },
+    keyMatches: (passphrase) => derivesKey(scrypt, passphrase, current),
+  };
 }
 
 const SQLITE_HEADER = 'SQLite format 3\0';

@@ -5,8 +5,8 @@ import {
   checkHeader,
   checkPassphrase,
   CIPHER,
-  derivesKey,
   fileHeader,
+  keyHolder,
   rawKey,
   SALT_BYTES,
   type Scrypt,
@@ -186,23 +186,8 @@ function openConnection(
       seen = now;
       return changed;
     },
-    ...(key === undefined ? {} : keyed(open, path, key)),
+    ...(key === undefined ? {} : keyHolder(nodeScrypt, key, (next) => rekeyFile(open, path, next))),
     close: () => open.close(),
-  };
-}
-
-/** An encrypted store's re-key and key check, following the key it is encrypted under now. */
-function keyed(
-  db: NativeDatabase,
-  path: string,
-  key: string,
-): Pick<StorageBackend, 'rekey' | 'keyMatches'> {
-  let current = key;
-  return {
-    rekey: async (next) => {
-      current = await rekeyFile(db, path, next);
-    },
-    keyMatches: (candidate) => derivesKey(nodeScrypt, candidate, current),
   };
 }
 

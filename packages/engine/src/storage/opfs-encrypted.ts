@@ -16,14 +16,14 @@ import {
   checkHeader,
   checkPassphrase,
   CIPHER,
-  derivesKey,
   fileHeader,
+  keyHolder,
   rawKey,
   SALT_BYTES,
   type Scrypt,
 } from './encryption.ts';
 import { wasmBackend } from './memory.ts';
-import { installStorePool, opfsError, storeFile } from './opfs.ts';
+import { installStorePool, opfsError, storeFile, type StorePool } from './opfs.ts';
 import { opfsStoreHead } from './opfs-store-head.ts';
 
 /** SQLite's result code for "file is not a database": what a key that does not fit answers. */
@@ -56,8 +56,9 @@ export async function openEncryptedOpfsStorage(
     throw opfsError(e);
   }
   const what = `the OPFS store ${name}`;
-  if (head) checkHeader(fileHeader(head), true, what, { name });
-  let pool: Awaited<ReturnType<typeof installStorePool>>;
+  let header = head && fileHeader(head);
+  if (header) checkHeader(header, true, what, { name });
+  let pool: StorePool;
   try {
     pool = await installStorePool(sqlite3, name);
   } catch (e) {
@@ -70,24 +71,21 @@ export async function openEncryptedOpfsStorage(
     head = pool.getFileNames().includes(file)
       ? pool.exportFile(file).subarray(0, 24)
       : new Uint8Array(0);
-    checkHeader(fileHeader(head), true, what, { name });
+    header = fileHeader(head);
+    checkHeader(header, true, what, { name });
   }
   const pooled = performance.now();
   const salt =
-    fileHeader(head) === 'encrypted'
+    header === 'encrypted'
       ? head.slice(0, SALT_BYTES)
       : crypto.getRandomValues(new Uint8Array(SALT_BYTES));
   const key = await rawKey(browserScrypt, passphrase, salt);
   const keyed = performance.now();
   const db = openKeyed(sqlite3, cipherVfs(sqlite3, pool.vfsName), name, key);
-  let current = key;
   return {
     ...wasmBackend(sqlite3, db, 'opfs', undefined),
     encrypted: true,
-    rekey: async (next) => {
-      current = await rekey(db, name, next);
-    },
-    keyMatches: (candidate) => derivesKey(browserScrypt, candidate, current),
+    ...keyHolder(browserScrypt, key, (next) => rekey(db, name, next)),
     openSteps: {
       poolMs: pooled - start,
       keyMs: keyed - pooled,

@@ -88,6 +88,31 @@ export function opfsError(e: unknown): AnamnesisError {
   return new AnamnesisError('UNSUPPORTED', `OPFS is not available: ${message}`, { cause: e });
 }
 
+/**
+ * The OPFS folder `.anamnesis` when it holds store `name`'s folder, else undefined. Installing a
+ * pool creates its folder: this looks first, so that an unknown name writes nothing.
+ */
+async function storesFolder(name: string): Promise<FileSystemDirectoryHandle | undefined> {
+  const root = await navigator.storage.getDirectory();
+  const folder = await root.getDirectoryHandle('.anamnesis').catch(() => undefined);
+  const exists = await folder?.getDirectoryHandle(name).then(
+    () => true,
+    () => false,
+  );
+  return exists ? folder : undefined;
+}
+
+/** The pool of a store no engine has open: `STORE_LOCKED` when another worker holds its files. */
+async function idlePool(name: string): Promise<StorePool> {
+  try {
+    return await installStorePool(await loadSqlite(), name);
+  } catch (e) {
+    throw new AnamnesisError('STORE_LOCKED', `the OPFS store ${name} is open elsewhere`, {
+      cause: e,
+    });
+  }
+}
+
 /** The part of a worker's `FileSystemSyncAccessHandle` used here. */
 interface SyncAccessHandle {
   write(data: Uint8Array, options: { at: number }): number;
@@ -122,24 +147,10 @@ export async function recoverOpfsStore(
   name: string,
   options: OpfsRecoverOptions = {},
 ): Promise<OpfsRecoverResult> {
-  // Installing a pool creates its folder: look first, so an unknown name writes nothing.
-  const root = await navigator.storage.getDirectory();
-  const folder = await root.getDirectoryHandle('.anamnesis').catch(() => undefined);
-  const exists = await folder?.getDirectoryHandle(name).then(
-    () => true,
-    () => false,
-  );
-  if (!folder || !exists)
+  const folder = await storesFolder(name);
+  if (!folder)
     throw new AnamnesisError('NOT_FOUND', `no store named ${name}`, { details: { name } });
-  const sqlite3 = await loadSqlite();
-  let pool: StorePool;
-  try {
-    pool = await installStorePool(sqlite3, name);
-  } catch (e) {
-    throw new AnamnesisError('STORE_LOCKED', `the OPFS store ${name} is open elsewhere`, {
-      cause: e,
-    });
-  }
+  const pool = await idlePool(name);
   const dbFile = storeFile(name);
   if (!pool.getFileNames().includes(dbFile))
     throw new AnamnesisError('NOT_FOUND', `no store named ${name}`, { details: { name } });
@@ -177,22 +188,8 @@ export async function recoverOpfsStore(
  * What the browser does with the freed disk blocks is its own (OPFS gives no secure erase).
  */
 export async function deleteOpfsStore(name: string): Promise<boolean> {
-  // Installing a pool creates its folder: look first, so an unknown name writes nothing.
-  const root = await navigator.storage.getDirectory();
-  const folder = await root.getDirectoryHandle('.anamnesis').catch(() => undefined);
-  const exists = await folder?.getDirectoryHandle(name).then(
-    () => true,
-    () => false,
-  );
-  if (!folder || !exists) return false;
-  let pool: StorePool;
-  try {
-    pool = await installStorePool(await loadSqlite(), name);
-  } catch (e) {
-    throw new AnamnesisError('STORE_LOCKED', `the OPFS store ${name} is open elsewhere`, {
-      cause: e,
-    });
-  }
+  if (!(await storesFolder(name))) return false;
+  const pool = await idlePool(name);
   // Unregisters the pool's VFS, closes its handles and removes the folder, recursively.
   await pool.removeVfs();
   return true;
