@@ -11,9 +11,15 @@ import { AnamnesisError } from '@anamnesis/errors';
  * {@link KDF}) and given to SQLite3MC raw (`PRAGMA key = 'raw:<key hex><salt hex>'`), which
  * bypasses its own key derivation. The scrypt salt is SQLite3MC's salt: the first 16 bytes of
  * the file, which SQLite3MC keeps in plain text because it is needed before the key. A new store's
- * random salt is given to SQLite3MC with the key, so it writes that salt into its header; a
- * re-key writes a new one. So the salt is always readable before the key and lives in the store
- * file itself: nothing beside it to lose, back up or keep in step.
+ * random salt is given to SQLite3MC with the key, so it writes that salt into its header. So the
+ * salt is always readable before the key and lives in the store file itself: nothing beside it to
+ * lose, back up or keep in step.
+ *
+ * A re-key keeps the salt (as SQLCipher's does): only the passphrase changes. A new salt would make
+ * the key depend on which copy of page 1 a crash left: killed after the re-key wrote the new page 1
+ * but before it committed, the file shows the new salt while its rollback journal holds the old
+ * pages, so neither passphrase would derive the key that opens it. With one salt, the old
+ * passphrase derives the old key, the journal rolls the file back, and the store opens as it was.
  */
 
 /** What `EngineOptions.encryption` takes. */
@@ -91,32 +97,35 @@ export async function rawKey(
 }
 
 /**
- * Whether `passphrase` derives `key` (a {@link rawKey} value: the key it opened the store with,
- * whose last 32 hex digits are the salt): one scrypt, about as long as an open's.
+ * The salt of `key` (a {@link rawKey} value, whose last 32 hex digits are the salt).
  */
-async function derivesKey(scrypt: Scrypt, passphrase: string, key: string): Promise<boolean> {
+function saltOf(key: string): Uint8Array {
   const saltHex = key.slice(-2 * SALT_BYTES);
   const salt = new Uint8Array(SALT_BYTES);
   for (let i = 0; i < SALT_BYTES; i++) salt[i] = parseInt(saltHex.slice(2 * i, 2 * i + 2), 16);
-  return (await rawKey(scrypt, passphrase, salt)) === key;
+  return salt;
 }
 
 /**
  * An encrypted store's `rekey` and `keyMatches` (see `StorageBackend`), following the key it is
- * encrypted under now: `key` at open, then each key `rekeyWith` (which re-keys the store with a
- * key derived from the passphrase, and returns it) put in place.
+ * encrypted under now: `key` at open, then each new key put in place. A re-key derives the new key
+ * from the passphrase and the store's own salt (kept: see above), then `rekeyWith` re-keys the
+ * store with it; `keyMatches` is one scrypt, about as long as an open's.
  */
 export function keyHolder(
   scrypt: Scrypt,
   key: string,
-  rekeyWith: (passphrase: string) => Promise<string>,
+  rekeyWith: (key: string) => void,
 ): { rekey(passphrase: string): Promise<void>; keyMatches(passphrase: string): Promise<boolean> } {
   let current = key;
   return {
     rekey: async (passphrase) => {
-      current = await rekeyWith(passphrase);
+      const next = await rawKey(scrypt, checkPassphrase(passphrase, 'passphrase'), saltOf(current));
+      rekeyWith(next);
+      current = next;
     },
-    keyMatches: (passphrase) => derivesKey(scrypt, passphrase, current),
+    keyMatches: async (passphrase) =>
+      (await rawKey(scrypt, passphrase, saltOf(current))) === current,
   };
 }
 

@@ -215,18 +215,14 @@ function applyKey(db: NativeDatabase, key: string, path: string): void {
 }
 
 /**
- * Re-keys an open encrypted store with a key derived from `next` and a new salt. SQLite3MC cannot
- * re-key a store in WAL mode: the log is checkpointed into the file, the store switched to a
- * rollback journal for the re-key (every page rewritten in one transaction: a crash leaves the
- * old key or the new, never a mix), then back to WAL. The switch needs this connection to be the
- * store's only one: `STORE_LOCKED` while another process has it open, and nothing changes.
- * Returns the new key.
+ * Re-keys an open encrypted store with `key` (derived from the new passphrase and the store's
+ * salt). SQLite3MC cannot re-key a store in WAL mode: the log is checkpointed into the file, the
+ * store switched to a rollback journal for the re-key (every page rewritten in one transaction: a
+ * crash leaves the old key or the new, never a mix), then back to WAL. The switch needs this
+ * connection to be the store's only one: `STORE_LOCKED` while another process has it open, and
+ * nothing changes. Synchronous: no other call of the engine runs in between.
  */
-async function rekeyFile(db: NativeDatabase, path: string, next: string): Promise<string> {
-  const passphrase = checkPassphrase(next, 'passphrase');
-  const { randomBytes } = await import('node:crypto');
-  const key = await rawKey(nodeScrypt, passphrase, randomBytes(SALT_BYTES));
-  // Synchronous from here: no other call of the engine runs in between.
+function rekeyFile(db: NativeDatabase, path: string, key: string): void {
   try {
     const mode = String(db.selectValue('PRAGMA journal_mode = DELETE'));
     if (mode !== 'delete')
@@ -244,7 +240,6 @@ async function rekeyFile(db: NativeDatabase, path: string, next: string): Promis
   } finally {
     db.selectValue('PRAGMA journal_mode = WAL');
   }
-  return key;
 }
 
 /** scrypt from `node:crypto` (OpenSSL's, in the thread pool: the event loop is not blocked). */

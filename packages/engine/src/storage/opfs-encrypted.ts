@@ -14,7 +14,6 @@ import { mapSqliteError, type Sqlite3, type WasmDatabase } from '../store/sqlite
 import type { StorageBackend } from './backend.ts';
 import {
   checkHeader,
-  checkPassphrase,
   CIPHER,
   fileHeader,
   keyHolder,
@@ -141,22 +140,15 @@ function openKeyed(sqlite3: Sqlite3, vfs: string, name: string, key: string): Wa
 }
 
 /**
- * Re-keys the open store with a key derived from `next` and a new salt: SQLite3MC rewrites every
- * page in one transaction through the store's rollback journal, so a crash leaves the old key or
- * the new, never a mix. The key is derived first; from then on the re-key is synchronous, so no
- * other call of the engine runs in between. Returns the new key.
+ * Re-keys the open store with `key` (derived from the new passphrase and the store's salt):
+ * SQLite3MC rewrites every page in one transaction through the store's rollback journal, so a
+ * crash leaves the old key or the new, never a mix. Synchronous: no other call of the engine runs
+ * in between.
  */
-async function rekey(db: WasmDatabase, name: string, next: string): Promise<string> {
-  const passphrase = checkPassphrase(next, 'passphrase');
-  const key = await rawKey(
-    browserScrypt,
-    passphrase,
-    crypto.getRandomValues(new Uint8Array(SALT_BYTES)),
-  );
+function rekey(db: WasmDatabase, name: string, key: string): void {
   try {
     db.exec(`PRAGMA rekey = '${key}'`);
   } catch (e) {
     throw mapSqliteError(e, `changing the passphrase of the OPFS store ${name}`);
   }
-  return key;
 }
