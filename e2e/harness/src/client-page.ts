@@ -22,6 +22,8 @@ import {
   type UiSettings,
 } from '@anamnesis/client';
 import { openMemoryWithFaults, terminateWorker } from '@anamnesis/client/testing';
+import { parseSyncCode, type Sync, type SyncStatus } from '@anamnesis/sync';
+import { startBrowserSync } from '@anamnesis/sync/browser';
 
 import { rng } from '../../../apps/bench/src/corpus.ts';
 import { clearOpfs } from './clear-opfs.ts';
@@ -134,6 +136,16 @@ export interface ClientPageApi {
   loadSettings(name: string): Promise<UiSettings>;
   saveSettings(patch: Partial<UiSettings>, name: string): Promise<UiSettings>;
   clearSettings(name: string): Promise<void>;
+  /**
+   * Syncs the store open under `key` (as store `name`) with a room of the sync server at `url`,
+   * through `@anamnesis/sync/browser` (the state in IndexedDB, one tab per store); `code` is a
+   * sync code.
+   */
+  startSync(key: string, name: string, url: string, code: string): Promise<Outcome<void>>;
+  /** The status of `key`'s sync. */
+  syncStatus(key: string): SyncStatus;
+  /** Calls `connect`, `disconnect`, `synced` or `close` on `key`'s sync. */
+  syncDo(key: string, action: 'connect' | 'disconnect' | 'synced' | 'close'): Promise<Outcome>;
   /** Milliseconds since navigation start (for the page-load benchmark). */
   now(): number;
   /**
@@ -190,6 +202,7 @@ async function outcome<T>(run: () => Promise<T>): Promise<Outcome<T>> {
 }
 
 const memories = new Map<string, MemoryClient>();
+const syncs = new Map<string, Sync>();
 const tickets = new Map<number, Promise<Outcome>>();
 const progress = new Map<string, ProgressEvent[]>();
 const parts = new Map<string, { part: string; at: number }[]>();
@@ -307,6 +320,21 @@ const api: ClientPageApi = {
     return names;
   },
   deleteStore: (name) => outcome(() => deleteMemory({ name })),
+  startSync: (key, name, url, code) =>
+    outcome(async () => {
+      syncs.set(
+        key,
+        await startBrowserSync(memories.get(key)!, name, { url, ...parseSyncCode(code) }),
+      );
+    }),
+  syncStatus: (key) => syncs.get(key)!.status(),
+  syncDo: (key, action) =>
+    outcome(async () => {
+      const sync = syncs.get(key)!;
+      if (action === 'connect') sync.connect();
+      else if (action === 'disconnect') sync.disconnect();
+      else await sync[action]();
+    }),
   async storeFiles(name, needles) {
     const root = await navigator.storage.getDirectory();
     const opaque = await (

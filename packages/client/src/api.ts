@@ -84,10 +84,11 @@ type EnginePublicMethods = {
 
 /**
  * Compile-time guard: a public engine method that the client neither forwards nor handles itself
- * (`close`; `once`, which the owner's worker uses for forwarded writes) makes this type
- * non-`never`, and the assignment below fails to compile.
+ * (`close`; `once`, which the owner's worker uses for forwarded writes; `subscribe`, whose
+ * listener a page gives as `openMemory({ onChange })`) makes this type non-`never`, and the
+ * assignment below fails to compile.
  */
-type Unforwarded = Exclude<EnginePublicMethods, EngineMethod | 'close' | 'once'>;
+type Unforwarded = Exclude<EnginePublicMethods, EngineMethod | 'close' | 'once' | 'subscribe'>;
 const _everyMethodForwarded: [Unforwarded] extends [never] ? true : Unforwarded = true;
 
 /** Arguments of a forwarded method. */

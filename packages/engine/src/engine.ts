@@ -103,6 +103,8 @@ export class Engine {
   readonly #stages = emptyStageTimes();
   #generation = 0;
   readonly #onChange: ((change: StoreChange) => void) | undefined;
+  /** Listeners added with {@link Engine.subscribe}. */
+  readonly #listeners = new Set<(change: StoreChange) => void>();
   #schemaVersion: number;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -271,14 +273,26 @@ export class Engine {
     this.#changed(change);
   }
 
-  /** Tells the change listener (see `EngineOptions.onChange`). */
+  /** Tells the change listeners (`EngineOptions.onChange`, then each of {@link subscribe}'s). */
   #changed(change: { kind: ChangeKind; ids: readonly string[] }): void {
-    if (!this.#onChange) return;
-    try {
-      this.#onChange({ kind: change.kind, ids: [...change.ids], generation: this.#generation });
-    } catch (e) {
-      console.error('anamnesis: an onChange listener threw', e);
+    for (const listener of [this.#onChange, ...this.#listeners]) {
+      if (!listener) continue;
+      try {
+        listener({ kind: change.kind, ids: [...change.ids], generation: this.#generation });
+      } catch (e) {
+        console.error('anamnesis: an onChange listener threw', e);
+      }
     }
+  }
+
+  /**
+   * Adds a change listener beside `EngineOptions.onChange` (what a sync or a cache beside the
+   * engine hears): called after each committed change, as `onChange` is. Returns the function that
+   * removes it.
+   */
+  subscribe(listener: (change: StoreChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Stores one memory and returns its id (the existing id for a duplicate text in the same session). */

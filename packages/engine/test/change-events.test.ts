@@ -18,6 +18,39 @@ async function open(
 }
 
 describe('onChange: every committed change, what it changed, in commit order', () => {
+  it('subscribe adds listeners beside onChange; each hears every change until removed', async () => {
+    const { engine: e, changes } = await open();
+    const heard: string[][] = [];
+    const stop = e.subscribe((c) => heard.push(c.ids));
+    const other: string[] = [];
+    e.subscribe((c) => other.push(c.kind));
+    await e.remember({ text: 'first', id: 'a' });
+    stop();
+    await e.remember({ text: 'second', id: 'b' });
+    expect(heard).toEqual([['a']]);
+    expect(other).toEqual(['remember', 'remember']);
+    expect(changes).toHaveLength(2);
+  });
+
+  it('export({ ids }) exports only those memories, with their links; unknown ids are left out', async () => {
+    const { engine: e } = await open();
+    await e.rememberMany([
+      { text: 'the heating engineer comes on Tuesday', id: 'a' },
+      { text: 'buy oat milk', id: 'b' },
+      { text: 'call Ann', id: 'c' },
+    ]);
+    await e.link('a', 'b');
+    await e.markUsed('a', 'used');
+    const lines = (await e.export({ ids: ['a', 'nope'] })).trim().split('\n');
+    expect(lines).toHaveLength(2);
+    const a = JSON.parse(lines[1]!) as { id: string; links: { to: string }[]; usage: unknown[] };
+    expect(a.id).toBe('a');
+    expect(a.links.map((l) => l.to)).toEqual(['b']);
+    expect(a.usage).toHaveLength(1);
+    expect((await e.export({ ids: [] })).trim().split('\n')).toHaveLength(1);
+    await expect(e.export({ ids: 'a' as never })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
   it('names the kind and the ids of each write, with the generation after it', async () => {
     const { engine: e, changes } = await open();
     const a = await e.remember({ text: 'the heating engineer comes on Tuesday', id: 'a' });

@@ -42,6 +42,11 @@ export const ERROR_CODES = {
    * or written.
    */
   ENCRYPTION_MISMATCH: 'The store is encrypted and no passphrase was given, or the reverse',
+  /**
+   * A synced record failed its authentication (`@anamnesis/sync`): altered on the server or on
+   * the way, or written under another key. It is ignored; the device's memories are unchanged.
+   */
+  SYNC_TAMPERED: 'A synced record failed its authentication',
   /** The owner tab changed while a forwarded call was in flight; retry it (its operation id keeps a write from applying twice). */
   OWNER_CHANGED: 'The owner of the store changed while the call was in flight',
   /** The call did not answer in time (the client's deadlines). */

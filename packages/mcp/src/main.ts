@@ -14,6 +14,8 @@ import {
   type Engine,
 } from '@anamnesis/engine';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { parseSyncCode, type Sync } from '@anamnesis/sync';
+import { startNodeSync } from '@anamnesis/sync/node';
 
 import { createMemoryServer, DEFAULT_MAX_TEXT_CHARS, DEFAULT_TOKEN_BUDGET } from './server.ts';
 
@@ -33,7 +35,10 @@ Tools: remember, recall, forget, list_recent; prompt what_do_you_remember; resou
 anamnesis://about/{topic}. --token-budget: recall's default budget in estimated tokens (default
 ${DEFAULT_TOKEN_BUDGET}); --max-text-chars: longest text remember takes (default ${DEFAULT_MAX_TEXT_CHARS}).
 An encrypted store: set ANAMNESIS_PASSPHRASE in the server's environment (npm install
-better-sqlite3-multiple-ciphers); a new store is then created encrypted.`;
+better-sqlite3-multiple-ciphers); a new store is then created encrypted.
+Sync with the person's other devices: set ANAMNESIS_SYNC_URL (the Yjs websocket server) and
+ANAMNESIS_SYNC_CODE (the sync code the notes app or createSyncCode made); the store then syncs
+while the server runs (end-to-end encrypted; @anamnesis/sync).`;
 
 /**
  * Runs the server with `argv` (without node and script) until stdin ends or a SIGTERM / SIGINT;
@@ -76,6 +81,9 @@ export async function main(argv: string[]): Promise<number> {
       `anamnesis-mcp: the store ${path} did not open: ${error?.code ?? ''} ${error?.message ?? String(e)}`,
     );
   });
+  // Sync while the server runs, when the environment names a sync server and code.
+  const sync = engine.then((e) => startSyncFromEnv(e, path, log));
+  sync.catch((e: unknown) => log(`anamnesis-mcp: sync did not start: ${String(e)}`));
   const server = createMemoryServer(engine, {
     ...(values['token-budget'] === undefined
       ? {}
@@ -99,6 +107,7 @@ export async function main(argv: string[]): Promise<number> {
     } catch (e) {
       log(`anamnesis-mcp: closing the transport: ${String(e)}`);
     }
+    await (await sync.catch(() => undefined))?.close();
     const opened = await engine.then(
       (e) => e,
       () => undefined, // logged when it failed; nothing to close, but not a clean run
@@ -129,4 +138,32 @@ export async function main(argv: string[]): Promise<number> {
   const code = await finished;
   process.stdin.destroy();
   return code;
+}
+
+/**
+ * Starts syncing `engine` when `ANAMNESIS_SYNC_URL` and `ANAMNESIS_SYNC_CODE` are set (neither is
+ * ever a command-line argument); its status changes go to the log. Undefined when they are not.
+ */
+async function startSyncFromEnv(
+  engine: Engine,
+  path: string,
+  log: (line: string) => void,
+): Promise<Sync | undefined> {
+  const url = process.env.ANAMNESIS_SYNC_URL;
+  const code = process.env.ANAMNESIS_SYNC_CODE;
+  if (!url || !code) return undefined;
+  const sync = await startNodeSync(engine, path, { url, ...parseSyncCode(code) });
+  let last = '';
+  sync.onStatus((s) => {
+    const line = s.error
+      ? `error ${s.error.code}: ${s.error.message}`
+      : s.synced
+        ? 'synced'
+        : s.connected
+          ? 'connected'
+          : 'offline';
+    if (line !== last) log(`anamnesis-mcp: sync ${line}`);
+    last = line;
+  });
+  return sync;
 }

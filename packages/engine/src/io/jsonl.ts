@@ -21,6 +21,8 @@ import {
 export interface ExportOptions {
   /** Include each memory's vector (base64 float32). Default false. */
   vectors?: boolean;
+  /** Only these memories (ids not in the store are left out). Default: every memory. */
+  ids?: readonly string[];
 }
 
 /** Options of `import`. */
@@ -82,9 +84,19 @@ export function exportJsonl(
     vectors: withVectors,
   };
   const lines = [JSON.stringify(header)];
+  if (options.ids !== undefined && !Array.isArray(options.ids))
+    throw new AnamnesisError('INVALID_INPUT', 'export ids must be an array of ids');
+  // The rows exported, and the condition that keeps each table's reads to them.
+  const scope = options.ids
+    ? {
+        sql: 'IN (SELECT rid FROM memories WHERE id IN (SELECT value FROM json_each(?)))',
+        bind: [JSON.stringify(options.ids)],
+      }
+    : { sql: 'IS NOT NULL', bind: [] };
   const links = new Map<number, MemoryLine['links']>();
   for (const [src, to, kind, weight] of db.selectArrays(
-    'SELECT l.src, d.id, l.kind, l.weight FROM links l JOIN memories d ON d.rid = l.dst ORDER BY l.src, d.id, l.kind',
+    `SELECT l.src, d.id, l.kind, l.weight FROM links l JOIN memories d ON d.rid = l.dst WHERE l.src ${scope.sql} ORDER BY l.src, d.id, l.kind`,
+    scope.bind,
   )) {
     const list = links.get(src as number) ?? [];
     list.push({ to: to as string, kind: kind as string, weight: weight as number });
@@ -92,7 +104,8 @@ export function exportJsonl(
   }
   const usage = new Map<number, MemoryLine['usage']>();
   for (const [rid, event, at] of db.selectArrays(
-    'SELECT rid, event, at FROM usage ORDER BY rid, at, rowid',
+    `SELECT rid, event, at FROM usage WHERE rid ${scope.sql} ORDER BY rid, at, rowid`,
+    scope.bind,
   )) {
     const list = usage.get(rid as number) ?? [];
     list.push({ event: event as string, at: at as number });
@@ -100,7 +113,8 @@ export function exportJsonl(
   }
   const folded = new Map<number, FoldedUsage[]>();
   for (const [rid, event, count, decayed, at] of db.selectArrays(
-    'SELECT rid, event, count, decayed, at FROM usage_folded ORDER BY rid, event',
+    `SELECT rid, event, count, decayed, at FROM usage_folded WHERE rid ${scope.sql} ORDER BY rid, event`,
+    scope.bind,
   )) {
     const list = folded.get(rid as number) ?? [];
     list.push({
@@ -111,7 +125,9 @@ export function exportJsonl(
     });
     folded.set(rid as number, list);
   }
-  const rids = db.selectArrays('SELECT rid FROM memories ORDER BY rid').map((r) => r[0] as number);
+  const rids = db
+    .selectArrays(`SELECT rid FROM memories WHERE rid ${scope.sql} ORDER BY rid`, scope.bind)
+    .map((r) => r[0] as number);
   for (let start = 0; start < rids.length; start += 1000) {
     const chunk = rids.slice(start, start + 1000);
     const rows = rowsByRid(db, chunk);

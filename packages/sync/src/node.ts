@@ -1,0 +1,74 @@
+/**
+ * Sync in Node (`@anamnesis/sync/node`): the WebSocket class from `ws` (Node 20 has none), and the
+ * device's sync state in a file beside its store.
+ */
+import { open, readFile, rename } from 'node:fs/promises';
+import { AnamnesisError } from '@anamnesis/errors';
+import WebSocket from 'ws';
+import {
+  startSync,
+  type Sync,
+  type SyncEngine,
+  type SyncOptions,
+  type SyncStateStore,
+} from './sync.ts';
+
+const MAGIC = 'anamnesis-sync 1\n';
+
+/**
+ * A {@link SyncStateStore} in the file at `path` (e.g. the store's path plus `.sync`): the Yjs
+ * document as this device last had it (sealed records only, as the server holds them) and the
+ * device's id. Written to a temporary file, flushed, then renamed over the old one: a crash keeps
+ * the old state or the new.
+ */
+export function fileState(path: string): SyncStateStore {
+  return {
+    async load() {
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(path);
+      } catch (e) {
+        if ((e as { code?: string }).code === 'ENOENT') return undefined;
+        throw e;
+      }
+      const text = bytes.subarray(0, 128).toString('latin1');
+      const end = text.indexOf('\n', MAGIC.length);
+      if (!text.startsWith(MAGIC) || end < 0)
+        throw new AnamnesisError('STORE_CORRUPT', `${path} is not a sync state file`, {
+          details: { path },
+        });
+      return {
+        device: text.slice(MAGIC.length, end),
+        doc: new Uint8Array(bytes.subarray(end + 1)),
+      };
+    },
+    async save({ device, doc }) {
+      const tmp = `${path}.tmp`;
+      const file = await open(tmp, 'w');
+      try {
+        await file.write(Buffer.from(`${MAGIC}${device}\n`, 'latin1'));
+        await file.write(doc);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(tmp, path);
+    },
+  };
+}
+
+/**
+ * {@link startSync} for a Node engine on a file store: `ws` for the connection and the state in
+ * `<store path>.sync` (unless `options` say otherwise).
+ */
+export function startNodeSync(
+  engine: SyncEngine,
+  storePath: string,
+  options: SyncOptions,
+): Promise<Sync> {
+  return startSync(engine, {
+    WebSocket,
+    state: fileState(`${storePath}.sync`),
+    ...options,
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * What travels for one memory: its state as the engine exports it (less what each device keeps
+ * for itself: vectors, access counts and usage, update times), and the clock stamps that order it
+ * against other devices' records of the same memory.
+ */
+import type { Stamp } from './clock.ts';
+
+/** A link as it travels. */
+export interface SyncedLink {
+  /** The target memory's id. */
+  to: string;
+  /** The link's kind. */
+  kind: string;
+  /** The link's weight. */
+  weight: number;
+}
+
+/** A memory's synced state. */
+export interface SyncedMemory {
+  /** The memory's fields of the same names (`Memory`). */
+  text: string;
+  kind: string;
+  session: string | null;
+  tags: string[];
+  meta: Record<string, string | number | boolean | null>;
+  importance: number;
+  /** Creation time, ms since the epoch. */
+  createdAt: number;
+  /** Sorted by target, then kind. */
+  links: SyncedLink[];
+}
+
+/** One device's latest record of one memory. */
+export interface SyncRecord {
+  /** The memory's id (the same on every device). */
+  id: string;
+  /** When the device wrote it (its clock). */
+  at: Stamp;
+  /** The latest stamp of this memory's records the device had when it wrote this one. */
+  seen: Stamp;
+  /** The device forgot the memory (a tombstone: no `memory`). */
+  forgotten?: true;
+  /** SHA-256 of the text (hex): the same text on two devices becomes one memory. */
+  textHash?: string;
+  /** The memory's state (absent in a tombstone). */
+  memory?: SyncedMemory;
+}
+
+/** The line of an engine export this reads (a subset of its memory line). */
+export interface ExportedMemory extends Omit<SyncedMemory, 'links'> {
+  type: 'memory';
+  id: string;
+  links: SyncedLink[];
+}
+
+/** The synced state of an exported memory line. */
+export function syncedState(line: ExportedMemory): SyncedMemory {
+  return {
+    text: line.text,
+    kind: line.kind,
+    session: line.session,
+    tags: line.tags,
+    meta: line.meta,
+    importance: line.importance,
+    createdAt: line.createdAt,
+    links: line.links
+      .map(({ to, kind, weight }) => ({ to, kind, weight }))
+      .sort((a, b) => (a.to === b.to ? cmp(a.kind, b.kind) : cmp(a.to, b.to))),
+  };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** JSON with object keys sorted: equal states give equal strings. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => cmp(a, b)))
+      : v,
+  );
+}
+
+/** Whether two states are the same (links and meta compared whole). */
+export function sameState(a: SyncedMemory, b: SyncedMemory): boolean {
+  return canonical(a) === canonical(b);
+}

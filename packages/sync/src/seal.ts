@@ -1,0 +1,95 @@
+/**
+ * The sync's keys and its authenticated encryption. Everything a device sends is sealed with
+ * AES-256-GCM (WebCrypto: a fresh random 96-bit nonce per record, the record's map key as
+ * associated data, so a record moved to another key fails too); the server stores and relays only
+ * these bytes. The keys come from the sync passphrase through scrypt (`@noble/hashes`, the same
+ * cost as the store's encryption) with the room name as salt: every device that knows the room
+ * and the passphrase derives the same keys, and the server, which sees neither, cannot.
+ */
+import { AnamnesisError } from '@anamnesis/errors';
+import { hmac } from '@noble/hashes/hmac.js';
+import { scryptAsync } from '@noble/hashes/scrypt.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
+/** scrypt's cost: 128 MiB and about a second, once when a sync starts. */
+const KDF = { N: 2 ** 17, r: 8, p: 1 } as const;
+const NONCE_BYTES = 12;
+
+/** The keys of one sync room. */
+export interface SyncKeys {
+  /** AES-256-GCM, not extractable. */
+  readonly cipher: CryptoKey;
+  /** HMAC-SHA-256 key of the names the server sees of memories (their map keys). */
+  readonly names: Uint8Array;
+}
+
+/** Derives the room's keys from the passphrase (NFC-normalised) and the room name. */
+export async function deriveKeys(passphrase: string, room: string): Promise<SyncKeys> {
+  const salt = sha256(utf8ToBytes(`anamnesis-sync\0${room}`));
+  const bytes = await scryptAsync(utf8ToBytes(passphrase.normalize('NFC')), salt, {
+    ...KDF,
+    dkLen: 64,
+    maxmem: 256 * KDF.N * KDF.r * KDF.p,
+  });
+  try {
+    const cipher = await crypto.subtle.importKey('raw', bytes.slice(0, 32), 'AES-GCM', false, [
+      'encrypt',
+      'decrypt',
+    ]);
+    return { cipher, names: bytes.slice(32) };
+  } finally {
+    bytes.fill(0);
+  }
+}
+
+/**
+ * The name the server sees for `value` (a memory id): 128 bits of its HMAC under the
+ * room's key, so equal values match across devices and the server learns nothing of them.
+ */
+export function blindName(keys: SyncKeys, value: string): string {
+  return bytesToHex(hmac(sha256, keys.names, utf8ToBytes(value))).slice(0, 32);
+}
+
+/** Seals `plain` under the room's key, bound to `aad` (the record's map key): nonce ‖ ciphertext. */
+export async function seal(keys: SyncKeys, aad: string, plain: Uint8Array): Promise<Uint8Array> {
+  const iv = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv, additionalData: utf8ToBytes(aad) },
+      keys.cipher,
+      plain as Uint8Array<ArrayBuffer>,
+    ),
+  );
+  const out = new Uint8Array(NONCE_BYTES + sealed.length);
+  out.set(iv);
+  out.set(sealed, NONCE_BYTES);
+  return out;
+}
+
+/** Opens a sealed record: `SYNC_TAMPERED` when it does not authenticate under this key and `aad`. */
+export async function unseal(keys: SyncKeys, aad: string, sealed: unknown): Promise<Uint8Array> {
+  if (!(sealed instanceof Uint8Array) || sealed.length < NONCE_BYTES + 16)
+    throw new AnamnesisError('SYNC_TAMPERED', `the synced record ${aad} is not a sealed record`, {
+      details: { key: aad },
+    });
+  try {
+    return new Uint8Array(
+      await crypto.subtle.decrypt(
+        {
+          name: 'AES-GCM',
+          iv: sealed.subarray(0, NONCE_BYTES) as Uint8Array<ArrayBuffer>,
+          additionalData: utf8ToBytes(aad),
+        },
+        keys.cipher,
+        sealed.subarray(NONCE_BYTES) as Uint8Array<ArrayBuffer>,
+      ),
+    );
+  } catch (cause) {
+    throw new AnamnesisError(
+      'SYNC_TAMPERED',
+      `the synced record ${aad} does not authenticate under this room's key (altered, or sealed under another passphrase); it is ignored`,
+      { cause, details: { key: aad } },
+    );
+  }
+}

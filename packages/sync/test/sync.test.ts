@@ -1,0 +1,250 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, type Engine } from '@anamnesis/engine';
+import { docs, setupWSConnection } from '@y/websocket-server/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import * as Y from 'yjs';
+import { startSync, type Sync, type SyncOptions } from '../src/index.ts';
+import { fileState } from '../src/node.ts';
+
+/**
+ * The server is `@y/websocket-server`'s own connection handler (what its `y-websocket-server`
+ * command runs) on loopback, in this process, so a test can read what the server stores: its
+ * shared documents (`docs`).
+ */
+let server: Server;
+let url: string;
+const dir = mkdtempSync(join(tmpdir(), 'anamnesis-sync-'));
+
+beforeAll(async () => {
+  const wss = new WebSocketServer({ noServer: true });
+  wss.on('connection', setupWSConnection);
+  server = createServer((_req, res) => res.end('okay'));
+  server.on('upgrade', (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  url = `ws://127.0.0.1:${port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+async function device(
+  room: string,
+  options: Partial<SyncOptions> & {
+    path?: string;
+    before?: (engine: Engine) => Promise<unknown>;
+  } = {},
+): Promise<{ engine: Engine; sync: Sync; path: string }> {
+  const { path = join(dir, `device-${++n}.db`), before, ...rest } = options;
+  const engine = await createEngine({ storage: 'file', path, embedder: 'tfidf' });
+  await before?.(engine);
+  const sync = await startSync(engine, {
+    url,
+    room,
+    passphrase: 'correct horse battery staple',
+    WebSocket,
+    state: fileState(`${path}.sync`),
+    ...rest,
+  });
+  return { engine, sync, path };
+}
+
+/** A store's memories as sync compares them: no vectors, access counts or update times. */
+async function memories(engine: Engine): Promise<string[]> {
+  const lines = (await engine.export()).split('\n').filter(Boolean).slice(1);
+  return lines
+    .map((l) => {
+      const m = JSON.parse(l) as Record<string, unknown>;
+      const { id, text, kind, session, tags, meta, importance, createdAt, links } = m;
+      return JSON.stringify({ id, text, kind, session, tags, meta, importance, createdAt, links });
+    })
+    .sort();
+}
+
+async function until(what: string, cond: () => Promise<boolean> | boolean, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Waits until every device has settled and all hold the same memories; returns them. */
+async function converged(...devices: { engine: Engine; sync: Sync }[]): Promise<string[]> {
+  let last: string[][] = [];
+  await until('the devices hold the same memories', async () => {
+    for (const d of devices) await d.sync.settled();
+    last = await Promise.all(devices.map((d) => memories(d.engine)));
+    return last.every((m) => JSON.stringify(m) === JSON.stringify(last[0]));
+  }).catch((e: unknown) => {
+    throw new Error(
+      `${(e as Error).message}: ${JSON.stringify(last.map(texts))} ${JSON.stringify(devices.map((d) => d.sync.status()))}`,
+    );
+  });
+  return last[0]!;
+}
+
+function texts(ms: string[]): string[] {
+  return ms.map((m) => (JSON.parse(m) as { text: string }).text).sort();
+}
+
+/** Everything the server holds for all rooms, as bytes. */
+function serverBytes(): Buffer {
+  return Buffer.concat([...docs.values()].map((d) => Buffer.from(Y.encodeStateAsUpdate(d))));
+}
+
+describe('sync between devices', () => {
+  it('offline writes, concurrent edits and forgets, the same text on two devices: every device ends with the same memories, and the server holds no plaintext', async () => {
+    const a = await device('converge');
+    const b = await device('converge');
+    const milk = await a.engine.remember({ text: 'Buy oat milk on Friday', tags: ['shopping'] });
+    const dentist = await a.engine.remember({ text: 'Dentist appointment, Tuesday 9:30' });
+    const passport = await a.engine.remember({ text: 'The passport is in the blue folder' });
+    await a.engine.link(milk, dentist);
+    expect(texts(await converged(a, b))).toHaveLength(3);
+
+    a.sync.disconnect();
+    b.sync.disconnect();
+    // concurrent: A edits the dentist note, B forgets it (forget wins); A and B edit the passport
+    // note one after the other (the later edit wins); both remember one new text (one memory).
+    await a.engine.update(dentist, { text: 'Dentist appointment moved to Wednesday 10:00' });
+    await b.engine.forget(dentist);
+    await a.engine.update(passport, { importance: 0.9 });
+    await new Promise((r) => setTimeout(r, 20));
+    await b.engine.update(passport, { text: 'The passport is in the red folder' });
+    await a.engine.remember({ text: 'Call the plumber about the leak' });
+    await b.engine.remember({ text: 'Call the plumber about the leak' });
+    expect(a.sync.status()).toMatchObject({ connected: false });
+    expect(a.sync.status().pending).toBeGreaterThan(0);
+    a.sync.connect();
+    b.sync.connect();
+    const end = await converged(a, b);
+    expect(texts(end)).toEqual([
+      'Buy oat milk on Friday',
+      'Call the plumber about the leak',
+      'The passport is in the red folder',
+    ]);
+    const pass = JSON.parse(end.find((m) => m.includes('passport'))!) as { importance: number };
+    expect(pass.importance).toBe(0.5); // B's later edit wins whole
+    await until('both report synced', () =>
+      [a, b].every((d) => d.sync.status().synced && d.sync.status().pending === 0),
+    );
+    expect(a.sync.status().error).toBeNull();
+    const stored = serverBytes();
+    for (const secret of ['oat milk', 'Dentist', 'passport', 'plumber', 'shopping', milk])
+      expect(stored.includes(Buffer.from(secret)), secret).toBe(false);
+    await a.sync.close();
+    await b.sync.close();
+    await a.engine.close();
+    await b.engine.close();
+  });
+
+  it('a third device joining late with memories of its own gets everything; a forget made while its sync was off travels at the next start', async () => {
+    const a = await device('late');
+    const b = await device('late');
+    await a.engine.rememberMany(
+      Array.from({ length: 200 }, (_, i) => ({
+        text: `shared note number ${i} about topic ${i % 7}`,
+      })),
+    );
+    await converged(a, b);
+    // the third device had a memory before it ever synced
+    const c = await device('late', {
+      before: (engine) => engine.remember({ text: 'a note only the third device had' }),
+    });
+    const all = await converged(a, b, c);
+    expect(all).toHaveLength(201);
+    // B stops syncing; a forget there while it is off is published when it starts again
+    await b.sync.close();
+    const gone = (await b.engine.list({ limit: 1 }))[0]!.id;
+    await b.engine.forget(gone);
+    await b.engine.close();
+    const b2 = await device('late', { path: b.path });
+    const after = await converged(a, b2, c);
+    expect(after).toHaveLength(200);
+    expect(after.some((m) => m.includes(gone))).toBe(false);
+    for (const d of [a, b2, c]) {
+      await d.sync.close();
+      await d.engine.close();
+    }
+  });
+
+  it('a tampered record is SYNC_TAMPERED and ignored; a wrong passphrase is WRONG_PASSPHRASE and sends nothing', async () => {
+    const a = await device('tamper');
+    const b = await device('tamper');
+    const id = await a.engine.remember({ text: 'the original text' });
+    await converged(a, b);
+    // an attacker with the server's storage flips one byte of A's record
+    const doc = [...docs.values()].find((d) => d.getMap('records').size === 2)!;
+    const map = doc.getMap<Uint8Array>('records');
+    const key = [...map.keys()].find((k) => k !== 'key-check')!;
+    const bytes = new Uint8Array(map.get(key)!);
+    bytes[bytes.length - 1]! ^= 1;
+    map.set(key, bytes);
+    await until('B reports the tampering', () => b.sync.status().error?.code === 'SYNC_TAMPERED');
+    expect((await b.engine.get(id))?.text).toBe('the original text');
+
+    const sizeBefore = map.size;
+    const wrong = await device('tamper', { passphrase: 'another passphrase' });
+    await wrong.engine.remember({ text: 'written under the wrong passphrase' });
+    await until(
+      'the wrong passphrase is told',
+      () => wrong.sync.status().error?.code === 'WRONG_PASSPHRASE',
+    );
+    await wrong.sync.settled();
+    expect(map.size).toBe(sizeBefore);
+    expect(await memories(wrong.engine)).toHaveLength(1);
+    for (const d of [a, b, wrong]) {
+      await d.sync.close();
+      await d.engine.close();
+    }
+  });
+
+  it('a device killed (SIGKILL) during its first sync resumes at its next start, and ends with everything', async () => {
+    const { spawn } = await import('node:child_process');
+    const room = 'killed';
+    const a = await device(room, { passphrase: 'killed mid-sync' });
+    await a.engine.rememberMany(
+      Array.from({ length: 3000 }, (_, i) => ({
+        text: `note ${i} on the first device, topic ${i % 13}`,
+      })),
+    );
+    await a.sync.settled();
+    const path = join(dir, 'killed.db');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'device.ts'), path, url, room],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    await until('the device started', () => out.includes('started'), 60_000);
+    // killed once its store holds some of the first device's memories, not all
+    const reader = await createEngine({ storage: 'file', path, embedder: 'tfidf' });
+    await until('some memories arrived', async () => (await reader.stats()).memories > 0, 60_000);
+    child.kill('SIGKILL');
+    await exited;
+    const got = (await reader.stats()).memories;
+    await reader.close();
+    expect(got, 'killed before every memory had arrived').toBeLessThan(3000);
+    const b = await device(room, { path, passphrase: 'killed mid-sync' });
+    const all = await converged(a, b);
+    expect(all).toHaveLength(3000);
+    console.log(`killed after ${got} of 3000 memories had arrived; resumed to 3000`);
+    for (const d of [a, b]) {
+      await d.sync.close();
+      await d.engine.close();
+    }
+  }, 120_000);
+});
