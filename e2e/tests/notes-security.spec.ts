@@ -230,7 +230,8 @@ test('the CSP is strict (self and wasm only, no inline script) on the page, its 
       .map(([name, ...values]) => [name!, values]),
   );
   expect(directives.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
-  expect(directives.get('connect-src')).toEqual(["'self'"]);
+  // WebSockets (only) to any host: the sync server the person gives (its records are sealed)
+  expect(directives.get('connect-src')).toEqual(["'self'", 'ws:', 'wss:']);
   expect(directives.get('default-src')).toEqual(["'self'"]);
   expect(directives.get('object-src')).toEqual(["'none'"]);
   expect(policy).not.toMatch(/'unsafe-inline'|'unsafe-eval'|\*|https?:/);

@@ -116,6 +116,8 @@ export function buildLayout(app: HTMLElement) {
 
   /** The Lock panel's body: filled by `lock-view.ts` (lock, change the passphrase, remove it). */
   const lockPanel = h('div', { class: 'lock' });
+  /** The Sync panel's body: filled by `sync-view.ts` (pair with a code, the sync's status). */
+  const syncPanel = h('div', { class: 'sync' });
 
   app.replaceChildren(
     memoryBanner,
@@ -164,6 +166,7 @@ export function buildLayout(app: HTMLElement) {
       ),
       h('section', { class: 'panel' }, h('h2', {}, 'Storage'), storagePanel, persistButton),
       h('section', { class: 'panel', 'aria-label': 'Lock' }, h('h2', {}, 'Lock'), lockPanel),
+      h('section', { class: 'panel', 'aria-label': 'Sync' }, h('h2', {}, 'Sync'), syncPanel),
       h(
         'section',
         { class: 'panel' },
@@ -206,6 +209,7 @@ export function buildLayout(app: HTMLElement) {
     storagePanel,
     persistButton,
     lockPanel,
+    syncPanel,
     importInput,
     folderInput,
     exportButton,

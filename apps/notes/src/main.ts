@@ -20,6 +20,7 @@ import { LockView } from './lock-view.ts';
 import { loadRuntimeChoice, runtimeOptions } from './runtime-choice.ts';
 import { RuntimeView } from './runtime-view.ts';
 import { SearchView } from './search-view.ts';
+import { SyncView } from './sync-view.ts';
 import { registerWhenAnswered } from './service-worker.ts';
 import { NotesStore, searchOptions } from './store.ts';
 import { TransferView } from './transfer-view.ts';
@@ -37,12 +38,22 @@ const renderNotes = () => notes.renderNotes();
 const transfer = new TransferView(state, ui, feedback, { renderNotes, refreshStats });
 const search = new SearchView(state, ui, notes);
 const runtime = new RuntimeView(state, ui, feedback, {
-  reconnect: connect,
+  reconnect: () => {
+    connect();
+    void sync.restart(); // on the new client
+  },
   renderNotes,
   refreshStats,
 });
 
 const lock = new LockView(state, ui, { reconnect: reopen, refreshStats });
+const sync = new SyncView(
+  state,
+  ui,
+  () => (isLocked(globalThis.localStorage) ? LOCKED_STORE : PLAIN_STORE),
+  // notes from another device: the list is read again (its `onChange` renders it)
+  () => void state.store.load().catch((e: unknown) => console.error('listing synced notes', e)),
+);
 
 /**
  * Connects to the notes' store (again, when it reopens on another runtime, after a recovery, or
@@ -92,11 +103,14 @@ async function reopen(passphrase: string | undefined): Promise<void> {
   await state.firstPage.catch(() => undefined);
   state.loaded = true;
   renderNotes();
+  // the sync ran over the old client: on the new one now
+  await sync.restart();
 }
 
 // Locked notes open once the person gives the passphrase (see `boot`).
 if (!isLocked(globalThis.localStorage)) connect();
 lock.render();
+sync.render();
 answerTabs();
 
 notes.listen();
@@ -163,6 +177,7 @@ async function boot(): Promise<void> {
     document.body.dataset.lock = 'locked';
   }
   await start();
+  sync.resume();
   // Locked notes must open offline too: the cipher build kept by the service worker.
   if (isLocked(globalThis.localStorage)) lock.keepForOffline();
   // What an interrupted lock or unlock left behind, once the notes are listed.

@@ -114,6 +114,11 @@ export interface Sync {
   status(): SyncStatus;
   /** Calls `listener` on every change of the status; returns the function that removes it. */
   onStatus(listener: (status: SyncStatus) => void): () => void;
+  /**
+   * Calls `listener` after changes from other devices were applied to the store here, with the
+   * ids they added, changed or forgot (to refresh a view); returns the function that removes it.
+   */
+  onApplied(listener: (ids: string[]) => void): () => void;
   /** Goes on line (after `disconnect`, or with `connect: false`). */
   connect(): void;
   /** Goes off line; changes wait until `connect`. */
@@ -196,6 +201,7 @@ class RoomSync implements Sync {
     error: null,
   };
   readonly #listeners = new Set<(status: SyncStatus) => void>();
+  readonly #applyListeners = new Set<(ids: string[]) => void>();
   #unsubscribe: (() => void) | undefined;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
@@ -277,6 +283,11 @@ class RoomSync implements Sync {
   onStatus(listener: (status: SyncStatus) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  onApplied(listener: (ids: string[]) => void): () => void {
+    this.#applyListeners.add(listener);
+    return () => this.#applyListeners.delete(listener);
   }
 
   connect(): void {
@@ -500,6 +511,15 @@ class RoomSync implements Sync {
     }
     const linked = [...add, ...edit];
     if (linked.length > 0) await this.#applyLinks(linked, local, merged);
+    const applied = [...forget, ...linked.map((r) => r.id)];
+    if (applied.length === 0) return;
+    for (const listener of this.#applyListeners) {
+      try {
+        listener(applied);
+      } catch (e) {
+        console.error('anamnesis sync: an applied listener threw', e);
+      }
+    }
   }
 
   /** Makes each memory's links what its record says (targets not here yet wait for them). */

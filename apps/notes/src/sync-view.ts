@@ -1,0 +1,209 @@
+/**
+ * The Sync panel: pairs this browser with the person's other devices through a sync server
+ * (`@anamnesis/sync`, loaded only when sync is used). The first device makes a sync code; each
+ * other device types the same server and code. While it runs, the panel shows the status
+ * (`data-sync` on the body: `waiting`, `offline`, `connected`, `synced`, `error`) and the code, to
+ * pair one more device.
+ *
+ * The server and code are kept in this browser's storage so that sync starts again at the next
+ * visit, but not the code while the notes are locked: it would let whoever reads the profile
+ * fetch the notes from the server. Then the code is typed again after unlocking.
+ */
+import type { Sync, SyncStatus } from '@anamnesis/sync';
+
+import type { AppState } from './app-state.ts';
+import { h } from './dom.ts';
+import { messageOf } from './feedback.ts';
+import type { Ui } from './layout.ts';
+import { isLocked } from './lock.ts';
+
+const SETTINGS_KEY = 'anamnesis-notes:sync';
+
+interface SyncSettings {
+  url: string;
+  code?: string;
+}
+
+function loadSyncSettings(): SyncSettings | undefined {
+  try {
+    const raw = globalThis.localStorage.getItem(SETTINGS_KEY);
+    return raw ? (JSON.parse(raw) as SyncSettings) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function saveSyncSettings(settings: SyncSettings | undefined): void {
+  if (!settings) globalThis.localStorage.removeItem(SETTINGS_KEY);
+  else
+    globalThis.localStorage.setItem(
+      SETTINGS_KEY,
+      JSON.stringify(isLocked(globalThis.localStorage) ? { url: settings.url } : settings),
+    );
+}
+
+/** One line for a status. */
+function describe(s: SyncStatus): string {
+  if (s.error) return `error: ${s.error.message}`;
+  const last = s.lastSyncedAt
+    ? `, last synced ${new Date(s.lastSyncedAt).toLocaleTimeString()}`
+    : '';
+  const pending = s.pending > 0 ? `, ${s.pending} change(s) waiting` : '';
+  return `${s.synced ? 'synced' : s.connected ? 'connected' : 'offline'}${pending}${last}`;
+}
+
+export class SyncView {
+  readonly #state: AppState;
+  readonly #ui: Ui;
+  /** The store's name: the sync's lock and state are per store. */
+  readonly #storeName: () => string;
+  readonly #status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  #sync: Sync | undefined;
+  #settings: SyncSettings | undefined = loadSyncSettings();
+  /** Bumped by every start and stop: a start that finishes after a later one is dropped. */
+  #generation = 0;
+
+  readonly #onApplied: () => void;
+
+  /** `onApplied`: notes came from another device (reload the list). */
+  constructor(state: AppState, ui: Ui, storeName: () => string, onApplied: () => void) {
+    this.#state = state;
+    this.#ui = ui;
+    this.#storeName = storeName;
+    this.#onApplied = onApplied;
+  }
+
+  /** Starts the sync saved by an earlier visit, if any (with its code). */
+  resume(): void {
+    if (this.#settings?.code) void this.#start(this.#settings.url, this.#settings.code);
+    else this.render();
+  }
+
+  /** Starts again on the store's new client (after a lock, unlock or runtime change). */
+  async restart(): Promise<void> {
+    const settings = this.#settings;
+    await this.#stop();
+    if (settings?.code) await this.#start(settings.url, settings.code);
+  }
+
+  /** Fills the panel for the current state. */
+  render(): void {
+    if (this.#sync) {
+      const stop = h('button', { type: 'button' }, 'Stop sync');
+      stop.addEventListener('click', () => {
+        saveSyncSettings(undefined);
+        this.#settings = undefined;
+        void this.#stop();
+      });
+      const code = h('code', { class: 'sync-code', hidden: true }, this.#settings?.code ?? '');
+      const show = h('button', { type: 'button' }, 'Show the code to pair another device');
+      show.addEventListener('click', () => {
+        code.hidden = !code.hidden;
+      });
+      this.#ui.syncPanel.replaceChildren(
+        this.#status,
+        h('div', { class: 'row' }, show, stop),
+        code,
+      );
+      return;
+    }
+    const url = h('input', {
+      type: 'url',
+      'aria-label': 'Sync server',
+      placeholder: 'wss://sync.example.org',
+      value: this.#settings?.url ?? '',
+    });
+    const code = h('input', {
+      type: 'text',
+      'aria-label': 'Sync code',
+      autocomplete: 'off',
+      spellcheck: false,
+      placeholder: 'the code from your other device',
+    });
+    const fresh = h('button', { type: 'button' }, 'New code');
+    fresh.addEventListener('click', () => {
+      void import('@anamnesis/sync').then(({ createSyncCode }) => {
+        code.value = createSyncCode();
+      });
+    });
+    const submit = h('button', { type: 'submit' }, 'Start sync');
+    const form = h(
+      'form',
+      { class: 'sync-form' },
+      url,
+      code,
+      h('div', { class: 'row' }, fresh, submit),
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.#start(url.value.trim(), code.value);
+    });
+    this.#ui.syncPanel.replaceChildren(
+      h(
+        'p',
+        {},
+        'Keep these notes on your other devices: end-to-end encrypted, the server sees none of them.',
+      ),
+      form,
+      this.#status,
+    );
+  }
+
+  async #start(url: string, code: string): Promise<void> {
+    const generation = ++this.#generation;
+    document.body.dataset.sync = 'waiting';
+    this.#status.textContent = 'starting…';
+    try {
+      const [{ parseSyncCode }, { startBrowserSync }] = await Promise.all([
+        import('@anamnesis/sync'),
+        import('@anamnesis/sync/browser'),
+      ]);
+      const room = parseSyncCode(code);
+      if (!/^wss?:\/\//.test(url)) throw new Error('the sync server is a ws:// or wss:// address');
+      await this.#state.memory.ready;
+      this.#status.textContent = 'waiting for the tab that syncs these notes to close…';
+      const sync = await startBrowserSync(this.#state.memory, this.#storeName(), { url, ...room });
+      if (generation !== this.#generation) {
+        await sync.close();
+        return;
+      }
+      this.#sync = sync;
+      this.#settings = { url, code };
+      saveSyncSettings(this.#settings);
+      this.render();
+      const show = (s: SyncStatus) => {
+        this.#status.textContent = describe(s);
+        document.body.dataset.sync = s.error
+          ? 'error'
+          : s.synced
+            ? 'synced'
+            : s.connected
+              ? 'connected'
+              : 'offline';
+      };
+      sync.onStatus(show);
+      // a first sync applies in batches: the list is read again once they pause
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      sync.onApplied(() => {
+        clearTimeout(timer);
+        timer = setTimeout(() => this.#onApplied(), 200);
+      });
+      show(sync.status());
+    } catch (e) {
+      if (generation !== this.#generation) return;
+      document.body.dataset.sync = 'error';
+      this.render();
+      this.#status.textContent = `sync did not start: ${messageOf(e)}`;
+    }
+  }
+
+  async #stop(): Promise<void> {
+    this.#generation++;
+    const sync = this.#sync;
+    this.#sync = undefined;
+    delete document.body.dataset.sync;
+    await sync?.close();
+    this.#status.textContent = '';
+    this.render();
+  }
+}

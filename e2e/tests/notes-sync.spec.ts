@@ -1,0 +1,91 @@
+/**
+ * The notes app's Sync panel, as two people's devices would use it: two Chromium browser
+ * contexts (each its own OPFS and storage), the sync server (`@y/websocket-server`'s handler)
+ * started by this test on loopback. The first device makes a code; the second types it; notes
+ * saved on either appear on the other, a deletion too, and after a reload sync starts again by
+ * itself.
+ */
+import { createServer, type Server } from 'node:http';
+import type { Page } from '@playwright/test';
+import { setupWSConnection } from '@y/websocket-server/utils';
+import { WebSocketServer } from 'ws';
+
+import { consoleErrors, createNote, expect, NOTES_URL, openApp, test } from './notes-fixtures.ts';
+
+test.use({ baseURL: NOTES_URL });
+
+let server: Server;
+let url: string;
+test.beforeAll(async () => {
+  const wss = new WebSocketServer({ noServer: true });
+  wss.on('connection', setupWSConnection);
+  server = createServer((_req, res) => res.end('okay'));
+  server.on('upgrade', (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `ws://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+test.afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+/** Starts sync in the Sync panel with `code` (a new one when undefined); returns the code. */
+async function startSync(page: Page, code?: string): Promise<string> {
+  const panel = page.getByRole('region', { name: 'Sync' });
+  await panel.getByLabel('Sync server').fill(url);
+  if (code === undefined) {
+    await panel.getByRole('button', { name: 'New code' }).click();
+    await expect(panel.getByLabel('Sync code')).not.toHaveValue('');
+  } else await panel.getByLabel('Sync code').fill(code);
+  const typed = await panel.getByLabel('Sync code').inputValue();
+  await panel.getByRole('button', { name: 'Start sync' }).click();
+  await expect(page.locator('body')).toHaveAttribute('data-sync', 'synced', { timeout: 30_000 });
+  return typed;
+}
+
+const titles = (page: Page) => page.getByRole('list', { name: 'Notes' }).locator('.note-title');
+
+test('two devices pair with a sync code: notes saved or deleted on one appear on the other; after a reload sync starts again', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const errors = consoleErrors(page);
+  await openApp(page);
+  await createNote(page, 'Passport', 'The passport is in the blue folder.');
+  const code = await startSync(page);
+
+  const other = await browser.newContext({ baseURL: NOTES_URL });
+  const second = await other.newPage();
+  await openApp(second);
+  await startSync(second, code.toLowerCase()); // typed in lower case: the same code
+  await expect(titles(second)).toContainText(['Passport'], { timeout: 30_000 });
+
+  await createNote(second, 'Plumber', 'Call the plumber about the leak on Monday.');
+  await expect(titles(page)).toContainText(['Plumber'], { timeout: 30_000 });
+  // deleted on the first device: gone from the second
+  await page.getByRole('button', { name: /^Passport/ }).click();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await expect(titles(second)).not.toContainText(['Passport'], { timeout: 30_000 });
+  await expect(titles(second)).toContainText(['Plumber']);
+
+  // a reload: the sync starts again by itself, and what the other device writes arrives
+  await page.reload();
+  await openApp(page);
+  await expect(page.locator('body')).toHaveAttribute('data-sync', 'synced', { timeout: 30_000 });
+  await createNote(second, 'Dentist', 'Dentist on Tuesday at 9:30.');
+  await expect(titles(page)).toContainText(['Dentist'], { timeout: 30_000 });
+
+  // a wrong code: told, and nothing of this device is sent
+  const third = await (await browser.newContext({ baseURL: NOTES_URL })).newPage();
+  await openApp(third);
+  const panel = third.getByRole('region', { name: 'Sync' });
+  await panel.getByLabel('Sync server').fill(url);
+  await panel.getByLabel('Sync code').fill('ABCDE-ABCDE-ABCDE-ABCDE-ABCDE');
+  await panel.getByRole('button', { name: 'Start sync' }).click();
+  await expect(panel.getByRole('status')).toContainText('mistyped');
+  expect(errors).toEqual([]);
+  await other.close();
+});
