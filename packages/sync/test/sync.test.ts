@@ -247,4 +247,33 @@ describe('sync between devices', () => {
       await d.engine.close();
     }
   }, 120_000);
+
+  it("anamnesis-sync --once: the terminal's store joins the room, exchanges, and exits 0", async () => {
+    const { main } = await import('../src/main.ts');
+    const { createSyncCode, parseSyncCode } = await import('../src/index.ts');
+    const code = createSyncCode();
+    const a = await device(parseSyncCode(code).room, {
+      passphrase: parseSyncCode(code).passphrase,
+    });
+    await a.engine.rememberMany([{ text: 'noted on the phone' }, { text: 'noted on the laptop' }]);
+    const path = join(dir, 'terminal.db');
+    const terminal = await createEngine({ storage: 'file', path }); // the default model, as the command's
+    await terminal.remember({ text: 'noted in the terminal' });
+    await terminal.close();
+    const lines: string[] = [];
+    Object.assign(process.env, { ANAMNESIS_SYNC_URL: url, ANAMNESIS_SYNC_CODE: code });
+    try {
+      expect(await main(['--db', path, '--once'], (l) => lines.push(l))).toBe(0);
+    } finally {
+      delete process.env.ANAMNESIS_SYNC_URL;
+      delete process.env.ANAMNESIS_SYNC_CODE;
+    }
+    expect(lines.at(-1)).toBe(`synced ${path}: 3 memories`);
+    await until(
+      "the terminal's note reached the phone",
+      async () => (await a.engine.stats()).memories === 3,
+    );
+    await a.sync.close();
+    await a.engine.close();
+  });
 });

@@ -8,6 +8,7 @@
  *   anamnesis import [--db FILE] FILE         an export (JSON Lines), atomically
  *   anamnesis recover FILE [--out FILE]       salvage a damaged store as JSON Lines
  *   anamnesis mcp [--db FILE]                 an MCP server over stdio (needs @anamnesis/mcp)
+ *   anamnesis sync [--db FILE] [--once]       sync with other devices (needs @anamnesis/sync)
  */
 import { constants } from 'node:fs';
 import { mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
@@ -32,6 +33,8 @@ const USAGE = `usage:
   anamnesis import [--db FILE] FILE                   an export (JSON Lines), atomically
   anamnesis recover FILE [--out FILE]                 salvage a damaged store as JSON Lines
   anamnesis mcp [--db FILE]                           an MCP server over stdio (npm install @anamnesis/mcp)
+  anamnesis sync [--db FILE] [--once]                 sync with your other devices (npm install @anamnesis/sync;
+                                                      ANAMNESIS_SYNC_URL, ANAMNESIS_SYNC_CODE)
 The store defaults to ${DEFAULT_STORE_PATH} (the MCP server's too); ingest and import create it,
 stats, recall and export on a missing one fail with STORE_NOT_FOUND (exit 1). A text file is
 stored as passages of at most 800 characters; ingesting it again replaces them. recover never
@@ -120,44 +123,50 @@ async function writeNew(path: string, text: string): Promise<void> {
   }
 }
 
-/** The package `anamnesis mcp` runs: not a dependency of the engine, installed by who wants it. */
-const MCP_PACKAGE = '@anamnesis/mcp';
+/**
+ * The commands another package runs (not dependencies of the engine, installed by who wants them):
+ * the module whose `main` runs, and the package to install.
+ */
+const COMMANDS = {
+  mcp: { module: '@anamnesis/mcp', install: '@anamnesis/mcp' },
+  sync: { module: '@anamnesis/sync/main', install: '@anamnesis/sync' },
+} as const;
 
-/** What `anamnesis mcp` needs of `@anamnesis/mcp`. */
-interface McpModule {
+/** What such a command's module has. */
+interface CommandModule {
   main(argv: string[]): Promise<number>;
 }
 
-function isMissing(e: unknown): boolean {
+function isMissing(e: unknown, name: string): boolean {
   const error = e as { code?: string; message?: string };
   return (
     (error?.code === 'ERR_MODULE_NOT_FOUND' || error?.code === 'MODULE_NOT_FOUND') &&
-    String(error.message).includes(MCP_PACKAGE)
+    String(error.message).includes(name)
   );
 }
 
 /**
- * `@anamnesis/mcp`, as installed next to the engine or else in the current folder's project;
- * `UNSUPPORTED` with the install line when neither has it. The name is held in a variable, so
- * neither TypeScript nor a bundler follows it into the engine's own dependencies.
+ * The module of `anamnesis <command>`, as installed next to the engine or else in the current
+ * folder's project; `UNSUPPORTED` with the install line when neither has it. The name is held in
+ * a variable, so neither TypeScript nor a bundler follows it into the engine's own dependencies.
  */
-async function loadMcp(): Promise<McpModule> {
-  const name: string = MCP_PACKAGE;
+async function loadCommand(command: keyof typeof COMMANDS): Promise<CommandModule> {
+  const { module: name, install } = COMMANDS[command];
   try {
-    return (await import(name)) as McpModule;
+    return (await import(name)) as CommandModule;
   } catch (e) {
-    if (!isMissing(e)) throw e;
+    if (!isMissing(e, install)) throw e;
   }
   let path: string | undefined;
   try {
     path = createRequire(join(process.cwd(), 'package.json')).resolve(name);
   } catch (e) {
-    if (!isMissing(e)) throw e;
+    if (!isMissing(e, install)) throw e;
   }
-  if (path !== undefined) return (await import(pathToFileURL(path).href)) as McpModule;
+  if (path !== undefined) return (await import(pathToFileURL(path).href)) as CommandModule;
   throw new AnamnesisError(
     'UNSUPPORTED',
-    `anamnesis mcp needs the ${MCP_PACKAGE} package, which is not installed: install it next to @anamnesis/engine (npm install ${MCP_PACKAGE}), or run npx ${MCP_PACKAGE}`,
+    `anamnesis ${command} needs the ${install} package, which is not installed: install it next to @anamnesis/engine (npm install ${install}), or run npx ${install}`,
   );
 }
 
@@ -168,7 +177,7 @@ export async function main(
 ): Promise<number> {
   const [command, ...rest] = argv;
   // the server parses its own options (and runs until stdin ends)
-  if (command === 'mcp') return (await loadMcp()).main(rest);
+  if (command === 'mcp' || command === 'sync') return (await loadCommand(command)).main(rest);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
