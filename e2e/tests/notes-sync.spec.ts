@@ -5,31 +5,20 @@
  * saved on either appear on the other, a deletion too, and after a reload sync starts again by
  * itself.
  */
-import { createServer, type Server } from 'node:http';
 import type { Page } from '@playwright/test';
-import { setupWSConnection } from '@y/websocket-server/utils';
-import { WebSocketServer } from 'ws';
 
+import { startSyncServer, type SyncServer } from '../../packages/sync/test/server.ts';
 import { consoleErrors, createNote, expect, NOTES_URL, openApp, test } from './notes-fixtures.ts';
 
 test.use({ baseURL: NOTES_URL });
 
-let server: Server;
+let server: SyncServer;
 let url: string;
 test.beforeAll(async () => {
-  const wss = new WebSocketServer({ noServer: true });
-  wss.on('connection', setupWSConnection);
-  server = createServer((_req, res) => res.end('okay'));
-  server.on('upgrade', (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `ws://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await startSyncServer();
+  url = server.url;
 });
-test.afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+test.afterAll(() => server.close());
 
 /** Starts sync in the Sync panel with `code` (a new one when undefined); returns the code. */
 async function startSync(page: Page, code?: string): Promise<string> {

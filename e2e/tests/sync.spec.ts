@@ -6,14 +6,11 @@
  * memories, by the written rules, and the server must hold no plaintext.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, type Engine } from '@anamnesis/engine';
 import { createSyncCode, parseSyncCode, type Sync } from '@anamnesis/sync';
 import { startNodeSync } from '@anamnesis/sync/node';
-import { docs, setupWSConnection } from '@y/websocket-server/utils';
-import { WebSocketServer } from 'ws';
 import * as Y from 'yjs';
 
 import type { Page } from 'puppeteer-core';
@@ -22,25 +19,19 @@ import { expect, test, watchForeignRequests } from '../fixtures.ts';
 import { inFirefox } from '../firefox.ts';
 import type { ClientPageApi } from '../harness/src/client-page.ts';
 import { BASE_URL } from '../playwright.config.ts';
+import { docs, startSyncServer, type SyncServer } from '../../packages/sync/test/server.ts';
 import { ok, openClientPage, type ClientDriver } from './client.ts';
 
-let server: Server;
+let server: SyncServer;
 let url: string;
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-e2e-sync-'));
 
 test.beforeAll(async () => {
-  const wss = new WebSocketServer({ noServer: true });
-  wss.on('connection', setupWSConnection);
-  server = createServer((_req, res) => res.end('okay'));
-  server.on('upgrade', (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `ws://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await startSyncServer();
+  url = server.url;
 });
 
 test.afterAll(() => {
-  server.closeAllConnections();
   server.close();
   rmSync(dir, { recursive: true, force: true });
 });

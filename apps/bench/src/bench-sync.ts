@@ -16,15 +16,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from '@anamnesis/engine';
 import { startNodeSync } from '@anamnesis/sync/node';
-import { setupWSConnection } from '@y/websocket-server/utils';
-import { WebSocketServer, type WebSocket } from 'ws';
 
+import { startSyncServer } from '../../../packages/sync/test/server.ts';
 import { makeCorpus } from './corpus.ts';
 import { nodeWords } from './node-corpus.ts';
 
@@ -53,22 +51,15 @@ const mb = (bytes: number) => (bytes / 1e6).toFixed(2);
 
 /** Bytes on the wire, all connections: what the server sent and received. */
 const count = { sent: 0, received: 0 };
-const wss = new WebSocketServer({ noServer: true });
-wss.on('connection', (ws: WebSocket, req) => {
+const server = await startSyncServer((ws) => {
   ws.on('message', (data: Buffer | ArrayBuffer) => (count.received += data.byteLength));
   const send = ws.send.bind(ws);
   ws.send = ((data: Uint8Array, ...rest: unknown[]) => {
     count.sent += data.length;
     (send as (...a: unknown[]) => void)(data, ...rest);
   }) as typeof ws.send;
-  setupWSConnection(ws, req);
 });
-const server = createServer((_req, res) => res.end('okay'));
-server.on('upgrade', (req, socket, head) =>
-  wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
-);
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `ws://127.0.0.1:${(server.address() as { port: number }).port}`;
+const base = server.url;
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'));
 const texts = makeCorpus(N, await nodeWords());
@@ -167,8 +158,6 @@ console.log(
   `| one change A → B, ms (${delays.length} changes) | p50 ${median(delays).toFixed(1)}, p95 ${quantile(delays, 0.95).toFixed(1)} | — | |`,
 );
 console.log(`\nafter: ${load()}`);
-wss.close();
-server.closeAllConnections();
 server.close();
 rmSync(dir, { recursive: true, force: true });
 // the server's per-document timers outlive the connections

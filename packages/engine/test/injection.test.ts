@@ -248,6 +248,7 @@ describe('injection: no caller text is ever spliced into SQL', () => {
     "sessions.map(() => '?').join(',')",
     'CIPHER', // the fixed SQLite3MC cipher name of encrypted stores (storage/encryption.ts)
     'key', // rawKey's output: 'raw:' and hex digits only (storage/encryption.ts, checked below)
+    'scope.sql', // export's row scope: one of two fixed fragments, the ids bound as `?` (io/jsonl.ts)
   ]);
   const SQL = /\b(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|WHERE|MATCH|VALUES)\b/;
 

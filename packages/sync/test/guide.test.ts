@@ -1,35 +1,24 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine } from '@anamnesis/engine';
-import { setupWSConnection } from '@y/websocket-server/utils';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
 import { docBlock } from '../../../scripts/doc-blocks.ts';
 import { createSyncCode, parseSyncCode } from '../src/index.ts';
 import { startNodeSync } from '../src/node.ts';
+import { startSyncServer, type SyncServer } from './server.ts';
 
-let server: Server;
+let server: SyncServer;
 let url: string;
 beforeAll(async () => {
-  const wss = new WebSocketServer({ noServer: true });
-  wss.on('connection', setupWSConnection);
-  server = createServer((_req, res) => res.end('okay'));
-  server.on('upgrade', (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `ws://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await startSyncServer();
+  url = server.url;
 });
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+afterAll(() => server.close());
 
 it("docs/sync.md's example runs as written, and a second device with the same code receives its memory", async () => {
   const code = docBlock('docs/sync.md', '', 'ts', 'packages/sync/test/guide.test.ts');

@@ -1,38 +1,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, type Engine } from '@anamnesis/engine';
-import { docs, setupWSConnection } from '@y/websocket-server/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket, { WebSocketServer } from 'ws';
+import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { startSync, type Sync, type SyncOptions } from '../src/index.ts';
 import { fileState } from '../src/node.ts';
+import { docs, startSyncServer, type SyncServer } from './server.ts';
 
-/**
- * The server is `@y/websocket-server`'s own connection handler (what its `y-websocket-server`
- * command runs) on loopback, in this process, so a test can read what the server stores: its
- * shared documents (`docs`).
- */
-let server: Server;
+let server: SyncServer;
 let url: string;
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-sync-'));
 
 beforeAll(async () => {
-  const wss = new WebSocketServer({ noServer: true });
-  wss.on('connection', setupWSConnection);
-  server = createServer((_req, res) => res.end('okay'));
-  server.on('upgrade', (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  url = `ws://127.0.0.1:${port}`;
+  server = await startSyncServer();
+  url = server.url;
 });
 
 afterAll(() => {
-  server.closeAllConnections();
   server.close();
   rmSync(dir, { recursive: true, force: true });
 });
