@@ -235,6 +235,7 @@ test.beforeAll(async () => {
     'model-default',
     'ranking',
     'react',
+    'sync',
   ]);
   packed = tarballs;
 
@@ -710,6 +711,17 @@ test('(g) the MCP server: README install, its assistant configuration over stdio
   );
   const fromCli = await ok('node client.mjs cli.json', dir);
   expect(fromCli.stdout).toBe(fromReadme.stdout);
+
+  // @anamnesis/sync came with the server (it syncs from its environment): its packed build
+  // imports in plain node, and `anamnesis sync` finds it
+  const imported = await ok(
+    `node --input-type=module -e "const m = await import('@anamnesis/sync'); const n = await import('@anamnesis/sync/node'); console.log(typeof m.startSync, m.parseSyncCode(m.createSyncCode()).room.slice(0, 5), typeof n.startNodeSync)"`,
+    dir,
+  );
+  expect(imported.stdout.trim()).toBe('function code- function');
+  expect((await ok('npx anamnesis sync --help', dir)).stderr).toContain(
+    'usage: anamnesis-sync [--db FILE] [--once]',
+  );
 });
 
 test('(h) the React example from the tarballs: built by Vite, remember then live results in Chromium', async ({
