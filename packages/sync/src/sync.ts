@@ -182,6 +182,11 @@ class RoomSync implements Sync {
   readonly #heard = new Set<string>();
   /** Map keys received, not yet read. */
   readonly #received = new Set<string>();
+  /**
+   * Memories whose apply failed (the engine refused a write: a full disk, a race with a local
+   * write): applied again with the next apply, and at the next exchange with the server.
+   */
+  readonly #retry = new Set<string>();
   /** Links waiting for their target to arrive: target id → ids whose links name it. */
   readonly #waiting = new Map<string, Set<string>>();
   /** Whether this device holds the room's key (the key check opened, or it wrote it). */
@@ -270,6 +275,7 @@ class RoomSync implements Sync {
           else await this.#writeKeyCheck();
         }
         await this.#reconcileOnce();
+        if (this.#retry.size > 0 && this.#reconciled) await this.#apply(new Set());
         this.#unsent.clear();
         this.#setStatus({ synced: true, lastSyncedAt: Date.now(), error: this.#status.error });
       });
@@ -367,8 +373,9 @@ class RoomSync implements Sync {
   }
 
   async #save(): Promise<void> {
-    // Only a state whose every record is applied is saved (see `#applied`).
-    if (!this.#reconciled || this.#received.size > 0) return;
+    // Only a state whose every record is applied is saved (see `#applied`): not one with
+    // records received and not read yet, nor with applies to try again.
+    if (!this.#reconciled || this.#received.size > 0 || this.#retry.size > 0) return;
     await this.#options.state?.save({
       device: this.#device,
       doc: Y.encodeStateAsUpdate(this.#doc),
@@ -464,6 +471,8 @@ class RoomSync implements Sync {
 
   /** Brings the engine to what the records say for `ids` (and what waited on them). */
   async #apply(ids: Set<string>): Promise<void> {
+    for (const id of this.#retry) ids.add(id);
+    this.#retry.clear();
     for (const id of [...ids]) for (const from of this.#waiting.get(id) ?? []) ids.add(from);
     const { winners, merged } = this.#resolved();
     // A memory merged into another goes with the one kept: either changed, both are applied.
@@ -486,32 +495,38 @@ class RoomSync implements Sync {
       } else if (!have) add.push(w);
       else if (!sameState(syncedState(have), w.memory!)) edit.push(w);
     }
-    if (forget.length > 0) await this.#engine.forget(forget);
+    if (forget.length > 0) await this.#attempt(forget, () => this.#engine.forget(forget));
     // In batches: each is one transaction of the engine, and a first sync of many memories shows
     // its progress (and keeps what arrived if the device stops half-way).
     for (let start = 0; start < add.length; start += IMPORT_BATCH) {
-      const lines = add.slice(start, start + IMPORT_BATCH).map((r) => {
+      const batch = add.slice(start, start + IMPORT_BATCH);
+      const lines = batch.map((r) => {
         const { links: _links, ...m } = r.memory!;
         return JSON.stringify({ type: 'memory', id: r.id, ...m, updatedAt: m.createdAt });
       });
-      await this.#engine.import(lines.join('\n'), { onConflict: 'skip' });
+      await this.#attempt(
+        batch.map((r) => r.id),
+        () => this.#engine.import(lines.join('\n'), { onConflict: 'skip' }),
+      );
     }
     for (const r of edit) {
       const m = r.memory!;
       const have = syncedState(local.get(r.id)!);
       if (canonical({ ...have, links: [] }) !== canonical({ ...m, links: [] }))
-        await this.#engine.update(r.id, {
-          text: m.text,
-          kind: m.kind,
-          session: m.session,
-          tags: m.tags,
-          importance: m.importance,
-          meta: m.meta,
-        });
+        await this.#attempt([r.id], () =>
+          this.#engine.update(r.id, {
+            text: m.text,
+            kind: m.kind,
+            session: m.session,
+            tags: m.tags,
+            importance: m.importance,
+            meta: m.meta,
+          }),
+        );
     }
-    const linked = [...add, ...edit];
+    const linked = [...add, ...edit].filter((r) => !this.#retry.has(r.id));
     if (linked.length > 0) await this.#applyLinks(linked, local, merged);
-    const applied = [...forget, ...linked.map((r) => r.id)];
+    const applied = [...forget, ...linked.map((r) => r.id)].filter((id) => !this.#retry.has(id));
     if (applied.length === 0) return;
     for (const listener of this.#applyListeners) {
       try {
@@ -519,6 +534,19 @@ class RoomSync implements Sync {
       } catch (e) {
         console.error('anamnesis sync: an applied listener threw', e);
       }
+    }
+  }
+
+  /**
+   * Runs one write of an apply; when the engine refuses it, `ids` are kept to apply again (see
+   * {@link #retry}) and the error is the status's, and the apply goes on with the others.
+   */
+  async #attempt(ids: string[], write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (e) {
+      for (const id of ids) this.#retry.add(id);
+      this.#fail(e);
     }
   }
 
@@ -537,7 +565,9 @@ class RoomSync implements Sync {
       const key = (l: { to: string; kind: string; weight: number }) =>
         `${l.to}\0${l.kind}\0${l.weight}`;
       const wanted = new Set(want.map(key));
-      for (const l of have) if (!wanted.has(key(l))) await this.#engine.unlink(r.id, l.to, l.kind);
+      for (const l of have)
+        if (!wanted.has(key(l)))
+          await this.#attempt([r.id], () => this.#engine.unlink(r.id, l.to, l.kind));
       const had = new Set(have.map(key));
       for (const l of want) {
         if (had.has(key(l))) continue;
@@ -548,7 +578,7 @@ class RoomSync implements Sync {
           continue;
         }
         this.#waiting.get(l.to)?.delete(r.id);
-        await this.#engine.link(r.id, l);
+        await this.#attempt([r.id], () => this.#engine.link(r.id, l));
       }
     }
   }

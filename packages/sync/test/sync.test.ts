@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, type Engine } from '@anamnesis/engine';
+import { AnamnesisError } from '@anamnesis/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
@@ -259,6 +260,44 @@ describe('sync between devices', () => {
       "the terminal's note reached the phone",
       async () => (await a.engine.stats()).memories === 3,
     );
+    await a.sync.close();
+    await a.engine.close();
+  });
+
+  it('a write the engine refuses (a full disk) is told and tried again with the next change', async () => {
+    const a = await device('refused');
+    const path = join(dir, 'refused.db');
+    const engine = await createEngine({ storage: 'file', path, embedder: 'tfidf' });
+    let refuse = true;
+    // the engine as the sync sees it: its first import fails as a full disk would
+    const flaky = new Proxy(engine, {
+      get(target, key) {
+        if (key === 'import' && refuse) {
+          return () => {
+            refuse = false;
+            return Promise.reject(new AnamnesisError('QUOTA_EXCEEDED', 'the disk is full'));
+          };
+        }
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    const sync = await startSync(flaky, {
+      url,
+      room: 'refused',
+      passphrase: 'correct horse battery staple',
+      WebSocket,
+      state: fileState(`${path}.sync`),
+    });
+    await sync.synced();
+    await a.engine.remember({ text: 'arrives on the second try' });
+    await until('the refusal is told', () => sync.status().error?.code === 'QUOTA_EXCEEDED');
+    await sync.settled();
+    expect((await engine.stats()).memories).toBe(0);
+    await a.engine.remember({ text: 'the next change' });
+    await until('both arrived', async () => (await engine.stats()).memories === 2);
+    await sync.close();
+    await engine.close();
     await a.sync.close();
     await a.engine.close();
   });
