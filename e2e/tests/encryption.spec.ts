@@ -285,3 +285,56 @@ test('a full disk: a batch and a re-key each fail with QUOTA_EXCEEDED and leave 
   expect(stats(ok(await c.call('v', 'stats', []))).memories).toBe(3003);
   expect(ok(await c.call('v', 'verify', []))).toEqual([]);
 });
+test('a worker killed while changePassphrase re-keys leaves the store whole under exactly one of the two passphrases', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const NEW = 'a second and longer passphrase';
+  let c = await openClientPage(page);
+  ok(await c.open('a', { name: 'vault', encryption: { passphrase: PASSPHRASE } }));
+  // enough pages that rewriting them all takes a while (about 11 MB)
+  const many = Array.from({ length: 8000 }, (_, i) => ({
+    text: `re-key note ${i} ${PROBES[i % 30]}`,
+  }));
+  ok(await c.call('a', 'rememberMany', [many]));
+  // a whole re-key (and back), timed: the kills are placed around its commit
+  const t0 = Date.now();
+  ok(await c.call('a', 'changePassphrase', [NEW]));
+  const whole = Date.now() - t0;
+  ok(await c.call('a', 'changePassphrase', [PASSPHRASE]));
+  ok(await c.close('a'));
+  const opened: string[] = [];
+  let current = PASSPHRASE;
+  // The key derivation (about half a second), the copy of the store, then every page rewritten:
+  // kills spread over that span land before, during and after the rewrite and its commit.
+  for (const at of [0.2, 0.45, 0.7, 0.85, 0.95, 1.05, 1.2, 1.6]) {
+    await page.reload();
+    c = await openClientPage(page, { clear: false });
+    ok(await c.open('a', { name: 'vault', encryption: { passphrase: current }, timeoutMs: 3000 }));
+    const next = current === PASSPHRASE ? NEW : PASSPHRASE;
+    await c.start('a', 'changePassphrase', [next]);
+    await page.waitForTimeout(Math.round(at * whole));
+    await c.killWorkers();
+    await page.reload();
+    c = await openClientPage(page, { clear: false });
+    const withOld = await c.open('o', { name: 'vault', encryption: { passphrase: current } });
+    if (withOld.ok) {
+      ok(await c.close('o'));
+      expect(await c.open('n', { name: 'vault', encryption: { passphrase: next } })).toMatchObject({
+        ok: false,
+        error: { code: 'WRONG_PASSPHRASE' },
+      });
+    } else {
+      expect(withOld).toMatchObject({ ok: false, error: { code: 'WRONG_PASSPHRASE' } });
+      current = next;
+    }
+    ok(await c.open('v', { name: 'vault', encryption: { passphrase: current } }));
+    expect(stats(ok(await c.call('v', 'stats', []))).memories).toBe(8000);
+    expect(ok(await c.call('v', 'verify', []))).toEqual([]);
+    ok(await c.close('v'));
+    opened.push(`${at}×: ${withOld.ok ? 'old' : 'new'}`);
+  }
+  const line = `whole re-key ${whole} ms; ${opened.join(', ')}`;
+  test.info().annotations.push({ type: 're-key kills', description: line });
+  console.log(`[encryption] re-key kills: ${line}`);
+});

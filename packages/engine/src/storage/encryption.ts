@@ -115,13 +115,13 @@ function saltOf(key: string): Uint8Array {
 export function keyHolder(
   scrypt: Scrypt,
   key: string,
-  rekeyWith: (key: string) => void,
+  rekeyWith: (key: string) => void | Promise<void>,
 ): { rekey(passphrase: string): Promise<void>; keyMatches(passphrase: string): Promise<boolean> } {
   let current = key;
   return {
     rekey: async (passphrase) => {
       const next = await rawKey(scrypt, checkPassphrase(passphrase, 'passphrase'), saltOf(current));
-      rekeyWith(next);
+      await rekeyWith(next);
       current = next;
     },
     keyMatches: async (passphrase) =>
