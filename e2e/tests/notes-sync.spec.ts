@@ -9,6 +9,7 @@ import type { Page } from '@playwright/test';
 
 import { startSyncServer, type SyncServer } from '../../packages/sync/test/server.ts';
 import { consoleErrors, createNote, expect, NOTES_URL, openApp, test } from './notes-fixtures.ts';
+import { checkNotes, pairedAtOnce, playwrightPerson } from './person.ts';
 
 test.use({ baseURL: NOTES_URL });
 
@@ -76,5 +77,25 @@ test('two devices pair with a sync code: notes saved or deleted on one appear on
   await panel.getByRole('button', { name: 'Start sync' }).click();
   await expect(panel.getByRole('status')).toContainText('mistyped');
   expect(errors).toEqual([]);
+  await other.close();
+});
+
+test('as people do it, without waiting: a note saved right after Start sync and a reload at once, a note written on the second device as soon as it pairs, a delete and a reload right after; both devices end with the same notes', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const errors = consoleErrors(page);
+  const other = await browser.newContext({ baseURL: NOTES_URL });
+  const second = await other.newPage();
+  const secondErrors = consoleErrors(second);
+  const a = playwrightPerson(page);
+  const b = playwrightPerson(second);
+  const expected = await pairedAtOnce(a, b, NOTES_URL, url);
+  // now waiting as long as it likes: each device lists exactly these, finds each by its words
+  await checkNotes(a, expected);
+  await checkNotes(b, expected);
+  expect(errors).toEqual([]);
+  expect(secondErrors).toEqual([]);
   await other.close();
 });

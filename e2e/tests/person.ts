@@ -37,6 +37,10 @@ export const UI = {
   lockFirst: 'section[aria-label="Lock"] input[aria-label="New passphrase"]',
   lockSecond: 'section[aria-label="Lock"] input[aria-label="Repeat the new passphrase"]',
   lockSubmit: 'section[aria-label="Lock"] form button[type="submit"]',
+  syncServer: 'section[aria-label="Sync"] input[aria-label="Sync server"]',
+  syncCode: 'section[aria-label="Sync"] input[aria-label="Sync code"]',
+  syncNewCode: 'section[aria-label="Sync"] form button[type="button"]',
+  syncStart: 'section[aria-label="Sync"] form button[type="submit"]',
   unlockPassphrase: '#unlock-passphrase',
   unlockSubmit: 'form.unlock button[type="submit"]',
 } as const;
@@ -454,4 +458,44 @@ export async function writeNotes(
     await person.click(UI.newNote);
     await write(person, title, body);
   }
+}
+
+/**
+ * Two devices paired as people do it, without waiting for the app: the first writes a note at
+ * t = 0, makes a code and starts sync, writes a second note at once and reloads right after its
+ * Save; the second device types the code, starts sync and writes a note at once; the first then
+ * deletes its first note and reloads right after. Returns what both must end with.
+ */
+export async function pairedAtOnce(
+  first: Person,
+  second: Person,
+  url: string,
+  server: string,
+): Promise<Map<string, string>> {
+  await first.goto(url);
+  await first.click(UI.newNote);
+  await write(first, 'Ticket', 'zqticket The train tickets are in the inbox.');
+  await first.fill(UI.syncServer, server);
+  await first.click(UI.syncNewCode);
+  const code = await until(
+    () => first.value(UI.syncCode),
+    (v) => v.length > 0,
+  ); // read off the screen
+  await first.click(UI.syncStart);
+  await first.click(UI.newNote);
+  await write(first, 'Boiler', 'zqboiler The boiler service is on the third of March.');
+  await first.reload(); // right after Save
+  await second.goto(url);
+  await second.fill(UI.syncServer, server);
+  await second.fill(UI.syncCode, code);
+  await second.click(UI.syncStart);
+  await second.click(UI.newNote);
+  await write(second, 'Plants', 'zqplants Water the plants on the balcony twice a week.');
+  await first.openNote('Ticket'); // the app has started again by now, as a person sees
+  await first.click(UI.remove);
+  await first.reload(); // right after the delete
+  return new Map([
+    ['Boiler', 'zqboiler The boiler service is on the third of March.'],
+    ['Plants', 'zqplants Water the plants on the balcony twice a week.'],
+  ]);
 }

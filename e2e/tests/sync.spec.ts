@@ -199,6 +199,56 @@ test('two Chromium devices and a Node one go offline, edit, forget and remember 
   }
 });
 
+test('openMemory({ sync: browserSync(…) }): a write made at once reaches the other device; memory.sync() gives the status; a second tab takes the sync over when the first closes', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const code = createSyncCode();
+  const baseURL = test.info().project.use.baseURL!;
+  const contexts = await Promise.all([0, 1].map(() => browser.newContext({ baseURL })));
+  const foreign = await Promise.all(
+    contexts.map((c) => watchForeignRequests(c, new URL(baseURL).origin)),
+  );
+  const open = async (context: (typeof contexts)[number], clear: boolean) => {
+    const c = await openClientPage(await context.newPage(), { clear });
+    ok(await c.open('m', { name: 'notes', syncWith: { url, code } } as never));
+    return c;
+  };
+  const laptop = await open(contexts[0]!, true);
+  const phone = await open(contexts[1]!, true);
+  // written at once, while the sync is still deriving its key
+  const id = ok(await laptop.call('m', 'remember', [{ text: 'Spare key is under the blue pot' }]));
+  ok(await laptop.syncOf('m'));
+  ok(await phone.syncOf('m'));
+  ok(await laptop.syncDo('m', 'synced'));
+  await expect
+    .poll(async () => ok(await phone.call('m', 'get', [id])), { timeout: 20_000 })
+    .toMatchObject({ text: 'Spare key is under the blue pot' });
+  expect(await phone.syncStatus('m')).toMatchObject({ connected: true, error: null });
+
+  // a second tab of the phone: a follower of the store, its sync waits for the first tab's
+  const tab2 = await open(contexts[1]!, false);
+  expect(await tab2.role('m')).toBe('follower');
+  const waiting = tab2.syncOf('m');
+  const first = await Promise.race([
+    waiting.then(() => 'took over'),
+    new Promise((r) => setTimeout(() => r('waits'), 1500)),
+  ]);
+  expect(first).toBe('waits');
+  ok(await phone.close('m')); // stops its sync, frees the lock
+  ok(await waiting);
+  ok(await laptop.call('m', 'remember', [{ text: 'The boiler service is on 3 March' }]));
+  ok(await laptop.syncDo('m', 'synced'));
+  await expect
+    .poll(async () => (ok(await tab2.call('m', 'stats', [])) as { memories: number }).memories, {
+      timeout: 20_000,
+    })
+    .toBe(2);
+  expect(await tab2.syncStatus('m')).toMatchObject({ connected: true, error: null });
+  for (const f of foreign) expect(f).toEqual([]);
+  for (const c of contexts) await c.close();
+});
+
 test("Firefox: a new device gets a Node device's memories, then both write offline and converge", async () => {
   test.setTimeout(180_000);
   const code = createSyncCode();

@@ -160,6 +160,9 @@ export class SyncView {
       ]);
       const room = parseSyncCode(code);
       if (!/^wss?:\/\//.test(url)) throw new Error('the sync server is a ws:// or wss:// address');
+      // kept at once: a reload right after Start sync starts it again (the key takes a second)
+      this.#settings = { url, code };
+      saveSyncSettings(this.#settings);
       await this.#state.memory.ready;
       this.#status.textContent = 'waiting for the tab that syncs these notes to close…';
       const sync = await startBrowserSync(this.#state.memory, this.#storeName(), { url, ...room });
@@ -168,8 +171,6 @@ export class SyncView {
         return;
       }
       this.#sync = sync;
-      this.#settings = { url, code };
-      saveSyncSettings(this.#settings);
       this.render();
       const show = (s: SyncStatus) => {
         this.#status.textContent = describe(s);

@@ -23,7 +23,7 @@ import {
 } from '@anamnesis/client';
 import { openMemoryWithFaults, terminateWorker } from '@anamnesis/client/testing';
 import { parseSyncCode, type Sync, type SyncStatus } from '@anamnesis/sync';
-import { startBrowserSync } from '@anamnesis/sync/browser';
+import { browserSync, startBrowserSync } from '@anamnesis/sync/browser';
 
 import { rng } from '../../../apps/bench/src/corpus.ts';
 import { clearOpfs } from './clear-opfs.ts';
@@ -142,6 +142,11 @@ export interface ClientPageApi {
    * sync code.
    */
   startSync(key: string, name: string, url: string, code: string): Promise<Outcome<void>>;
+  /**
+   * Waits for `memory.sync()` of a store opened with `syncWith: { url, code }` in its options
+   * (`openMemory({ sync: browserSync(…) })`), then `syncStatus` and `syncDo` reach it.
+   */
+  syncOf(key: string): Promise<Outcome<void>>;
   /** The status of `key`'s sync. */
   syncStatus(key: string): SyncStatus;
   /** Calls `connect`, `disconnect`, `synced` or `close` on `key`'s sync. */
@@ -225,11 +230,19 @@ const api: ClientPageApi = {
       const events: ProgressEvent[] = [];
       progress.set(key, events);
       // `simulateWebGpuFailure` in a test's options: the testing entry's fault, not an app option
-      const { simulateWebGpuFailure, ...rest } = options as OpenMemoryOptions & {
+      // `syncWith` in a test's options: `sync: browserSync(…)` (a plugin cannot cross from the test)
+      const { simulateWebGpuFailure, syncWith, ...rest } = options as OpenMemoryOptions & {
         simulateWebGpuFailure?: boolean;
+        syncWith?: { url: string; code: string };
       };
       const m = await openMemoryWithFaults(
-        { ...rest, onProgress: (e) => events.push(e) },
+        {
+          ...rest,
+          onProgress: (e) => events.push(e),
+          ...(syncWith
+            ? { sync: browserSync({ url: syncWith.url, ...parseSyncCode(syncWith.code) }) }
+            : {}),
+        },
         { webGpuFailure: simulateWebGpuFailure === true },
       );
       memories.set(key, m);
@@ -326,6 +339,10 @@ const api: ClientPageApi = {
         key,
         await startBrowserSync(memories.get(key)!, name, { url, ...parseSyncCode(code) }),
       );
+    }),
+  syncOf: (key) =>
+    outcome(async () => {
+      syncs.set(key, await memory(key).sync());
     }),
   syncStatus: (key) => syncs.get(key)!.status(),
   syncDo: (key, action) =>

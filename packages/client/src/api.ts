@@ -31,6 +31,8 @@ export const ENGINE_METHODS = {
   link: 'write',
   unlink: 'write',
   markUsed: 'write',
+  /** Usage another device recorded, applied by a sync (see `@anamnesis/sync`). */
+  setDeviceUsage: 'write',
   recall: 'read',
   export: 'read',
   import: 'write',
@@ -56,6 +58,7 @@ export const ENGINE_ARITY = {
   link: 3,
   unlink: 3,
   markUsed: 2,
+  setDeviceUsage: 3,
   recall: 2,
   export: 1,
   import: 2,
@@ -85,10 +88,13 @@ type EnginePublicMethods = {
 /**
  * Compile-time guard: a public engine method that the client neither forwards nor handles itself
  * (`close`; `once`, which the owner's worker uses for forwarded writes; `subscribe`, whose
- * listener a page gives as `openMemory({ onChange })`) makes this type non-`never`, and the
- * assignment below fails to compile.
+ * listener a page gives as `openMemory({ onChange })`; `sync`, which the page runs itself from
+ * `openMemory({ sync })`) makes this type non-`never`, and the assignment below fails to compile.
  */
-type Unforwarded = Exclude<EnginePublicMethods, EngineMethod | 'close' | 'once' | 'subscribe'>;
+type Unforwarded = Exclude<
+  EnginePublicMethods,
+  EngineMethod | 'close' | 'once' | 'subscribe' | 'sync'
+>;
 const _everyMethodForwarded: [Unforwarded] extends [never] ? true : Unforwarded = true;
 
 /** Arguments of a forwarded method. */

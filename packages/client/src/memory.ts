@@ -3,7 +3,14 @@
  * owner tab per store (`tabs/coordinator.ts`); `recoverMemory` salvages a damaged store.
  */
 
-import type { OpfsRecoverResult, RecallOptions, RecallResult } from '@anamnesis/engine';
+import type {
+  OpfsRecoverResult,
+  RecallOptions,
+  RecallResult,
+  StoreSync,
+  SyncPlugin,
+} from '@anamnesis/engine';
+import { SyncSlot } from '@anamnesis/engine/sync-plugin';
 import { AnamnesisError } from '@anamnesis/errors';
 import * as Comlink from 'comlink';
 
@@ -78,6 +85,12 @@ export interface MemoryClient extends MemoryApi {
    * tab. Idempotent; later calls reject with `CLOSED`; live recalls and listeners stop.
    */
   close(): Promise<void>;
+  /**
+   * The running sync of `options.sync`: resolves once this tab runs it (at once, or when the tab
+   * that syncs the store closes), rejects with what kept it from starting (or the store from
+   * opening), and with `INVALID_INPUT` for a store opened without `sync`.
+   */
+  sync(): Promise<StoreSync>;
   /** `close()`, for `await using memory = await openMemory(…)`. */
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -145,6 +158,7 @@ export function connectWith(
     ready,
     () => state,
     () => setState('closed'),
+    options.sync,
   );
 }
 
@@ -278,14 +292,18 @@ function memoryOf(
   ready: Promise<void>,
   state: () => MemoryState,
   closed: () => void,
+  plugin: SyncPlugin | undefined,
 ): MemoryClient {
+  // Started once the store is ready (`sync` is set before anyone holds the memory).
+  let sync: SyncSlot | undefined;
   const methods = {} as Record<EngineMethod, (...args: unknown[]) => Promise<unknown>>;
   for (const method of Object.keys(ENGINE_METHODS) as EngineMethod[]) {
     methods[method] = (...args: unknown[]) => client.call(method, args);
   }
   const lives = new Set<LiveRecall>();
-  const close = () => {
+  const close = async () => {
     for (const live of lives) live.close();
+    await sync?.stop();
     return client.close().finally(closed);
   };
   const subscribe = (listener: (change: MemoryChange) => void) => client.subscribe(listener);
@@ -324,9 +342,23 @@ function memoryOf(
     get info() {
       return client.info;
     },
+    sync: () =>
+      ready.then(() => {
+        if (sync) return sync.get();
+        throw plugin
+          ? new AnamnesisError('CLOSED', 'the store closed before its sync started')
+          : new AnamnesisError('INVALID_INPUT', 'this store was opened without a sync');
+      }),
     close,
     [asyncDispose]: close,
   });
   coordinators.set(memory, client);
+  if (plugin)
+    ready.then(
+      () => {
+        if (state() === 'ready') sync = new SyncSlot(plugin, memory, { name: client.name });
+      },
+      () => undefined,
+    );
   return memory;
 }

@@ -1,6 +1,6 @@
 /** `openMemory`'s options, and their validation into what the worker opens and the page's settings. */
 
-import type { EncryptionOptions, ProgressEvent } from '@anamnesis/engine';
+import type { EncryptionOptions, ProgressEvent, SyncPlugin } from '@anamnesis/engine';
 import { MODEL_ID } from '@anamnesis/model-default';
 import { AnamnesisError } from '@anamnesis/errors';
 
@@ -142,6 +142,13 @@ export interface OpenMemoryOptions {
    * arrive when it finds the owner.
    */
   onReady?: (part: ReadyPart) => void;
+  /**
+   * Sync with the user's other devices: `browserSync({ url, room, passphrase })` from
+   * `@anamnesis/sync/browser` (installed beside the client). Started once the store is ready, by
+   * one tab of the origin at a time (the others take over when it closes), stopped by `close()`;
+   * `memory.sync()` gives the running sync (status and events). Default: none.
+   */
+  sync?: SyncPlugin;
 }
 
 /** Faults the test hooks can ask for (`@anamnesis/client/testing`); none in apps. */

@@ -47,6 +47,7 @@ const ENGINE_CALLS: { [K in EngineMethod]: (engine: Engine, args: MethodArgs<K>)
   link: (e, a) => e.link(...a),
   unlink: (e, a) => e.unlink(...a),
   markUsed: (e, a) => e.markUsed(...a),
+  setDeviceUsage: (e, a) => e.setDeviceUsage(...a),
   recall: (e, a) => e.recall(...a),
   export: (e, a) => e.export(...a),
   import: (e, a) => e.import(...a),

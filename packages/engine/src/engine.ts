@@ -10,6 +10,7 @@ import {
   type ModelState,
 } from './engine/model.ts';
 import { openStore } from './engine/open.ts';
+import { SyncSlot } from './sync-plugin.ts';
 import {
   WRITE_METHODS,
   type EngineOptions,
@@ -46,14 +47,17 @@ import type {
   RecallResult,
   RememberInput,
   StoreChange,
+  StoreSync,
   UpdateInput,
 } from './types.ts';
 import {
+  deviceUsagePlan,
   forgetPlan,
   linkPlan,
   unlinkPlan,
   updatePlan,
   usagePlan,
+  type DeviceUsage,
   type UsageEvent,
 } from './writes/edits.ts';
 import { rememberPlan } from './writes/remember.ts';
@@ -65,6 +69,7 @@ export type {
   ListOptions,
   ModelState,
   OpenTimings,
+  DeviceUsage,
   RememberManyOptions,
   UsageEvent,
   WriteMethod,
@@ -72,6 +77,8 @@ export type {
 export { defaultEmbedderOptions, WRITE_METHODS };
 
 const DEFAULT_MAX_TEXT = 4 * 1024 * 1024;
+/** How often an engine with listeners checks whether another process wrote its file store, ms. */
+const ELSEWHERE_POLL_MS = 1000;
 
 /**
  * The anamnesis engine: one store, one embedder, the recall pipeline. Every public write is one
@@ -117,6 +124,10 @@ export class Engine {
   readonly #parts: VectorParts;
   /** What the engine's parts (`engine/`, the write plans) use of it. */
   readonly #ctx: EngineContext;
+  /** The timer of {@link Engine.#watchElsewhere}, once started. */
+  #watch: ReturnType<typeof setInterval> | undefined;
+  /** The sync with other devices (`EngineOptions.sync`), started once the store is open. */
+  #sync: SyncSlot | undefined;
 
   private constructor(
     io: StorageBackend,
@@ -184,6 +195,10 @@ export class Engine {
         loadMs: opened.step(),
       };
       engine.#parts.schedule();
+      engine.#sync = new SyncSlot(options.sync, engine, {
+        name: options.name ?? 'anamnesis',
+        ...(options.path === undefined ? {} : { path: options.path }),
+      });
       return engine;
     } catch (e) {
       await opened.abandon();
@@ -263,7 +278,32 @@ export class Engine {
     });
     this.#generation++;
     this.#memo.clear();
+    if (this.#listeners.size > 0 || this.#onChange) {
+      const rids = changed === 'all' ? [] : changed;
+      const ids = db.selectValues(
+        'SELECT id FROM memories WHERE rid IN (SELECT value FROM json_each(?))',
+        [JSON.stringify(rids)],
+      ) as string[];
+      this.#changed({ kind: 'elsewhere', ids });
+    }
     return true;
+  }
+
+  /**
+   * While anyone listens to a store other processes may write (a file store), checks every
+   * second whether one committed, so listeners hear it (`'elsewhere'`) without waiting for a call.
+   */
+  #watchElsewhere(): void {
+    if (this.#io.kind !== 'file' || this.#watch !== undefined) return;
+    this.#watch = setInterval(() => {
+      if (this.#closed || this.#closing || this.#listeners.size === 0) return;
+      try {
+        this.#catchUp();
+      } catch {
+        // a store another process holds mid-commit: the next tick or call catches up
+      }
+    }, ELSEWHERE_POLL_MS);
+    (this.#watch as { unref?: () => void }).unref?.(); // never keeps Node alive
   }
 
   #bump(change: { kind: ChangeKind; ids: readonly string[] }): void {
@@ -292,6 +332,7 @@ export class Engine {
    */
   subscribe(listener: (change: StoreChange) => void): () => void {
     this.#listeners.add(listener);
+    this.#watchElsewhere();
     return () => this.#listeners.delete(listener);
   }
 
@@ -363,6 +404,18 @@ export class Engine {
   markUsed(id: string, event: UsageEvent = 'used'): Promise<void> {
     return this.#run(async () => {
       await this.#writes.run(usagePlan(this.#ctx, id, event));
+    });
+  }
+
+  /**
+   * Replaces what another device recorded of a memory's use (`@anamnesis/sync` applies it): per
+   * event kind, its events folded (count, decayed sum, newest time). The usage score counts them
+   * beside this store's own `markUsed` events; an export carries only the store's own. `NOT_FOUND`
+   * for an unknown id.
+   */
+  setDeviceUsage(id: string, device: string, usage: DeviceUsage[]): Promise<void> {
+    return this.#run(async () => {
+      await this.#writes.run(deviceUsagePlan(id, device, usage));
     });
   }
 
@@ -535,9 +588,22 @@ export class Engine {
     });
   }
 
-  /** Waits for calls in flight, saves snapshots, and closes. Idempotent; later calls fail with `CLOSED`. */
+  /**
+   * The running sync of `EngineOptions.sync`: resolves once it started, rejects with what kept it
+   * from starting, and with `INVALID_INPUT` for an engine opened without `sync`.
+   */
+  sync(): Promise<StoreSync> {
+    return this.#sync!.get(); // set by `open`, before anyone holds the engine
+  }
+
+  /**
+   * Stops the sync (if any), waits for calls in flight, saves snapshots, and closes. Idempotent;
+   * later calls fail with `CLOSED`.
+   */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      await this.#sync?.stop();
+      clearInterval(this.#watch);
       await Promise.allSettled([...this.#pending]);
       this.#retrieved.flush();
       this.#dedup.stop();

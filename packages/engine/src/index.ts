@@ -3,6 +3,7 @@ export {
   createEngine,
   defaultEmbedderOptions,
   Engine,
+  type DeviceUsage,
   type EngineOptions,
   type ListOptions,
   type ModelState,
@@ -70,5 +71,9 @@ export type {
   RecallStageTimes,
   RememberInput,
   StoreChange,
+  StoreSync,
+  SyncPlace,
+  SyncPlugin,
+  SyncStatus,
   UpdateInput,
 } from './types.ts';

@@ -1,3 +1,4 @@
+import type { AnamnesisError } from '@anamnesis/errors';
 import type { Contribution, LegHit, RecencyMode, ScoringProfile } from '@anamnesis/ranking';
 
 /** JSON-compatible metadata values (metadata equality filters compare these). */
@@ -278,11 +279,15 @@ export interface RecallResult extends Memory {
 
 /**
  * What a committed change did: `'remember'` (`remember`, `rememberMany`), `'update'`, `'forget'`,
- * `'link'`, `'unlink'`, `'usage'` (`markUsed`), `'import'`, and `'model'` (the embedding model
- * became ready: recalls now search by meaning too).
+ * `'link'`, `'unlink'`, `'usage'` (`markUsed`, `setDeviceUsage`), `'import'`, `'model'` (the
+ * embedding model became ready: recalls now search by meaning too), and `'elsewhere'`: another
+ * process committed to the store (a file store shared by processes), heard at the engine's next
+ * call, or within a second by an engine with listeners (`subscribe`); its `ids` are the memories
+ * whose text or vector it wrote that still exist, and what else it changed (tags, importance,
+ * links, usage, memories it deleted) is not named.
  */
 export type ChangeKind =
-  'remember' | 'update' | 'forget' | 'link' | 'unlink' | 'usage' | 'import' | 'model';
+  'remember' | 'update' | 'forget' | 'link' | 'unlink' | 'usage' | 'import' | 'model' | 'elsewhere';
 
 /** One committed change of the store, as change listeners hear it (`EngineOptions.onChange`). */
 export interface StoreChange {
@@ -412,4 +417,67 @@ export interface EngineStats {
     /** The in-memory vector index, in bytes (absent for TF-IDF). */
     vectors?: number;
   };
+}
+
+/** What a status line shows of a sync. */
+export interface SyncStatus {
+  /** This device's id in the room. */
+  device: string;
+  /** Connected to the server. */
+  connected: boolean;
+  /** Connected, and the server's state and this device's have been exchanged. */
+  synced: boolean;
+  /** Records this device wrote that have not reached a server yet. */
+  pending: number;
+  /** When this device last finished exchanging with the server, ms since the epoch. */
+  lastSyncedAt: number | null;
+  /** The last error (`WRONG_PASSPHRASE`, `SYNC_TAMPERED`…), until the next successful exchange. */
+  error: AnamnesisError | null;
+}
+
+/** A running sync of one store. */
+export interface StoreSync {
+  /** The status now. */
+  status(): SyncStatus;
+  /** Calls `listener` on every change of the status; returns the function that removes it. */
+  onStatus(listener: (status: SyncStatus) => void): () => void;
+  /**
+   * Calls `listener` after changes from other devices were applied to the store here, with the
+   * ids they added, changed or forgot (to refresh a view); returns the function that removes it.
+   */
+  onApplied(listener: (ids: string[]) => void): () => void;
+  /** Goes on line (after `disconnect`, or with `connect: false`). */
+  connect(): void;
+  /** Goes off line; changes wait until `connect`. */
+  disconnect(): void;
+  /** Resolves once every change heard or received so far is published and applied. */
+  settled(): Promise<void>;
+  /**
+   * Resolves once this device is connected, has exchanged state with the server, and has nothing
+   * pending (every change heard so far sent). Waits through disconnections; `TIMEOUT` after
+   * `timeoutMs` (default 30,000).
+   */
+  synced(timeoutMs?: number): Promise<void>;
+  /** Stops the sync and saves its state; the store is left open. */
+  close(): Promise<void>;
+}
+
+/** Where the store that a sync starts on lives (what a plugin keeps its own state beside). */
+export interface SyncPlace {
+  /** The store's name (`openMemory`'s `name`, or the engine's). */
+  name: string;
+  /** A file store's path (Node, `storage: 'file'`); absent for OPFS and memory stores. */
+  path?: string;
+}
+
+/**
+ * A sync to start on a store once it is open (`browserSync(…)` from `@anamnesis/sync/browser`,
+ * `nodeSync(…)` from `@anamnesis/sync/node`). `T` is what it syncs: the engine, or the client (both have what `@anamnesis/sync` needs).
+ */
+export interface SyncPlugin<T = unknown> {
+  /**
+   * Starts syncing `store`; resolves with the running sync. When `signal` aborts before it runs
+   * (the store closes while a browser tab still waits for the sync lock), it gives up and rejects.
+   */
+  start(store: T, place: SyncPlace, signal: AbortSignal): Promise<StoreSync>;
 }

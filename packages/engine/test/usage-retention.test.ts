@@ -112,4 +112,52 @@ describe('usage retention', () => {
     expect(score / exact(times, now)).toBeCloseTo(1, 9);
     await engine.close();
   });
+
+  it("setDeviceUsage: another device's folded usage counts beside the store's own, replaced whole, checked, and gone with its memory", async () => {
+    const now = T0;
+    const engine = await createEngine({
+      storage: 'memory',
+      embedder: await defaultEmbedder(),
+      now: () => now,
+    });
+    const [id] = await engine.rememberMany([
+      { text: 'the garden hose is in the shed' },
+      { text: 'the shed key hangs by the door' },
+    ]);
+    await engine.markUsed(id!, 'used');
+    expect((await usageScores(engine, 'garden hose shed')).get(id!)).toBeCloseTo(1, 9);
+    // two events a day ago, one a week ago (folded: their decayed sum at the newest)
+    const other = { event: 'used' as const, count: 3, decayed: 1 + 1 + 0.5, at: now - DAY };
+    await engine.setDeviceUsage(id!, 'phone', [other]);
+    const expected = 1 + exact([now - DAY, now - DAY, now - 8 * DAY], now);
+    expect((await usageScores(engine, 'garden hose shed')).get(id!)).toBeCloseTo(expected, 9);
+    await engine.setDeviceUsage(id!, 'phone', [other]); // replaced, not added
+    expect((await usageScores(engine, 'garden hose shed')).get(id!)).toBeCloseTo(expected, 9);
+    await engine.setDeviceUsage(id!, 'phone', []);
+    expect((await usageScores(engine, 'garden hose shed')).get(id!)).toBeCloseTo(1, 9);
+    // only this store's own events leave in an export
+    expect(await engine.export({ ids: [id!] })).not.toContain('phone');
+    for (const bad of [
+      ['', [other]],
+      ['x'.repeat(65), [other]],
+      ['phone', [{ ...other, event: 'retrieved' }]],
+      ['phone', [other, other]],
+      ['phone', [{ ...other, count: -1 }]],
+      ['phone', [{ ...other, decayed: Number.NaN }]],
+      ['phone', 'used'],
+    ] as const)
+      await expect(engine.setDeviceUsage(id!, bad[0], bad[1] as never)).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
+    await expect(engine.setDeviceUsage('nope', 'phone', [other])).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await engine.setDeviceUsage(id!, 'phone', [other]);
+    await engine.forget(id!);
+    await engine.remember({ text: 'the garden hose is in the shed' }); // a new memory, no usage
+    expect(
+      [...(await usageScores(engine, 'garden hose shed')).values()].every((v) => v === 0),
+    ).toBe(true);
+    await engine.close();
+  });
 });

@@ -124,3 +124,4 @@ export {
   type MemoryBlockOptions,
   type MemoryLike,
 } from './memory-block.ts';
+export { foldEvents, mergeFolded, USAGE_HALF_LIFE_DAYS, type FoldedUsage } from './usage-fold.ts';

@@ -5,6 +5,6 @@ export {
   type SyncEngine,
   type SyncOptions,
   type SyncStateStore,
-  type SyncStatus,
 } from './sync.ts';
+export type { SyncPlugin, SyncStatus } from '@anamnesis/engine';
 export { createSyncCode, parseSyncCode } from './code.ts';

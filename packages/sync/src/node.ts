@@ -4,8 +4,10 @@
  */
 import { open, readFile, rename } from 'node:fs/promises';
 import { AnamnesisError } from '@anamnesis/errors';
+import type { SyncPlugin } from '@anamnesis/engine';
 import WebSocket from 'ws';
 import {
+  checkSyncOptions,
   startSync,
   type Sync,
   type SyncEngine,
@@ -71,4 +73,20 @@ export function startNodeSync(
     state: fileState(`${storePath}.sync`),
     ...options,
   });
+}
+
+/**
+ * The sync of a Node engine opened by `createEngine({ sync: nodeSync({ url, room, passphrase }) })`:
+ * {@link startNodeSync} once the store is open (its state beside a file store, in memory for a
+ * memory store). The options are checked here (`INVALID_INPUT`); `engine.sync()` gives the
+ * running sync.
+ */
+export function nodeSync(options: SyncOptions): SyncPlugin<SyncEngine> {
+  checkSyncOptions(options);
+  return {
+    start: (engine, { path }) =>
+      path === undefined
+        ? startSync(engine, { WebSocket, ...options })
+        : startNodeSync(engine, path, options),
+  };
 }

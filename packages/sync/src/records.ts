@@ -51,6 +51,10 @@ export interface ExportedMemory extends Omit<SyncedMemory, 'links'> {
   type: 'memory';
   id: string;
   links: SyncedLink[];
+  /** The store's own usage events of the last week (`markUsed`, and recalls' `retrieved`). */
+  usage?: { event: string; at: number }[];
+  /** Its older usage events, folded per kind. */
+  usageFolded?: { event: string; count: number; decayed: number; at: number }[];
 }
 
 /** The synced state of an exported memory line. */

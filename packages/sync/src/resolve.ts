@@ -27,20 +27,68 @@ export function winner(records: Iterable<SyncRecord>): SyncRecord | undefined {
 }
 
 /**
- * The memory kept for each text held by more than one live memory (rule 3): from the live
- * winners, a map of each id that is not kept to the id that is.
+ * The rules' answer kept up to date record by record (a record costs O(devices), not a pass over
+ * every memory): each memory's records by device, its winner, and the live memories by text.
  */
-export function duplicates(live: Iterable<SyncRecord>): Map<string, string> {
-  const keeper = new Map<string, string>();
-  for (const r of live) {
-    if (!r.textHash) continue;
-    const kept = keeper.get(r.textHash);
-    if (kept === undefined || r.id < kept) keeper.set(r.textHash, r.id);
+export class Resolution {
+  readonly #records = new Map<string, Map<string, SyncRecord>>();
+  readonly #winners = new Map<string, SyncRecord>();
+  /** Live winners by text hash (rule 3). */
+  readonly #byText = new Map<string, Set<string>>();
+
+  /** Sets `device`'s record of its memory; false (and nothing changes) unless it is newer. */
+  set(device: string, record: SyncRecord): boolean {
+    const byDevice = this.#records.get(record.id) ?? new Map<string, SyncRecord>();
+    const old = byDevice.get(device);
+    if (old && old.at >= record.at) return false;
+    byDevice.set(device, record);
+    this.#records.set(record.id, byDevice);
+    const before = this.#winners.get(record.id);
+    const after = winner(byDevice.values());
+    if (before === after) return true;
+    if (before) this.#index(before, false);
+    if (after) {
+      this.#winners.set(record.id, after);
+      this.#index(after, true);
+    } else this.#winners.delete(record.id);
+    return true;
   }
-  const merged = new Map<string, string>();
-  for (const r of live) {
-    const kept = r.textHash && keeper.get(r.textHash);
-    if (kept && kept !== r.id) merged.set(r.id, kept);
+
+  #index(r: SyncRecord, add: boolean): void {
+    if (r.forgotten || !r.textHash) return;
+    const ids = this.#byText.get(r.textHash) ?? new Set<string>();
+    if (add) ids.add(r.id);
+    else ids.delete(r.id);
+    if (ids.size > 0) this.#byText.set(r.textHash, ids);
+    else this.#byText.delete(r.textHash);
   }
-  return merged;
+
+  /** Every memory with a record. */
+  ids(): IterableIterator<string> {
+    return this.#records.keys();
+  }
+
+  /** A memory's records, by device. */
+  records(id: string): ReadonlyMap<string, SyncRecord> | undefined {
+    return this.#records.get(id);
+  }
+
+  /** The record that decides a memory's state (rules 1 and 2). */
+  winner(id: string): SyncRecord | undefined {
+    return this.#winners.get(id);
+  }
+
+  /** The live memories with the text of `id` (itself first), or none when it is not live. */
+  sameText(id: string): string[] {
+    const w = this.#winners.get(id);
+    if (!w || w.forgotten || !w.textHash) return [];
+    return [id, ...[...this.#byText.get(w.textHash)!].filter((other) => other !== id)];
+  }
+
+  /** The memory that `id` is merged into (rule 3: the smallest id of its text), unless it is kept. */
+  keeperOf(id: string): string | undefined {
+    let kept = id;
+    for (const other of this.sameText(id)) if (other < kept) kept = other;
+    return kept === id ? undefined : kept;
+  }
 }

@@ -18,6 +18,8 @@
  * records already say (so its own applies do not echo back).
  */
 import { AnamnesisError } from '@anamnesis/errors';
+import type { DeviceUsage, StoreSync, SyncStatus } from '@anamnesis/engine';
+import { foldEvents, type FoldedUsage } from '@anamnesis/ranking';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { WebsocketProvider } from 'y-websocket';
@@ -31,7 +33,7 @@ import {
   type SyncedMemory,
   type SyncRecord,
 } from './records.ts';
-import { duplicates, winner } from './resolve.ts';
+import { Resolution } from './resolve.ts';
 import { blindName, deriveKeys, seal, unseal, type SyncKeys } from './seal.ts';
 
 /** What the sync needs of an engine (`Engine` from `@anamnesis/engine` has it). */
@@ -51,8 +53,13 @@ export interface SyncEngine {
   link(from: string, to: { to: string; kind: string; weight: number }): Promise<void>;
   /** Removes a link another device removed. */
   unlink(from: string, to: string, kind?: string): Promise<number>;
-  /** Hears this device's changes (to publish them); returns the function that stops it. */
-  subscribe(listener: (change: { ids: string[] }) => void): () => void;
+  /** Replaces what another device recorded of a memory's use (its `markUsed` events, folded). */
+  setDeviceUsage(id: string, device: string, usage: DeviceUsage[]): Promise<unknown>;
+  /**
+   * Hears this device's changes (to publish them); returns the function that stops it. A change
+   * of kind `'elsewhere'` (another process wrote the store) makes the sync compare the whole store.
+   */
+  subscribe(listener: (change: { kind?: string; ids: string[] }) => void): () => void;
 }
 
 /** Where a device keeps its sync state between runs (ciphertext and its device id only). */
@@ -92,48 +99,8 @@ export interface SyncOptions {
   now?: () => number;
 }
 
-/** What a status line shows. */
-export interface SyncStatus {
-  /** This device's id in the room. */
-  device: string;
-  /** Connected to the server. */
-  connected: boolean;
-  /** Connected, and the server's state and this device's have been exchanged. */
-  synced: boolean;
-  /** Records this device wrote that have not reached a server yet. */
-  pending: number;
-  /** When this device last finished exchanging with the server, ms since the epoch. */
-  lastSyncedAt: number | null;
-  /** The last error (`WRONG_PASSPHRASE`, `SYNC_TAMPERED`…), until the next successful exchange. */
-  error: AnamnesisError | null;
-}
-
-/** A running sync. */
-export interface Sync {
-  /** The status now. */
-  status(): SyncStatus;
-  /** Calls `listener` on every change of the status; returns the function that removes it. */
-  onStatus(listener: (status: SyncStatus) => void): () => void;
-  /**
-   * Calls `listener` after changes from other devices were applied to the store here, with the
-   * ids they added, changed or forgot (to refresh a view); returns the function that removes it.
-   */
-  onApplied(listener: (ids: string[]) => void): () => void;
-  /** Goes on line (after `disconnect`, or with `connect: false`). */
-  connect(): void;
-  /** Goes off line; changes wait until `connect`. */
-  disconnect(): void;
-  /** Resolves once every change heard or received so far is published and applied. */
-  settled(): Promise<void>;
-  /**
-   * Resolves once this device is connected, has exchanged state with the server, and has nothing
-   * pending (every change heard so far sent). Waits through disconnections; `TIMEOUT` after
-   * `timeoutMs` (default 30,000).
-   */
-  synced(timeoutMs?: number): Promise<void>;
-  /** Stops the sync and saves its state; the engine is left open. */
-  close(): Promise<void>;
-}
+/** A running sync (the engine's `StoreSync`). */
+export type Sync = StoreSync;
 
 /** Entry of the map that tells whether a device holds the room's key. */
 const KEY_CHECK = 'key-check';
@@ -145,6 +112,16 @@ const LOCAL = Symbol('local');
 
 /** Starts syncing `engine` with the room; resolves once the keys are derived and the state loaded. */
 export async function startSync(engine: SyncEngine, options: SyncOptions): Promise<Sync> {
+  checkSyncOptions(options);
+  const keys = await deriveKeys(options.passphrase, options.room);
+  const saved = await options.state?.load();
+  const sync = new RoomSync(engine, options, keys, saved);
+  await sync.start(saved);
+  return sync;
+}
+
+/** `INVALID_INPUT` unless `options` has a ws(s) URL, a room and a passphrase of the sizes allowed. */
+export function checkSyncOptions(options: SyncOptions): void {
   if (!options || typeof options.url !== 'string' || !/^wss?:\/\//.test(options.url))
     throw new AnamnesisError('INVALID_INPUT', 'sync.url must be a ws:// or wss:// URL');
   if (typeof options.room !== 'string' || options.room.length === 0 || options.room.length > 256)
@@ -158,11 +135,6 @@ export async function startSync(engine: SyncEngine, options: SyncOptions): Promi
       'INVALID_INPUT',
       'sync.passphrase must be a string of 1–1,024 characters',
     );
-  const keys = await deriveKeys(options.passphrase, options.room);
-  const saved = await options.state?.load();
-  const sync = new RoomSync(engine, options, keys, saved);
-  await sync.start(saved);
-  return sync;
 }
 
 class RoomSync implements Sync {
@@ -173,9 +145,11 @@ class RoomSync implements Sync {
   readonly #clock: Clock;
   readonly #doc = new Y.Doc();
   readonly #map: Y.Map<Uint8Array>;
+  /** Each device's own usage of each memory, sealed, under the same names as the records. */
+  readonly #usageMap: Y.Map<Uint8Array>;
   #provider: WebsocketProvider | undefined;
-  /** Every device's record of each memory, by id then device. */
-  readonly #records = new Map<string, Map<string, SyncRecord>>();
+  /** Every device's record of each memory, and what the rules make of them. */
+  readonly #resolution = new Resolution();
   /** The work queue: publishing and applying run one at a time, in order. */
   #queue: Promise<void> = Promise.resolve();
   /** Ids heard changed locally, not yet looked at. */
@@ -187,6 +161,12 @@ class RoomSync implements Sync {
    * write): applied again with the next apply, and at the next exchange with the server.
    */
   readonly #retry = new Set<string>();
+  /** Every device's own usage of each memory (this device's as last published), by id then device. */
+  readonly #usage = new Map<string, Map<string, DeviceUsage[]>>();
+  /** Usage entries received, not yet read. */
+  readonly #usageReceived = new Set<string>();
+  /** Other devices' usage as applied to the store here in this run: id → device → canonical JSON. */
+  readonly #usageApplied = new Map<string, Map<string, string>>();
   /** Links waiting for their target to arrive: target id → ids whose links name it. */
   readonly #waiting = new Map<string, Set<string>>();
   /** Whether this device holds the room's key (the key check opened, or it wrote it). */
@@ -198,6 +178,13 @@ class RoomSync implements Sync {
    * these alone, one missing from the store was forgotten here. Emptied by the first reconcile.
    */
   readonly #applied = new Set<string>();
+  /**
+   * The store was empty at the first reconcile while the saved state says this device had
+   * memories: a store deleted or replaced beside its kept sync state (a `memory.db` removed, its
+   * `memory.db.sync` left), far likelier than every memory forgotten while the sync was off. Then
+   * nothing is forgotten for what the store lacks; the device gets the room's memories back.
+   */
+  #replaced = false;
   #unsent = new Set<string>();
   #status: Omit<SyncStatus, 'pending' | 'device'> = {
     connected: false,
@@ -223,6 +210,7 @@ class RoomSync implements Sync {
     this.#device = saved?.device ?? bytesToHex(crypto.getRandomValues(new Uint8Array(8)));
     this.#clock = new Clock(this.#device, options.now);
     this.#map = this.#doc.getMap('records');
+    this.#usageMap = this.#doc.getMap('usage');
   }
 
   async start(saved: SavedSyncState | undefined): Promise<void> {
@@ -231,7 +219,9 @@ class RoomSync implements Sync {
     // so a memory it had and has no more is told as forgotten here while the sync was not running.
     for (const key of this.#map.keys()) if (key !== KEY_CHECK) this.#received.add(key);
     await this.#readReceived();
-    for (const id of this.#records.keys()) this.#applied.add(id);
+    for (const id of this.#resolution.ids()) this.#applied.add(id);
+    // read once the key is verified (see #reconcileOnce)
+    for (const key of this.#usageMap.keys()) this.#usageReceived.add(key);
     if (this.#map.has(KEY_CHECK)) await this.#checkKey();
     this.#map.observe((event, tx) => {
       if (tx.origin === LOCAL) return;
@@ -242,8 +232,20 @@ class RoomSync implements Sync {
         await this.#reconcileOnce();
       });
     });
+    this.#usageMap.observe((event, tx) => {
+      if (tx.origin === LOCAL) return;
+      for (const key of event.keysChanged as Set<string>) this.#usageReceived.add(key);
+      this.#enqueue(async () => {
+        if (this.#reconciled) await this.#readUsage();
+      });
+    });
     this.#doc.on('update', () => this.#scheduleSave());
-    this.#unsubscribe = this.#engine.subscribe(({ ids }) => {
+    this.#unsubscribe = this.#engine.subscribe(({ kind, ids }) => {
+      if (kind === 'elsewhere') {
+        // another process (the CLI beside the MCP server) wrote: what, it does not all say
+        this.#enqueue(() => this.#compareAll());
+        return;
+      }
       for (const id of ids) this.#heard.add(id);
       this.#enqueue(() => this.#publishHeard());
     });
@@ -375,7 +377,13 @@ class RoomSync implements Sync {
   async #save(): Promise<void> {
     // Only a state whose every record is applied is saved (see `#applied`): not one with
     // records received and not read yet, nor with applies to try again.
-    if (!this.#reconciled || this.#received.size > 0 || this.#retry.size > 0) return;
+    if (
+      !this.#reconciled ||
+      this.#received.size > 0 ||
+      this.#usageReceived.size > 0 ||
+      this.#retry.size > 0
+    )
+      return;
     await this.#options.state?.save({
       device: this.#device,
       doc: Y.encodeStateAsUpdate(this.#doc),
@@ -434,33 +442,17 @@ class RoomSync implements Sync {
         continue;
       }
       this.#clock.see(record.at);
-      const byDevice = this.#records.get(record.id) ?? new Map<string, SyncRecord>();
-      const old = byDevice.get(device);
-      if (old && old.at >= record.at) continue;
-      byDevice.set(device, record);
-      this.#records.set(record.id, byDevice);
-      changed.add(record.id);
+      if (this.#resolution.set(device, record)) changed.add(record.id);
     }
     if (tampered) this.#setStatus({ error: tampered });
     if (this.#reconciled && changed.size > 0) await this.#apply(changed);
   }
 
-  /** The state the records give each memory now: its winner, unless merged into another. */
-  #resolved(): { winners: Map<string, SyncRecord>; merged: Map<string, string> } {
-    const winners = new Map<string, SyncRecord>();
-    for (const [id, byDevice] of this.#records) {
-      const w = winner(byDevice.values());
-      if (w) winners.set(id, w);
-    }
-    const merged = duplicates([...winners.values()].filter((r) => !r.forgotten));
-    return { winners, merged };
-  }
-
-  /** The engine's state of `ids` (those it has). */
-  async #local(ids: readonly string[]): Promise<Map<string, ExportedMemory>> {
+  /** The engine's state of `ids` (those it has), or of every memory. */
+  async #local(ids: readonly string[] | undefined): Promise<Map<string, ExportedMemory>> {
     const out = new Map<string, ExportedMemory>();
-    if (ids.length === 0) return out;
-    const jsonl = await this.#engine.export({ ids });
+    if (ids?.length === 0) return out;
+    const jsonl = await this.#engine.export(ids ? { ids } : {});
     for (const line of jsonl.split('\n')) {
       if (!line) continue;
       const value = JSON.parse(line) as ExportedMemory | { type: string };
@@ -474,27 +466,29 @@ class RoomSync implements Sync {
     for (const id of this.#retry) ids.add(id);
     this.#retry.clear();
     for (const id of [...ids]) for (const from of this.#waiting.get(id) ?? []) ids.add(from);
-    const { winners, merged } = this.#resolved();
     // A memory merged into another goes with the one kept: either changed, both are applied.
-    for (const [dropped, kept] of merged)
-      if (ids.has(dropped) || ids.has(kept)) {
-        ids.add(dropped);
-        ids.add(kept);
-      }
+    for (const id of [...ids]) for (const other of this.#resolution.sameText(id)) ids.add(other);
     const list = [...ids];
     const local = await this.#local(list);
     const forget: string[] = [];
     const add: SyncRecord[] = [];
     const edit: SyncRecord[] = [];
+    const forgottenHere: string[] = [];
     for (const id of list) {
-      const w = winners.get(id);
+      const w = this.#resolution.winner(id);
       if (!w) continue;
       const have = local.get(id);
-      if (w.forgotten || merged.has(id)) {
+      if (w.forgotten || this.#resolution.keeperOf(id) !== undefined) {
         if (have) forget.push(id);
-      } else if (!have) add.push(w);
-      else if (!sameState(syncedState(have), w.memory!)) edit.push(w);
+      } else if (!have) {
+        // This device's own record says it had the memory: it was forgotten here, and the forget
+        // is not published yet (a reload right after it, or its change still in the queue).
+        const own = this.#resolution.records(id)?.get(this.#device);
+        if (own && !own.forgotten && !this.#replaced) forgottenHere.push(id);
+        else add.push(w);
+      } else if (!sameState(syncedState(have), w.memory!)) edit.push(w);
     }
+    if (forgottenHere.length > 0) await this.#publish(forgottenHere, local);
     if (forget.length > 0) await this.#attempt(forget, () => this.#engine.forget(forget));
     // In batches: each is one transaction of the engine, and a first sync of many memories shows
     // its progress (and keeps what arrived if the device stops half-way).
@@ -525,7 +519,8 @@ class RoomSync implements Sync {
         );
     }
     const linked = [...add, ...edit].filter((r) => !this.#retry.has(r.id));
-    if (linked.length > 0) await this.#applyLinks(linked, local, merged);
+    if (linked.length > 0) await this.#applyLinks(linked, local);
+    await this.#applyUsage(add.map((r) => r.id).filter((id) => !this.#retry.has(id)));
     const applied = [...forget, ...linked.map((r) => r.id)].filter((id) => !this.#retry.has(id));
     if (applied.length === 0) return;
     for (const listener of this.#applyListeners) {
@@ -551,16 +546,13 @@ class RoomSync implements Sync {
   }
 
   /** Makes each memory's links what its record says (targets not here yet wait for them). */
-  async #applyLinks(
-    records: SyncRecord[],
-    local: Map<string, ExportedMemory>,
-    merged: Map<string, string>,
-  ): Promise<void> {
+  async #applyLinks(records: SyncRecord[], local: Map<string, ExportedMemory>): Promise<void> {
+    const kept = (id: string) => this.#resolution.keeperOf(id) ?? id;
     const targets = new Set<string>();
-    for (const r of records) for (const l of r.memory!.links) targets.add(merged.get(l.to) ?? l.to);
+    for (const r of records) for (const l of r.memory!.links) targets.add(kept(l.to));
     const present = await this.#local([...targets]);
     for (const r of records) {
-      const want = r.memory!.links.map((l) => ({ ...l, to: merged.get(l.to) ?? l.to }));
+      const want = r.memory!.links.map((l) => ({ ...l, to: kept(l.to) }));
       const have = local.get(r.id)?.links ?? [];
       const key = (l: { to: string; kind: string; weight: number }) =>
         `${l.to}\0${l.kind}\0${l.weight}`;
@@ -599,34 +591,51 @@ class RoomSync implements Sync {
   async #reconcileOnce(): Promise<void> {
     if (!this.#verified || this.#reconciled) return;
     this.#heard.clear();
-    const all = new Map<string, ExportedMemory>();
-    const jsonl = await this.#engine.export({});
-    for (const line of jsonl.split('\n')) {
-      if (!line) continue;
-      const value = JSON.parse(line) as ExportedMemory;
-      if (value.type === 'memory') all.set(value.id, value);
+    await this.#readUsage(); // before publishing: this device's own usage as it last published it
+    const all = await this.#local(undefined);
+    if (all.size === 0 && this.#applied.size > 0) {
+      this.#replaced = true;
+      this.#applied.clear();
     }
     await this.#publish([...new Set([...all.keys(), ...this.#applied])], all);
     this.#applied.clear();
     this.#reconciled = true;
-    await this.#apply(new Set(this.#records.keys()));
+    await this.#apply(new Set(this.#resolution.ids()));
+    await this.#applyUsage(this.#usage.keys());
+  }
+
+  /**
+   * After another process wrote the store: every memory here and every live one the records know,
+   * compared, and what differs published (a memory gone here, and applied here before, was
+   * forgotten here: every record received has been applied when this runs, in the queue, except
+   * those waiting to be tried again).
+   */
+  async #compareAll(): Promise<void> {
+    if (!this.#reconciled) return; // the first reconcile compares everything anyway
+    const all = await this.#local(undefined);
+    const known = [...this.#resolution.ids()].filter(
+      (id) =>
+        !all.has(id) && !this.#retry.has(id) && this.#resolution.winner(id)?.forgotten !== true,
+    );
+    await this.#publish([...all.keys(), ...known], all);
   }
 
   async #publish(ids: string[], known?: Map<string, ExportedMemory>): Promise<void> {
     const local = known ?? (await this.#local(ids));
-    const { winners, merged } = this.#resolved();
+    await this.#publishUsage(ids, local);
     const writes: [string, SyncRecord][] = [];
     for (const id of ids) {
       const have = local.get(id);
-      const w = winners.get(id);
-      const seen = latest(this.#records.get(id));
+      const w = this.#resolution.winner(id);
+      const merged = this.#resolution.keeperOf(id) !== undefined;
+      const seen = latest(this.#resolution.records(id));
       if (!have) {
         // Gone here: a forget to publish, unless the records already say so.
-        if (w && !w.forgotten && !merged.has(id))
+        if (w && !w.forgotten && !merged)
           writes.push([id, { id, at: this.#clock.tick(), seen, forgotten: true }]);
         continue;
       }
-      if (merged.has(id)) continue; // kept elsewhere under another id: forgotten when applied
+      if (merged) continue; // kept elsewhere under another id: forgotten when applied
       if (w?.forgotten) continue; // forget beats the edit this device has not applied yet
       const state = syncedState(have);
       if (w && sameState(w.memory!, state)) continue;
@@ -646,9 +655,7 @@ class RoomSync implements Sync {
     for (const [id, record] of writes) {
       const key = `${blindName(this.#keys, id)}.${this.#device}`;
       sealed.push([key, await seal(this.#keys, key, utf8ToBytes(JSON.stringify(record)))]);
-      const byDevice = this.#records.get(id) ?? new Map<string, SyncRecord>();
-      byDevice.set(this.#device, record);
-      this.#records.set(id, byDevice);
+      this.#resolution.set(this.#device, record);
     }
     this.#doc.transact(() => {
       for (const [key, bytes] of sealed) this.#map.set(key, bytes);
@@ -656,9 +663,90 @@ class RoomSync implements Sync {
     if (!this.#status.synced) for (const [key] of sealed) this.#unsent.add(key);
     this.#setStatus({});
     // A memory this device remembered with a text another device's memory has: apply the merge.
-    const { merged: after } = this.#resolved();
-    const touched = new Set(writes.map(([id]) => id).filter((id) => after.has(id)));
+    const touched = new Set(
+      writes.flatMap(([id]) => {
+        const same = this.#resolution.sameText(id);
+        return same.length > 1 ? same : [];
+      }),
+    );
     if (touched.size > 0) await this.#apply(touched);
+  }
+
+  /** Reads the usage entries received (and the saved ones at start); applies other devices'. */
+  async #readUsage(): Promise<void> {
+    const keys = [...this.#usageReceived];
+    this.#usageReceived.clear();
+    const changed = new Set<string>();
+    let tampered: AnamnesisError | undefined;
+    for (const key of keys) {
+      const sealed = this.#usageMap.get(key);
+      if (sealed === undefined) continue;
+      const dot = key.indexOf('.');
+      try {
+        const record = parseUsage(await unseal(this.#keys, `usage:${key}`, sealed), key);
+        if (blindName(this.#keys, record.id) !== key.slice(0, dot))
+          throw new AnamnesisError(
+            'SYNC_TAMPERED',
+            `the synced usage ${key} names another memory`,
+            {
+              details: { key },
+            },
+          );
+        const byDevice = this.#usage.get(record.id) ?? new Map<string, DeviceUsage[]>();
+        byDevice.set(key.slice(dot + 1), record.usage);
+        this.#usage.set(record.id, byDevice);
+        changed.add(record.id);
+      } catch (e) {
+        if (!(e instanceof AnamnesisError)) throw e;
+        tampered = e;
+      }
+    }
+    if (tampered) this.#setStatus({ error: tampered });
+    if (this.#reconciled) await this.#applyUsage(changed);
+  }
+
+  /** Brings other devices' usage of `ids` into the store here (those it has). */
+  async #applyUsage(ids: Iterable<string>): Promise<void> {
+    for (const id of ids) {
+      for (const [device, usage] of this.#usage.get(id) ?? []) {
+        if (device === this.#device) continue;
+        const applied = this.#usageApplied.get(id) ?? new Map<string, string>();
+        const text = canonical(usage);
+        if (applied.get(device) === text) continue;
+        try {
+          await this.#engine.setDeviceUsage(id, device, usage);
+        } catch (e) {
+          if ((e as { code?: string }).code === 'NOT_FOUND') continue; // applied when it arrives
+          this.#fail(e);
+          continue;
+        }
+        applied.set(device, text);
+        this.#usageApplied.set(id, applied);
+      }
+    }
+  }
+
+  /** Publishes this device's own usage of the memories in `local` where it changed. */
+  async #publishUsage(ids: string[], local: Map<string, ExportedMemory>): Promise<void> {
+    const writes: [string, Uint8Array][] = [];
+    for (const id of ids) {
+      const have = local.get(id);
+      if (!have) continue;
+      const usage = ownUsage(have);
+      const published = this.#usage.get(id)?.get(this.#device);
+      if (published ? sameUsage(published, usage) : usage.length === 0) continue;
+      const key = `${blindName(this.#keys, id)}.${this.#device}`;
+      const bytes = utf8ToBytes(JSON.stringify({ id, usage }));
+      writes.push([key, await seal(this.#keys, `usage:${key}`, bytes)]);
+      const byDevice = this.#usage.get(id) ?? new Map<string, DeviceUsage[]>();
+      byDevice.set(this.#device, usage);
+      this.#usage.set(id, byDevice);
+    }
+    if (writes.length === 0) return;
+    this.#doc.transact(() => {
+      for (const [key, bytes] of writes) this.#usageMap.set(key, bytes);
+    }, LOCAL);
+    if (!this.#status.synced) for (const [key] of writes) this.#unsent.add(`usage:${key}`);
   }
 }
 
@@ -671,7 +759,7 @@ function roomName(room: string): string {
 }
 
 /** The latest stamp of a memory's records. */
-function latest(byDevice: Map<string, SyncRecord> | undefined): Stamp {
+function latest(byDevice: ReadonlyMap<string, SyncRecord> | undefined): Stamp {
   let max: Stamp = ZERO;
   for (const r of byDevice?.values() ?? []) if (r.at > max) max = r.at;
   return max;
@@ -701,4 +789,67 @@ function parseRecord(bytes: Uint8Array, key: string): SyncRecord {
       details: { key },
     });
   return r;
+}
+
+/** The `markUsed` kinds that travel (a recall's `retrieved` events stay on the device). */
+const SYNCED_USAGE = new Set(['selected', 'used', 'discarded']);
+
+/** A memory's own usage as the engine exports it, folded per kind (sorted by kind). */
+function ownUsage(line: ExportedMemory): DeviceUsage[] {
+  const folds = new Map<string, FoldedUsage>();
+  for (const f of line.usageFolded ?? [])
+    if (SYNCED_USAGE.has(f.event)) folds.set(f.event, { ...f });
+  foldEvents(
+    folds,
+    (line.usage ?? []).filter((u) => SYNCED_USAGE.has(u.event)),
+  );
+  return [...folds.values()]
+    .sort((a, b) => (a.event < b.event ? -1 : 1))
+    .map((f) => ({ ...f, event: f.event as DeviceUsage['event'] }));
+}
+
+/** Whether two usages are the same (the decayed sums up to rounding: a fold of old events). */
+function sameUsage(a: DeviceUsage[], b: DeviceUsage[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (u, i) =>
+        u.event === b[i]!.event &&
+        u.count === b[i]!.count &&
+        u.at === b[i]!.at &&
+        Math.abs(u.decayed - b[i]!.decayed) <= 1e-9 * Math.max(1, u.decayed),
+    )
+  );
+}
+
+/** A usage entry's JSON, checked: `SYNC_TAMPERED` if it is not one. */
+function parseUsage(bytes: Uint8Array, key: string): { id: string; usage: DeviceUsage[] } {
+  let r: { id?: unknown; usage?: unknown };
+  try {
+    r = JSON.parse(new TextDecoder().decode(bytes)) as typeof r;
+  } catch (cause) {
+    throw new AnamnesisError('SYNC_TAMPERED', `the synced usage ${key} is not JSON`, {
+      cause,
+      details: { key },
+    });
+  }
+  const ok =
+    r !== null &&
+    typeof r === 'object' &&
+    typeof r.id === 'string' &&
+    Array.isArray(r.usage) &&
+    r.usage.every(
+      (u: Partial<DeviceUsage> | null) =>
+        u !== null &&
+        typeof u === 'object' &&
+        SYNCED_USAGE.has(u.event as string) &&
+        Number.isSafeInteger(u.count) &&
+        Number.isFinite(u.decayed) &&
+        Number.isFinite(u.at),
+    );
+  if (!ok)
+    throw new AnamnesisError('SYNC_TAMPERED', `the synced usage ${key} is not a usage record`, {
+      details: { key },
+    });
+  return r as { id: string; usage: DeviceUsage[] };
 }

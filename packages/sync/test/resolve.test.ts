@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Clock } from '../src/clock.ts';
-import { duplicates, winner } from '../src/resolve.ts';
+import { Resolution, winner } from '../src/resolve.ts';
 import type { SyncRecord } from '../src/records.ts';
 import { createSyncCode, parseSyncCode } from '../src/code.ts';
 
@@ -69,9 +69,68 @@ describe('the conflict rules', () => {
       textHash,
       memory: memory(textHash),
     });
-    const merged = duplicates([r('b2', 'x'), r('a1', 'x'), r('c3', 'y')]);
-    expect([...merged]).toEqual([['b2', 'a1']]);
-    expect([...duplicates([r('a1', 'x'), r('b2', 'x')])]).toEqual([['b2', 'a1']]);
+    for (const order of [
+      [r('b2', 'x'), r('a1', 'x'), r('c3', 'y')],
+      [r('a1', 'x'), r('c3', 'y'), r('b2', 'x')],
+    ]) {
+      const resolution = new Resolution();
+      for (const record of order) resolution.set('d', record);
+      expect(['a1', 'b2', 'c3'].map((id) => resolution.keeperOf(id))).toEqual([
+        undefined,
+        'a1',
+        undefined,
+      ]);
+      expect(resolution.sameText('b2').sort()).toEqual(['a1', 'b2']);
+    }
+  });
+
+  it('kept up to date record by record, the answer is the one the rules give from scratch, whatever the order (random histories)', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+    for (let run = 0; run < 200; run++) {
+      const history: [string, SyncRecord][] = [];
+      for (let i = 0; i < 30; i++) {
+        const at = `${String(1000 + Math.floor(random() * 50)).padStart(9, '0')}.0000.${pick(['a', 'b', 'c'])}`;
+        const seen =
+          random() < 0.5 ? '' : at.replace(/^\d+/, (n) => String(Number(n) - 5).padStart(9, '0'));
+        const id = pick(['m1', 'm2', 'm3', 'm4']);
+        const forgotten = random() < 0.25;
+        const text = pick(['x', 'y']);
+        history.push([
+          pick(['a', 'b', 'c']),
+          forgotten
+            ? { id, at, seen, forgotten: true }
+            : { id, at, seen, textHash: text, memory: memory(text) },
+        ]);
+      }
+      const incremental = new Resolution();
+      for (const [device, record] of history) incremental.set(device, record);
+      // from scratch: each device's newest record of each memory, then the rules
+      const newest = new Map<string, Map<string, SyncRecord>>();
+      for (const [device, record] of history) {
+        const byDevice = newest.get(record.id) ?? new Map<string, SyncRecord>();
+        const old = byDevice.get(device);
+        if (!old || record.at > old.at) byDevice.set(device, record);
+        newest.set(record.id, byDevice);
+      }
+      const live = new Map<string, SyncRecord>();
+      for (const [id, byDevice] of newest) {
+        const w = winner(byDevice.values());
+        expect(incremental.winner(id)).toBe(w);
+        if (w && !w.forgotten) live.set(id, w);
+      }
+      for (const id of newest.keys()) {
+        const w = live.get(id);
+        const keeper = w
+          ? [...live.values()]
+              .filter((r) => r.textHash === w.textHash)
+              .map((r) => r.id)
+              .sort()[0]
+          : undefined;
+        expect(incremental.keeperOf(id)).toBe(keeper === id ? undefined : keeper);
+      }
+    }
   });
 });
 

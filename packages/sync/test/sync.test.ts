@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { startSync, type Sync, type SyncOptions } from '../src/index.ts';
-import { fileState } from '../src/node.ts';
+import { fileState, nodeSync } from '../src/node.ts';
 import { docs, startSyncServer, type SyncServer } from './server.ts';
 
 let server: SyncServer;
@@ -300,5 +300,179 @@ describe('sync between devices', () => {
     await engine.close();
     await a.sync.close();
     await a.engine.close();
+  });
+
+  it("usage travels: each device's markUsed events count on the others, once, and an apply does not echo", async () => {
+    const a = await device('usage');
+    const b = await device('usage');
+    const id = await a.engine.remember({ text: 'the wifi password is on the fridge magnet' });
+    await a.engine.remember({ text: 'the fridge needs a new water filter' });
+    await converged(a, b);
+    await a.engine.markUsed(id, 'used');
+    await a.engine.markUsed(id, 'used');
+    await a.engine.markUsed(id, 'selected');
+    await b.engine.markUsed(id, 'used');
+    const usageOf = async (engine: Engine) => {
+      // the profile whose usage is a leg: its explain gives the usage score as the leg's score
+      const [hit] = await engine.recall('wifi password fridge', {
+        profile: 'mnemosyne-rrf',
+        explain: true,
+        noCache: true,
+      });
+      expect(hit?.id).toBe(id);
+      return hit!.explain!.legs.find((l) => l.leg === 'usage')?.score ?? 0;
+    };
+    // four events in all, each counted about 1 (seconds old; half-life 7 days)
+    await until('each device counts all four events', async () => {
+      await Promise.all([a.sync.settled(), b.sync.settled()]);
+      const [ua, ub] = await Promise.all([usageOf(a.engine), usageOf(b.engine)]);
+      return ua > 3.99 && ua < 4.01 && ub > 3.99 && ub < 4.01;
+    });
+    await Promise.all([a.sync.synced(), b.sync.synced()]);
+    const room = [...docs.values()].find((d) => d.getMap('usage').size > 0)!;
+    expect(room.getMap('usage').size).toBe(2); // one entry per device, no echo of an apply
+    // a restart republishes nothing and counts the same
+    await b.sync.close();
+    const again = await startSync(b.engine, {
+      url,
+      room: 'usage',
+      passphrase: 'correct horse battery staple',
+      WebSocket,
+      state: fileState(`${b.path}.sync`),
+    });
+    await again.synced();
+    expect(await usageOf(b.engine)).toBeCloseTo(4, 2);
+    expect(room.getMap('usage').size).toBe(2);
+    await again.close();
+    await a.sync.close();
+    for (const d of [a, b]) await d.engine.close();
+  });
+
+  it('another process writing the store (the CLI beside the MCP server): its remember, edit, forget and usage travel without a call on the syncing engine', async () => {
+    const a = await device('elsewhere');
+    const b = await device('elsewhere');
+    const keep = await a.engine.remember({ text: 'renew the passport before June' });
+    const drop = await a.engine.remember({ text: 'the old wifi password was hunter2' });
+    await converged(a, b);
+    // a second connection to a's file: another process, as far as a's engine can tell
+    const cli = await createEngine({ storage: 'file', path: a.path, embedder: 'tfidf' });
+    await cli.remember({ text: 'the car is due for its service in May' });
+    await cli.update(keep, { tags: ['travel'], importance: 0.9 });
+    await cli.forget(drop);
+    await cli.markUsed(keep, 'used');
+    await cli.close();
+    // only b is looked at: a's engine gets no call, its sync hears the other process by itself
+    await until("b has the other process's writes", async () => {
+      await b.sync.settled();
+      const now = await memories(b.engine);
+      return now.length === 2 && now.some((m) => m.includes('"travel"'));
+    });
+    const end = await converged(a, b);
+    expect(texts(end)).toEqual([
+      'renew the passport before June',
+      'the car is due for its service in May',
+    ]);
+    const kept = JSON.parse(end.find((m) => m.includes('passport'))!) as {
+      tags: string[];
+      importance: number;
+    };
+    expect(kept).toMatchObject({ tags: ['travel'], importance: 0.9 });
+    await until('the usage arrived', async () => {
+      const [hit] = await b.engine.recall('passport', {
+        profile: 'mnemosyne-rrf',
+        explain: true,
+        noCache: true,
+      });
+      return (hit?.explain?.legs.find((l) => l.leg === 'usage')?.score ?? 0) > 0.99;
+    });
+    for (const d of [a, b]) {
+      await d.sync.close();
+      await d.engine.close();
+    }
+  });
+
+  it('a memory forgotten here whose forget was not published before a restart (the saved state older than its record) stays forgotten', async () => {
+    const options = {
+      url,
+      room: 'forgotten-here',
+      passphrase: 'correct horse battery staple',
+      WebSocket,
+    };
+    const a = await device('forgotten-here');
+    const b = await device('forgotten-here');
+    await converged(a, b);
+    await a.sync.close();
+    const early = await fileState(`${a.path}.sync`).load(); // saved before the memory existed
+    const again = await startSync(a.engine, { ...options, state: fileState(`${a.path}.sync`) });
+    const id = await a.engine.remember({ text: 'the spare tyre is under the boot floor' });
+    await again.synced();
+    await converged({ engine: a.engine, sync: again }, b);
+    await again.close();
+    // forgotten while the sync does not run, and the state on disk is the older one: as after a
+    // reload right after the delete, before the state was saved
+    await a.engine.forget(id);
+    await fileState(`${a.path}.sync`).save(early!);
+    const third = await startSync(a.engine, { ...options, state: fileState(`${a.path}.sync`) });
+    await third.synced();
+    const end = await converged({ engine: a.engine, sync: third }, b);
+    expect(end).toEqual([]);
+    await third.close();
+    await b.sync.close();
+    for (const d of [a, b]) await d.engine.close();
+  });
+
+  it('a store deleted beside its kept sync state (memory.db removed, memory.db.sync left) gets the memories back, and forgets nothing on the other devices', async () => {
+    const a = await device('replaced');
+    const b = await device('replaced');
+    await a.engine.rememberMany([
+      { text: 'the bins go out on Thursday night' },
+      { text: 'the gas meter reading is due in April' },
+    ]);
+    await converged(a, b);
+    await a.sync.close();
+    await a.engine.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${a.path}${suffix}`, { force: true });
+    const fresh = await device('replaced', { path: a.path }); // the old `.sync` is read
+    const end = await converged(fresh, b);
+    expect(texts(end)).toEqual([
+      'the bins go out on Thursday night',
+      'the gas meter reading is due in April',
+    ]);
+    for (const d of [fresh, b]) {
+      await d.sync.close();
+      await d.engine.close();
+    }
+  });
+
+  it('createEngine({ sync: nodeSync(…) }): the engine starts its sync once open, engine.sync() tells its status, and close() stops it and saves its state', async () => {
+    const options = { url, room: 'plugin', passphrase: 'correct horse battery staple' };
+    expect(() => nodeSync({ ...options, url: 'http://127.0.0.1:1' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+    const plain = await createEngine({ storage: 'memory', embedder: 'tfidf' });
+    await expect(plain.sync()).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await plain.close();
+    const path = join(dir, 'plugin-a.db');
+    const a = await createEngine({
+      storage: 'file',
+      path,
+      embedder: 'tfidf',
+      sync: nodeSync(options),
+    });
+    // a memory store: its sync state is kept in memory
+    const b = await createEngine({ storage: 'memory', embedder: 'tfidf', sync: nodeSync(options) });
+    const [syncA, syncB] = await Promise.all([a.sync(), b.sync()]);
+    const statuses: boolean[] = [];
+    syncB.onStatus((s) => statuses.push(s.synced));
+    await a.remember({ text: 'the spare key is under the blue flower pot', tags: ['home'] });
+    await syncA.synced();
+    await until('the other device has it', async () => (await b.stats()).memories === 1);
+    expect((await b.recall('spare key'))[0]?.text).toMatch(/blue flower pot/);
+    expect(syncB.status()).toMatchObject({ connected: true, synced: true, error: null });
+    expect(statuses).toContain(true);
+    await a.close(); // stops its sync first, then the store
+    expect(syncA.status().connected).toBe(false);
+    expect(await fileState(`${path}.sync`).load()).toMatchObject({ device: syncA.status().device });
+    await b.close();
   });
 });

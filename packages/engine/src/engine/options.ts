@@ -6,7 +6,7 @@ import type {
 import type { TfidfSimilarityOptions } from '../similarity/tfidf-similarity.ts';
 import type { StorageKind, StorageOpenSteps } from '../storage/backend.ts';
 import type { EncryptionOptions } from '../storage/encryption.ts';
-import type { MemoryFilter, StoreChange } from '../types.ts';
+import type { MemoryFilter, StoreChange, SyncPlugin } from '../types.ts';
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -93,6 +93,12 @@ export interface EngineOptions {
    * the listener throws are reported with `console.error` and never fail the write.
    */
   onChange?: (change: StoreChange) => void;
+  /**
+   * Sync with the user's other devices, started once the store is open and stopped before it
+   * closes: `nodeSync({ url, room, passphrase })` from `@anamnesis/sync/node` (installed beside
+   * the engine). `engine.sync()` gives the running sync (status, events). Default: none.
+   */
+  sync?: SyncPlugin;
 }
 
 /** Options of `rememberMany`. */
@@ -119,6 +125,8 @@ export const WRITE_METHODS = {
   link: true,
   unlink: true,
   markUsed: true,
+  /** Another device's usage of a memory, as a sync applies it. */
+  setDeviceUsage: true,
   import: true,
 } as const;
 

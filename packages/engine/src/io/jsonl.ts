@@ -9,11 +9,10 @@ import { MAX_TIME, validateLinks, validateRemember } from '../input/validate.ts'
 import { unitVector } from '../vectors/vector-index.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
 import type { WritePlan } from '../writes/write-path.ts';
+import { foldEvents, type FoldedUsage } from '@anamnesis/ranking';
 import {
-  foldEvents,
   IMPORTED_EVENTS_PER_MEMORY,
   writeFolded,
-  type FoldedUsage,
   type UsageEventRow,
 } from '../store/usage-fold.ts';
 

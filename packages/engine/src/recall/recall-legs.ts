@@ -1,10 +1,14 @@
-import { halfLifeDecay, prepareFtsQuery, type RankedList } from '@anamnesis/ranking';
+import {
+  halfLifeDecay,
+  prepareFtsQuery,
+  USAGE_HALF_LIFE_DAYS,
+  type RankedList,
+} from '@anamnesis/ranking';
 import { EVERY_MEMORY, type SqlFilter } from '../input/filter.ts';
 import { queryStopwords } from '../store/lexical.ts';
 import { TFIDF_MODEL_ID } from '../similarity/tfidf-similarity.ts';
 import type { Columns, Reader } from '../store/reader.ts';
 import { readRidsByIds, type CandidateRow } from '../store/store.ts';
-import { USAGE_HALF_LIFE_DAYS } from '../store/usage-fold.ts';
 import type { PreparedQuery, SimilarityBackend } from '../similarity/similarity.ts';
 import type { ExtraList } from '../types.ts';
 import { phraseCount, storeSize, type MatchMemo } from './match.ts';
@@ -238,7 +242,7 @@ export function recencyLeg(rows: readonly CandidateRow[], now: number): RankedLi
  * Each candidate's decayed `selected` / `used` events (seed 002, half-life 7 days); absent: none.
  * Events older than a week are stored folded (`store/usage-fold.ts`): a count of them and their
  * decayed sum at the time of the newest, which decays on from there, so the score is the same sum
- * up to rounding.
+ * up to rounding. Other devices' events (`usage_devices`, applied by a sync) count the same way.
  */
 export function usageScores(
   read: Reader,
@@ -248,7 +252,9 @@ export function usageScores(
   const events = read.all(
     `SELECT rid, at, 1.0 FROM usage WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?1))
      UNION ALL
-     SELECT rid, at, decayed FROM usage_folded WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?1))`,
+     SELECT rid, at, decayed FROM usage_folded WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?1))
+     UNION ALL
+     SELECT rid, at, decayed FROM usage_devices WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?1))`,
     [JSON.stringify(rows.map((r) => r.rid))],
     (c) => [c.num(0), c.num(1), c.num(2)] as const,
   );

@@ -194,6 +194,20 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX usage_at ON usage(at);
   `,
+  // Usage other devices recorded (what `@anamnesis/sync` applies through `setDeviceUsage`): per
+  // memory, device and event kind, the device's own events folded (a count and a decayed sum at
+  // a reference time, as usage_folded), replaced whole by each newer summary from that device.
+  `
+  CREATE TABLE usage_devices (
+    rid INTEGER NOT NULL REFERENCES memories(rid) ON DELETE CASCADE,
+    device TEXT NOT NULL,
+    event TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    decayed REAL NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (rid, device, event)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** The schema version this code writes. */

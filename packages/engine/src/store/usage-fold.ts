@@ -1,3 +1,4 @@
+import { foldEvents, mergeFolded, type FoldedUsage } from '@anamnesis/ranking';
 import type { Database } from './database.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -10,55 +11,13 @@ const DAY = 24 * 60 * 60 * 1000;
  */
 export const USAGE_EVENT_WINDOW_MS = 7 * DAY;
 
-/** The usage score's half-life, in days (seed 002): an event counts 2^(−age / 7 days). */
-export const USAGE_HALF_LIFE_DAYS = 7;
-
-/** Events of one memory an import keeps as events; older ones are folded (see {@link foldEvents}). */
+/** Events of one memory an import keeps as events; older ones are folded (see `foldEvents`). */
 export const IMPORTED_EVENTS_PER_MEMORY = 1000;
 
 /** One event as stored: its kind and time (ms since the epoch). */
 export interface UsageEventRow {
   event: string;
   at: number;
-}
-
-/**
- * A memory's folded events of one kind: `count` events whose decayed sum at time `at` (the newest
- * of them) is `decayed`: Σ 2^(−(at − at_i) / half-life). At any later `now` their share of the
- * usage score is `decayed · 2^(−(now − at) / half-life)`, exactly the sum of their own decays
- * (up to rounding); a recall before `at` (a clock set back) counts them at `at`.
- */
-export interface FoldedUsage {
-  event: string;
-  count: number;
-  decayed: number;
-  at: number;
-}
-
-/** 2^(−ms / half-life): how much an event's weight decays over `ms` (≥ 0). */
-function decay(ms: number): number {
-  return Math.pow(2, -Math.max(0, ms) / (USAGE_HALF_LIFE_DAYS * DAY));
-}
-
-/** Folds `events` (any order) into `into` (a memory's folded rows by event kind; changed in place). */
-export function foldEvents(
-  into: Map<string, FoldedUsage>,
-  events: Iterable<UsageEventRow>,
-): Map<string, FoldedUsage> {
-  for (const { event, at } of events) {
-    const kept = into.get(event);
-    if (!kept) {
-      into.set(event, { event, count: 1, decayed: 1, at });
-    } else if (at >= kept.at) {
-      kept.decayed = kept.decayed * decay(at - kept.at) + 1;
-      kept.at = at;
-      kept.count++;
-    } else {
-      kept.decayed += decay(kept.at - at);
-      kept.count++;
-    }
-  }
-  return into;
 }
 
 /** Merges folded rows of one memory into its stored ones (inside a transaction). */
@@ -68,16 +27,10 @@ export function writeFolded(db: Database, rid: number, folded: Iterable<FoldedUs
       'SELECT count, decayed, at FROM usage_folded WHERE rid = ? AND event = ?',
       [rid, f.event],
     ) ?? [0, 0, f.at]) as [number, number, number];
-    const ref = Math.max(at, f.at);
+    const merged = mergeFolded({ event: f.event, count, decayed, at }, f);
     db.exec({
       sql: 'INSERT OR REPLACE INTO usage_folded(rid, event, count, decayed, at) VALUES (?, ?, ?, ?, ?)',
-      bind: [
-        rid,
-        f.event,
-        count + f.count,
-        decayed * decay(ref - at) + f.decayed * decay(ref - f.at),
-        ref,
-      ],
+      bind: [rid, f.event, merged.count, merged.decayed, merged.at],
     });
   }
 }

@@ -195,3 +195,70 @@ export function usagePlan(ctx: WriteContext, id: string, event: UsageEvent): Wri
     },
   };
 }
+
+/** What a device recorded of a memory's use: per event kind, folded (see `FoldedUsage`). */
+export interface DeviceUsage {
+  /** `'selected'`, `'used'` or `'discarded'`. */
+  event: UsageEvent;
+  /** How many events (an integer ≥ 0). */
+  count: number;
+  /** Their decayed sum at `at` (≥ 0): Σ 2^(−(at − at_i) / 7 days). */
+  decayed: number;
+  /** The newest event's time, ms since the epoch. */
+  at: number;
+}
+
+/** Longest device id `setDeviceUsage` takes. */
+const MAX_DEVICE_CHARS = 64;
+
+/**
+ * The plan of `setDeviceUsage`: replaces what another device recorded of a memory's use (its
+ * events folded per kind); the usage score counts them beside this store's own events.
+ */
+export function deviceUsagePlan(id: string, device: string, usage: DeviceUsage[]): WritePlan<void> {
+  const key = validateId(id);
+  if (typeof device !== 'string' || device.length === 0 || device.length > MAX_DEVICE_CHARS)
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      `device must be a string of 1-${MAX_DEVICE_CHARS} characters`,
+    );
+  if (!Array.isArray(usage)) throw new AnamnesisError('INVALID_INPUT', 'usage must be an array');
+  const seen = new Set<string>();
+  for (const u of usage) {
+    const ok =
+      u !== null &&
+      typeof u === 'object' &&
+      (u.event === 'selected' || u.event === 'used' || u.event === 'discarded') &&
+      !seen.has(u.event) &&
+      Number.isSafeInteger(u.count) &&
+      u.count >= 0 &&
+      Number.isFinite(u.decayed) &&
+      u.decayed >= 0 &&
+      Number.isFinite(u.at);
+    if (!ok)
+      throw new AnamnesisError(
+        'INVALID_INPUT',
+        'usage must list each event kind once, with a count (an integer ≥ 0), a decayed sum (≥ 0) and a time',
+        { details: { usage: u } },
+      );
+    seen.add(u.event);
+  }
+  return {
+    what: "recording another device's usage",
+    kind: 'usage',
+    ids: () => [key],
+    tx: (db) => {
+      const rid = ridsByIds(db, [key]).get(key);
+      if (rid === undefined) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
+      db.exec({
+        sql: 'DELETE FROM usage_devices WHERE rid = ? AND device = ?',
+        bind: [rid, device],
+      });
+      for (const u of usage)
+        db.exec({
+          sql: 'INSERT INTO usage_devices(rid, device, event, count, decayed, at) VALUES (?, ?, ?, ?, ?, ?)',
+          bind: [rid, device, u.event, u.count, u.decayed, u.at],
+        });
+    },
+  };
+}
