@@ -93,8 +93,19 @@ test('as people do it, without waiting: a note saved right after Start sync and 
   const b = playwrightPerson(second);
   const expected = await pairedAtOnce(a, b, NOTES_URL, url);
   // now waiting as long as it likes: each device lists exactly these, finds each by its words
-  await checkNotes(a, expected);
-  await checkNotes(b, expected);
+  const where = async () =>
+    JSON.stringify(
+      await Promise.all(
+        [page, second].map(async (p) => ({
+          sync: await p.locator('body').getAttribute('data-sync'),
+          status: await p.getByRole('region', { name: 'Sync' }).textContent(),
+        })),
+      ),
+    );
+  for (const person of [a, b])
+    await checkNotes(person, expected).catch(async (e: unknown) => {
+      throw new Error(`${(e as Error).message}; the devices' sync: ${await where()}`);
+    });
   expect(errors).toEqual([]);
   expect(secondErrors).toEqual([]);
   await other.close();

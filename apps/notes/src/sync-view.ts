@@ -62,6 +62,8 @@ export class SyncView {
   #settings: SyncSettings | undefined = loadSyncSettings();
   /** Bumped by every start and stop: a start that finishes after a later one is dropped. */
   #generation = 0;
+  /** What the panel shows: the pairing form, or the running sync. */
+  #shown: 'form' | 'sync' | undefined;
 
   readonly #onApplied: () => void;
 
@@ -86,8 +88,14 @@ export class SyncView {
     if (settings?.code) await this.#start(settings.url, settings.code);
   }
 
-  /** Fills the panel for the current state. */
+  /**
+   * Fills the panel for the current state. A pairing form already shown is kept as it is: what a
+   * person typed into it while the app was starting stays.
+   */
   render(): void {
+    const shown = this.#sync ? 'sync' : 'form';
+    if (shown === 'form' && this.#shown === 'form') return;
+    this.#shown = shown;
     if (this.#sync) {
       const stop = h('button', { type: 'button' }, 'Stop sync');
       stop.addEventListener('click', () => {

@@ -215,6 +215,13 @@ class RoomSync implements Sync {
 
   async start(saved: SavedSyncState | undefined): Promise<void> {
     if (saved) Y.applyUpdate(this.#doc, saved.doc, 'saved');
+    // A new device keeps its id from the first moment (an empty document: nothing applied yet),
+    // so that after a restart, however soon, its own records are known as its own.
+    else
+      await this.#options.state?.save({
+        device: this.#device,
+        doc: Y.encodeStateAsUpdate(this.#doc),
+      });
     // What this device had synced and applied before (the state is saved only then): read whole,
     // so a memory it had and has no more is told as forgotten here while the sync was not running.
     for (const key of this.#map.keys()) if (key !== KEY_CHECK) this.#received.add(key);
