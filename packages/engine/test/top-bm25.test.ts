@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { WasmReader } from '../src/store/reader.ts';
 import { textStore } from './helpers.ts';
 import { topBm25, type TopBm25Work } from '../src/recall/top-bm25.ts';
-import { matchMemo, type MatchMemo } from '../src/recall/match.ts';
+import { LOOKUP_COST, matchMemo, type MatchMemo } from '../src/recall/match.ts';
 import { PhraseScores } from '../src/recall/phrase-scores.ts';
 
 const BM25 = 'bm25(memories_fts, 1.0, 0.5, 0.3)';
@@ -42,7 +42,8 @@ describe('top k of BM25 without scoring every match', () => {
         fc.boolean(),
         fc.uniqueArray(fc.constantFrom(...WORDS.slice(0, 40)), { maxLength: 5 }),
         fc.boolean(),
-        async (texts, words, k, phrase, earlier, small) => {
+        fc.constantFrom(LOOKUP_COST, 0),
+        async (texts, words, k, phrase, earlier, small, lookupCost) => {
           const { db, read } = await textStore(texts, tagged);
           try {
             const phrases = words.map((w) => `"${w}"`);
@@ -62,7 +63,8 @@ describe('top k of BM25 without scoring every match', () => {
                 BM25,
                 1 + (k >> 1),
               );
-            const pruned = topBm25(read, memo, phrases, BM25, k);
+            // lookupCost 0: every phrase after step 1 looked up in each candidate (step 3)
+            const pruned = topBm25(read, memo, phrases, BM25, k, undefined, lookupCost);
             const full = exhaustive(read, phrases, k);
             // the same scores, to within what phrases half the store matches add (≤ 2.2e-6 each,
             // every time the query gives them)
@@ -174,6 +176,44 @@ describe('top k of BM25 without scoring every match', () => {
       );
       // 30 candidates: "w0x" (3,000 matches) would cost less read whole than looked up in each
       expect(work).toEqual({ scanned: 1, forCandidates: 0, rows: 30, lookups: 0 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('scores a commoner phrase only on the candidates, in one read of its matches', async () => {
+    // "rareword" in every 400th memory, "w2x" in every 4th (10 of them hold both)
+    const texts = Array.from({ length: 4000 }, (_, i) =>
+      [i % 400 === 0 ? 'rareword' : 'plain', i % 4 === 0 ? WORDS[2] : WORDS[3], 'tail'].join(' '),
+    );
+    const { db, read } = await textStore(texts, tagged);
+    try {
+      const visited = new Map<string, number>();
+      const counting = {
+        all: read.all.bind(read),
+        each: (
+          sql: string,
+          params: readonly (string | number | null)[],
+          visit: Parameters<WasmReader['each']>[2],
+        ) =>
+          read.each(sql, params, (c) => {
+            visited.set(sql, (visited.get(sql) ?? 0) + 1);
+            visit(c);
+          }),
+        close: () => read.close(),
+      };
+      const phrases = ['"rareword"', `"${WORDS[2]}"`];
+      const expected = exhaustive(read, phrases, 5);
+      const work: TopBm25Work = { scanned: 0, forCandidates: 0, rows: 0, lookups: 0 };
+      expect(topBm25(counting, matchMemo(), phrases, BM25, 5, work)).toEqual(expected);
+      expect(work).toEqual({ scanned: 1, forCandidates: 1, rows: 10 + 1000, lookups: 0 });
+      // the 1,000 matches of "w2x" are visited, but only the 10 candidates come back scored
+      const forCandidates = [...visited].filter(([sql]) => sql.includes('+rowid IN'));
+      expect(forCandidates.map(([, rows]) => rows)).toEqual([10]);
+      // looked up in each candidate instead where a lookup is priced below a visited match
+      const looked: TopBm25Work = { scanned: 0, forCandidates: 0, rows: 0, lookups: 0 };
+      expect(topBm25(read, matchMemo(), phrases, BM25, 5, looked, 0)).toEqual(expected);
+      expect(looked).toMatchObject({ scanned: 1, forCandidates: 0, lookups: 10 });
     } finally {
       db.close();
     }

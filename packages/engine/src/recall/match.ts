@@ -35,13 +35,14 @@ export const Z_NONE = 2;
 /** … and where it is as strong as every word of the query matched. */
 export const Z_FULL = 6;
 /**
- * What looking an FTS5 expression up in one memory (`MATCH ? AND rowid = ?`) costs, in memories
- * read by a scan of the expression: at 100k memories in Node a lookup takes 0.4–0.8 ms (FTS5
- * probes each segment of a large doclist; 0.37 ms in a word of 23k memories, 2026-11-29) and a
- * scanned match ~1 µs (with its `bm25()`), so an expression matching fewer memories than this
- * many per candidate is read whole instead (and kept, for the next query that asks for it).
+ * What looking an FTS5 expression up in one memory (`MATCH ? AND rowid = ?`) costs, in matches
+ * visited by a read that scores only the candidates (`top-bm25.ts`): at 100k memories a lookup
+ * takes 0.4–0.8 ms in Node (FTS5 probes each segment of a large doclist; 0.37 ms in a word of 23k
+ * memories, 2026-11-29) and such a read 0.08 µs a match in native SQLite, 0.19 µs in SQLite-WASM
+ * (2026-11-29: 2.2 and 5.2 ms for a word of 27k memories), so an expression matching fewer
+ * memories than this many per candidate is read that way instead of looked up.
  */
-export const LOOKUP_COST = 300;
+export const LOOKUP_COST = 1000;
 /**
  * The same without `bm25()`: a scanned match's row id costs ~0.3 µs, a lookup 0.4–1.2 ms (at 100k
  * memories in Node, 2026-11-29: 0.4 ms in a word of 17k memories, 0.8 ms in one of 27k, 1.1 ms in
@@ -77,11 +78,13 @@ export interface MatchMemo {
 /** The lexical side of a query: its slots with their expressions and weights (idf × weight). */
 export interface QueryEvidence {
   slots: {
+    /** The FTS5 phrases whose OR the slot is, and that OR. */
+    terms: readonly string[];
     expression: string;
     weight: number;
     count: number;
     /** The model's nearest words to the slot's word (as the expansion leg searches them), if any. */
-    related?: { expression: string; count: number };
+    related?: { terms: readonly string[]; expression: string; count: number };
   }[];
   /** Σ of the slots' weights: a memory matching all of them covers 1. */
   total: number;
@@ -138,14 +141,21 @@ export function queryEvidence(
     const expression = s.terms.join(' OR ');
     const df = phraseCount(read, memo, expression);
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    const words = related(s);
-    const near = words.length > 0 ? words.map((w) => ftsString([w])).join(' OR ') : undefined;
+    const near = related(s).map((w) => ftsString([w]));
+    const nearExpression = near.join(' OR ');
     out.slots.push({
+      terms: s.terms,
       expression,
       weight: idf * s.weight,
       count: df,
-      ...(near !== undefined
-        ? { related: { expression: near, count: phraseCount(read, memo, near) } }
+      ...(near.length > 0
+        ? {
+            related: {
+              terms: near,
+              expression: nearExpression,
+              count: phraseCount(read, memo, nearExpression),
+            },
+          }
         : {}),
     });
     out.total += idf * s.weight;
@@ -153,17 +163,23 @@ export function queryEvidence(
   return out;
 }
 
-/** The rids among `rids` that an expression matching `count` memories matches. */
+/**
+ * The rids among `rids` that an expression (the OR of `terms`) matching `count` memories matches.
+ * Where the pruned top k has kept every term's matches (`PhraseScores`), they answer without a
+ * query: the lexical leg has just read most of the query's phrases whole.
+ */
 function matching(
   read: Reader,
   memo: MatchMemo,
-  expression: string,
-  count: number,
+  { terms, expression, count }: { terms: readonly string[]; expression: string; count: number },
   rids: ReadonlySet<number>,
 ): Set<number> {
   const out = new Set<number>();
   if (count === 0) return out;
-  let all = memo.matches.kept(expression);
+  // an expression every memory matches ("and" in an English store) matches every one of them
+  // (the store's size is known once the query's evidence is counted)
+  if (memo.total !== undefined && count >= memo.total) return new Set(rids);
+  let all = memo.matches.kept(expression) ?? keptUnion(memo, terms);
   if (all === undefined && count <= MATCH_LOOKUP_COST * rids.size) {
     // a rare expression: every memory it matches at once (FTS5 does not narrow a MATCH by
     // `rowid IN`), kept for the next query that asks for it
@@ -190,6 +206,33 @@ function matching(
     )
       out.add(rid);
   return out;
+}
+
+/** The union of the terms' kept matches (ascending), or undefined where one is not kept. */
+function keptUnion(memo: MatchMemo, terms: readonly string[]): Int32Array | undefined {
+  let union: Int32Array | undefined;
+  for (const term of terms) {
+    const rids = memo.phrases.rids(term);
+    if (rids === undefined) return undefined;
+    union = union === undefined ? rids : merged(union, rids);
+  }
+  return union;
+}
+
+/** Two ascending arrays of row ids as one, each rid once. */
+function merged(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? a[i]! : Infinity;
+    const y = j < b.length ? b[j]! : Infinity;
+    out[o++] = Math.min(x, y);
+    if (x <= y) i++;
+    if (y <= x) j++;
+  }
+  return out.subarray(0, o);
 }
 
 /** `rids` in ascending order (FTS5 returns a MATCH's rows so: this only checks, and sorts otherwise). */
@@ -225,11 +268,11 @@ export function lexicalCoverage(
   for (const slot of evidence.slots) {
     if (slot.weight <= 0) continue;
     const share = slot.weight / evidence.total;
-    const direct = matching(read, memo, slot.expression, slot.count, all);
+    const direct = matching(read, memo, slot, all);
     for (const rid of direct) out.set(rid, out.get(rid)! + share);
     if (!slot.related) continue;
     const rest = new Set(rids.filter((r) => !direct.has(r)));
-    for (const rid of matching(read, memo, slot.related.expression, slot.related.count, rest))
+    for (const rid of matching(read, memo, slot.related, rest))
       out.set(rid, out.get(rid)! + RELATED_SHARE * share);
   }
   for (const [rid, v] of out) out.set(rid, Math.min(1, v));

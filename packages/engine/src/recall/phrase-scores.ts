@@ -29,6 +29,8 @@ const MAXIMA_CAPACITY = 1 << 16;
 export class PhraseScores {
   readonly #lists: KeptLists<PhraseMatches>;
   readonly #maxima = new Map<string, number>();
+  /** Each phrase's key as last read (its matches are the same memories whatever the call). */
+  readonly #keyOf = new Map<string, string>();
 
   /** @param capacity memories kept over all phrases; default 1,048,576 */
   constructor(capacity = DEFAULT_CAPACITY) {
@@ -38,6 +40,8 @@ export class PhraseScores {
   /** The kept matches of `phrase` under `bm25Call`, or those `read` gives (kept when they fit). */
   get(bm25Call: string, phrase: string, read: () => PhraseMatches): PhraseMatches {
     const key = `${bm25Call}\u0000${phrase}`;
+    if (this.#keyOf.size >= MAXIMA_CAPACITY) this.#keyOf.clear();
+    this.#keyOf.set(phrase, key);
     return this.#lists.get(key, () => {
       const fresh = read();
       this.#keepMost(key, fresh.bm25);
@@ -48,6 +52,20 @@ export class PhraseScores {
   /** Whether the matches of `phrase` under `bm25Call` are kept (reading them costs a copy, no query). */
   holds(bm25Call: string, phrase: string): boolean {
     return this.#lists.has(`${bm25Call}\u0000${phrase}`);
+  }
+
+  /**
+   * The memories `phrase` matches (ascending row ids), if its matches are kept under the call it
+   * was last read with: who holds a phrase does not depend on the columns' weights.
+   */
+  rids(phrase: string): Int32Array | undefined {
+    const key = this.#keyOf.get(phrase);
+    if (key === undefined) return undefined;
+    if (!this.#lists.has(key)) {
+      this.#keyOf.delete(phrase);
+      return undefined;
+    }
+    return this.#lists.kept(key)!.rids;
   }
 
   /**
