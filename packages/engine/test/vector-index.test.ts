@@ -147,6 +147,40 @@ describe('vector index', () => {
     expect(quantized.bytes).toBeGreaterThan(plain.bytes);
   });
 
+  it("the int8 path finds a row whose int8 copy lost what matches the query, by that row's own error bound", () => {
+    // the best row holds the query's direction only in components far below its largest one,
+    // which its int8 copy rounds to 0 (approximate score 0); 40 rows score less exactly but more
+    // approximately, so they fill the rows scored exactly first, and the best row is reached only
+    // through its error bound; 1,000 rows far from the query keep the search from falling back to
+    // the full float scan
+    const dims = 32;
+    const quantized = new VectorIndex(dims, 16, { quantizedFrom: 1 });
+    const plain = new VectorIndex(dims, 16, { quantizedFrom: Infinity });
+    const query = unitVector(Array.from({ length: dims }, (_, j) => (j >= 1 && j <= 15 ? 1 : 0)));
+    const best = Array.from({ length: dims }, (_, j) => (j === 0 ? 1 : j <= 15 ? 0.003 : 0));
+    for (const index of [quantized, plain]) {
+      index.set(1000, best);
+      for (let rid = 0; rid < 40; rid++) {
+        const spread = Array.from({ length: dims }, (_, j) =>
+          j >= 16 ? 0.25 + 0.01 * Math.sin(rid * 7 + j) : 0,
+        );
+        const u = unitVector(spread);
+        index.set(
+          rid,
+          u.map((x, j) => 0.005 * query[j]! + Math.sqrt(1 - 0.005 ** 2) * x),
+        );
+      }
+      for (let rid = 2000; rid < 3000; rid++)
+        index.set(
+          rid,
+          query.map((x, j) => -x + (j === 0 ? 0.2 + 0.001 * (rid % 97) : 0)),
+        );
+    }
+    const exact = plain.search(query, 1);
+    expect(exact[0]!.rid).toBe(1000);
+    expect(quantized.search(query, 1)).toEqual(exact);
+  });
+
   it('uses the SIMD kernel here, and both kernels give identical scores', () => {
     const simd = new VectorIndex(7, 2);
     const js = new VectorIndex(7, 2, { simd: false });

@@ -80,6 +80,9 @@ export class Int8Rows {
   #l1 = new Float32Array(0);
   #queryScale = 0;
   #queryL1 = 0;
+  /** The greatest row scale and L1 norm stored (never lowered: an upper bound of both). */
+  #maxScale = 0;
+  #maxL1 = 0;
 
   private constructor(dims: number, memory: WebAssembly.Memory, scan: ScanI8) {
     this.#dims = dims;
@@ -143,6 +146,8 @@ export class Int8Rows {
     const q = quantize(v, from, this.#dims, this.#i8, this.#rowsOff() + row * this.#stride);
     this.#f32[(this.#scalesOff() >> 2) + row] = q.scale;
     this.#l1[row] = q.l1;
+    this.#maxScale = Math.max(this.#maxScale, q.scale);
+    this.#maxL1 = Math.max(this.#maxL1, q.l1);
   }
 
   /** Stores rows from `first` on as {@link quantize} computed them (a snapshot's int8 copy). */
@@ -150,6 +155,10 @@ export class Int8Rows {
     this.#f32.set(q.scales, (this.#scalesOff() >> 2) + first);
     this.#l1.set(q.l1, first);
     this.#i8.set(q.rows, this.#rowsOff() + first * this.#stride);
+    for (let r = 0; r < q.scales.length; r++) {
+      this.#maxScale = Math.max(this.#maxScale, q.scales[r]!);
+      this.#maxL1 = Math.max(this.#maxL1, q.l1[r]!);
+    }
   }
 
   /**
@@ -194,8 +203,9 @@ export class Int8Rows {
   /**
    * The rows among the first `n` whose exact score with the last {@link scan}'s query could reach
    * `floor`: those whose approximate score plus its error bound (see {@link Int8Rows}) is at least
-   * `floor`, ascending. One pass over the scores, scales and L1 norms, the bound's query terms
-   * hoisted out of the loop.
+   * `floor`, ascending. One pass over the scores, the bound's query terms hoisted out of the
+   * loop; a row's scale and L1 norm are read only where the greatest of them could lift its
+   * approximate score to `floor` (most rows are far below it).
    */
   reaching(floor: number, n: number): number[] {
     const f32 = this.#f32;
@@ -204,8 +214,13 @@ export class Int8Rows {
     const l1 = this.#l1;
     const sq = this.#queryScale;
     const perRowScale = this.#queryL1 / 2 + (this.#dims * sq) / 4;
+    // below this, an approximate score cannot reach `floor` whatever its row's scale and norm
+    // (1e-9 below the exact cut, for the rounding of the sums)
+    const cut =
+      floor - ROUNDING_SLACK - (sq / 2) * this.#maxL1 - this.#maxScale * perRowScale - 1e-9;
     const out: number[] = [];
     for (let row = 0; row < n; row++) {
+      if (f32[scores + row]! * sq < cut) continue;
       const reach =
         f32[scores + row]! * sq + (sq / 2) * l1[row]! + f32[scales + row]! * perRowScale;
       if (reach + ROUNDING_SLACK >= floor) out.push(row);
