@@ -7,6 +7,7 @@ import { createModelEmbedder } from '../src/embedding/model-embedder.ts';
 import { createEngine, defaultEmbedderOptions, type Engine } from '../src/engine.ts';
 import { NativeDatabase, type NativeConnection } from '../src/storage/native-database.ts';
 import type { Database } from '../src/store/database.ts';
+import type { Reader } from '../src/store/reader.ts';
 import { WasmReader } from '../src/store/reader.ts';
 import { migrate } from '../src/store/schema.ts';
 import { loadSqlite } from '../src/store/sqlite.ts';
@@ -152,4 +153,36 @@ export async function textStore(
   );
   db.exec('COMMIT');
   return { db, read: new WasmReader(db as never, sqlite3, 16) };
+}
+
+/** One statement a {@link recordingReader} ran: how (`all` or `each`), its SQL, and the rows it gave. */
+export interface ReadCall {
+  how: 'all' | 'each';
+  sql: string;
+  rows: number;
+}
+
+/** A reader that runs every statement on `read` and records it in `calls`. */
+export function recordingReader(read: Reader): { reader: Reader; calls: ReadCall[] } {
+  const calls: ReadCall[] = [];
+  const reader: Reader = {
+    all: (sql, params, map) => {
+      const call: ReadCall = { how: 'all', sql, rows: 0 };
+      calls.push(call);
+      return read.all(sql, params, (c) => {
+        call.rows++;
+        return map(c);
+      });
+    },
+    each: (sql, params, visit) => {
+      const call: ReadCall = { how: 'each', sql, rows: 0 };
+      calls.push(call);
+      read.each(sql, params, (c) => {
+        call.rows++;
+        visit(c);
+      });
+    },
+    close: () => read.close(),
+  };
+  return { reader, calls };
 }

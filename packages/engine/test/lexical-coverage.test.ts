@@ -3,8 +3,7 @@
  * the slots' idf; an expression read whole is kept in the memo for the next query.
  */
 import { describe, expect, it } from 'vitest';
-import type { WasmReader } from '../src/store/reader.ts';
-import { textStore } from './helpers.ts';
+import { recordingReader, textStore } from './helpers.ts';
 import { lexicalCoverage, matchMemo, storeSize, type QueryEvidence } from '../src/recall/match.ts';
 import { topBm25 } from '../src/recall/top-bm25.ts';
 
@@ -16,18 +15,8 @@ describe('lexical coverage', () => {
     );
     const { db, read } = await textStore(texts);
     try {
-      const statements: string[] = [];
-      const counting = {
-        all: ((sql, params, row) => {
-          statements.push(sql);
-          return read.all(sql, params, row);
-        }) as WasmReader['all'],
-        each: ((sql, params, visit) => {
-          statements.push(sql);
-          read.each(sql, params, visit);
-        }) as WasmReader['each'],
-        close: () => read.close(),
-      };
+      const { reader: counting, calls } = recordingReader(read);
+      const statements = () => calls.map((c) => c.sql);
       const evidence: QueryEvidence = {
         slots: [
           { terms: ['"apple"'], expression: '"apple"', weight: 3, count: 300 },
@@ -44,16 +33,16 @@ describe('lexical coverage', () => {
         [7, 1], // memory 6: both
       ]);
       expect(lexicalCoverage(counting, memo, evidence, rids)).toEqual(expected);
-      expect(statements).toHaveLength(2); // each expression read whole once
+      expect(statements()).toHaveLength(2); // each expression read whole once
       // the next query with the same slots reads nothing again, and answers the same
-      statements.length = 0;
+      calls.length = 0;
       expect(lexicalCoverage(counting, memo, evidence, [2, 4, 7, 1])).toEqual(
         new Map([2, 4, 7, 1].map((r) => [r, expected.get(r)!])),
       );
-      expect(statements).toEqual([]);
+      expect(statements()).toEqual([]);
       // a fresh memo (the store changed) reads them again
       expect(lexicalCoverage(counting, matchMemo(), evidence, rids)).toEqual(expected);
-      expect(statements).toHaveLength(2);
+      expect(statements()).toHaveLength(2);
     } finally {
       db.close();
     }
@@ -70,18 +59,8 @@ describe('lexical coverage', () => {
     );
     const { db, read } = await textStore(texts);
     try {
-      const statements: string[] = [];
-      const counting = {
-        all: ((sql, params, row) => {
-          statements.push(sql);
-          return read.all(sql, params, row);
-        }) as WasmReader['all'],
-        each: ((sql, params, visit) => {
-          statements.push(sql);
-          read.each(sql, params, visit);
-        }) as WasmReader['each'],
-        close: () => read.close(),
-      };
+      const { reader: counting, calls } = recordingReader(read);
+      const statements = () => calls.map((c) => c.sql);
       const memo = matchMemo();
       // the lexical leg's pruned top k reads "kiwi" and "pear" whole with their bm25()
       topBm25(read, memo, ['"pear"', '"kiwi"'], 'bm25(memories_fts, 1.0, 0.5, 0.3)', 5);
@@ -104,12 +83,12 @@ describe('lexical coverage', () => {
       ]);
       expect(lexicalCoverage(counting, memo, evidence, rids)).toEqual(expected);
       // only "apple", which the top k did not read, is read
-      expect(statements).toEqual(['SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?']);
+      expect(statements()).toEqual(['SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?']);
       // the same answer from SQLite alone
       expect(lexicalCoverage(read, matchMemo(), evidence, rids)).toEqual(expected);
       // a word every memory holds covers every memory, read or not ("lime" or "kiwi": none misses both)
       storeSize(read, memo);
-      statements.length = 0;
+      calls.length = 0;
       const everywhere: QueryEvidence = {
         slots: [
           { terms: ['"lime"', '"kiwi"'], expression: '"lime" OR "kiwi"', weight: 1, count: 600 },
@@ -119,7 +98,7 @@ describe('lexical coverage', () => {
       expect(lexicalCoverage(counting, memo, everywhere, rids)).toEqual(
         new Map(rids.map((r) => [r, 1])),
       );
-      expect(statements).toEqual([]);
+      expect(statements()).toEqual([]);
     } finally {
       db.close();
     }

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { WasmReader } from '../src/store/reader.ts';
-import { textStore } from './helpers.ts';
+import { recordingReader, textStore } from './helpers.ts';
 import { topBm25, type TopBm25Work } from '../src/recall/top-bm25.ts';
 import { LOOKUP_COST, matchMemo, type MatchMemo } from '../src/recall/match.ts';
 import { PhraseScores } from '../src/recall/phrase-scores.ts';
@@ -101,32 +101,24 @@ describe('top k of BM25 without scoring every match', () => {
     );
     const { db, read } = await textStore(texts, tagged);
     try {
-      let rowsRead = 0;
-      const counting = {
-        all: read.all.bind(read),
-        each: (
-          sql: string,
-          params: readonly (string | number | null)[],
-          visit: Parameters<WasmReader['each']>[2],
-        ) =>
-          read.each(sql, params, (c) => {
-            if (sql.includes('bm25(')) rowsRead++;
-            visit(c);
-          }),
-        close: () => read.close(),
-      };
+      const { reader: counting, calls } = recordingReader(read);
+      // matches read with their bm25() (lookups, by `all`, are not reads of matches)
+      const rowsRead = () =>
+        calls
+          .filter((c) => c.how === 'each' && c.sql.includes('bm25('))
+          .reduce((n, c) => n + c.rows, 0);
       const memo = matchMemo();
       const first = [`"${WORDS[0]}"`, `"${WORDS[3]}"`];
       expect(topBm25(counting, memo, first, BM25, 10)).toEqual(
         topBm25(read, matchMemo(), first, BM25, 10),
       );
-      expect(rowsRead).toBeGreaterThan(1000);
-      rowsRead = 0;
+      expect(rowsRead()).toBeGreaterThan(1000);
+      calls.length = 0;
       // a query sharing one phrase: only the new phrase's matches are read
       const next = [`"${WORDS[0]}"`, `"${WORDS[12]}"`];
       const again = topBm25(counting, memo, next, BM25, 10);
       expect(again.map((t) => t.rid)).toEqual(exhaustive(read, next, 10).map((t) => t.rid));
-      expect(rowsRead).toBe(75); // "w12x": every 40th memory
+      expect(rowsRead()).toBe(75); // "w12x": every 40th memory
     } finally {
       db.close();
     }
@@ -188,28 +180,15 @@ describe('top k of BM25 without scoring every match', () => {
     );
     const { db, read } = await textStore(texts, tagged);
     try {
-      const visited = new Map<string, number>();
-      const counting = {
-        all: read.all.bind(read),
-        each: (
-          sql: string,
-          params: readonly (string | number | null)[],
-          visit: Parameters<WasmReader['each']>[2],
-        ) =>
-          read.each(sql, params, (c) => {
-            visited.set(sql, (visited.get(sql) ?? 0) + 1);
-            visit(c);
-          }),
-        close: () => read.close(),
-      };
+      const { reader: counting, calls } = recordingReader(read);
       const phrases = ['"rareword"', `"${WORDS[2]}"`];
       const expected = exhaustive(read, phrases, 5);
       const work: TopBm25Work = { scanned: 0, forCandidates: 0, rows: 0, lookups: 0 };
       expect(topBm25(counting, matchMemo(), phrases, BM25, 5, work)).toEqual(expected);
       expect(work).toEqual({ scanned: 1, forCandidates: 1, rows: 10 + 1000, lookups: 0 });
       // the 1,000 matches of "w2x" are visited, but only the 10 candidates come back scored
-      const forCandidates = [...visited].filter(([sql]) => sql.includes('+rowid IN'));
-      expect(forCandidates.map(([, rows]) => rows)).toEqual([10]);
+      const forCandidates = calls.filter((c) => c.sql.includes('+rowid IN'));
+      expect(forCandidates.map((c) => c.rows)).toEqual([10]);
       // looked up in each candidate instead where a lookup is priced below a visited match
       const looked: TopBm25Work = { scanned: 0, forCandidates: 0, rows: 0, lookups: 0 };
       expect(topBm25(read, matchMemo(), phrases, BM25, 5, looked, 0)).toEqual(expected);
