@@ -189,6 +189,14 @@ const MUTANTS = [
     tests: [T('sample-rids')],
   },
   {
+    id: 'sample-rids-held-partial',
+    file: 'packages/engine/src/recall/match.ts',
+    find: '  if (sorted?.length === total) {',
+    replace: '  if (sorted !== undefined) {',
+    what: "the store's cosine sample is taken from the vector index while it lacks some memories",
+    tests: [T('sample-rids')],
+  },
+  {
     id: 'words-memo-unbounded',
     file: 'packages/engine/src/recall/query/words-memo.ts',
     find: '    if (words.length > this.#capacity) return words;\n',

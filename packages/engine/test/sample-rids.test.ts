@@ -39,6 +39,14 @@ describe("the store's sample of rids", () => {
             const step = Math.max(1, Math.floor(count / 256));
             const expected = read.all(BY_WINDOW, [step], (c) => c.num(0));
             expect(sampleRids(read, matchMemo())).toEqual(expected);
+            // the same from the rids something in memory holds (the vector index), in any order,
+            // and read from the store when it does not hold them all
+            const rids = read.all('SELECT rid FROM memories ORDER BY created_at', [], (c) =>
+              c.num(0),
+            );
+            expect(sampleRids(read, matchMemo(), () => Int32Array.from(rids))).toEqual(expected);
+            const fewer = () => Int32Array.from(rids.slice(1));
+            expect(sampleRids(read, matchMemo(), fewer)).toEqual(expected);
             read.close();
           } finally {
             db.close();

@@ -142,7 +142,12 @@ export async function recall(
     clock.lap('expansion');
   }
   const scale = cosineScale(
-    ctx.similarity.similarities(sampleRids(ctx.read, ctx.memo.match), queryVector).values(),
+    ctx.similarity
+      .similarities(
+        sampleRids(ctx.read, ctx.memo.match, ctx.similarity.rids?.bind(ctx.similarity)),
+        queryVector,
+      )
+      .values(),
   );
   if (profile.legs.includes('vector')) {
     lists.push(vectorLeg(ctx.similarity, queryVector, perLeg, allowed));

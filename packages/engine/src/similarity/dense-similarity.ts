@@ -278,6 +278,10 @@ export class DenseSimilarity implements SimilarityBackend {
     return this.#index.similarities(rids, query as Float32Array);
   }
 
+  rids(): Int32Array {
+    return this.#index.rids();
+  }
+
   vectors(rids: readonly number[]): Float32Array[] {
     const zero = new Float32Array(this.dims);
     return rids.map((rid) => this.#index.get(rid) ?? zero);

@@ -53,6 +53,8 @@ export interface SimilarityBackend {
   search(query: PreparedQuery, k: number, allowed?: ReadonlySet<number>): VectorHit[];
   /** Cosine similarity of each memory with the query (0 for one without a vector). */
   similarities(rids: readonly number[], query: PreparedQuery): Map<number, number>;
+  /** The memories that have a vector (row ids, in no order), where the backend keeps them in memory. */
+  rids?(): Int32Array;
   /** Mutually comparable vectors of these memories (for MMR): cosines equal the backend's similarity. */
   vectors(rids: readonly number[]): Float32Array[];
   /** Problems found comparing the rows, the stored vectors and the in-memory index (empty: ok). */

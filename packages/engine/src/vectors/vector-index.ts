@@ -316,6 +316,11 @@ export class VectorIndex {
     return this.#rowOf.has(rid);
   }
 
+  /** A copy of the row ids held, in row order (no order of their own). */
+  rids(): Int32Array {
+    return this.#rids.slice(0, this.#count);
+  }
+
   #rowFor(rid: number): number {
     let row = this.#rowOf.get(rid);
     if (row === undefined) {
