@@ -155,10 +155,11 @@ export async function textStore(
   return { db, read: new WasmReader(db as never, sqlite3, 16) };
 }
 
-/** One statement a {@link recordingReader} ran: how (`all` or `each`), its SQL, and the rows it gave. */
+/** One statement a {@link recordingReader} ran: how (`all` or `each`), its SQL and parameters, and the rows it gave. */
 export interface ReadCall {
   how: 'all' | 'each';
   sql: string;
+  params: readonly (string | number | null)[];
   rows: number;
 }
 
@@ -167,7 +168,7 @@ export function recordingReader(read: Reader): { reader: Reader; calls: ReadCall
   const calls: ReadCall[] = [];
   const reader: Reader = {
     all: (sql, params, map) => {
-      const call: ReadCall = { how: 'all', sql, rows: 0 };
+      const call: ReadCall = { how: 'all', sql, params, rows: 0 };
       calls.push(call);
       return read.all(sql, params, (c) => {
         call.rows++;
@@ -175,7 +176,7 @@ export function recordingReader(read: Reader): { reader: Reader; calls: ReadCall
       });
     },
     each: (sql, params, visit) => {
-      const call: ReadCall = { how: 'each', sql, rows: 0 };
+      const call: ReadCall = { how: 'each', sql, params, rows: 0 };
       calls.push(call);
       read.each(sql, params, (c) => {
         call.rows++;

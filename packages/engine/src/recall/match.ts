@@ -1,5 +1,6 @@
 import type { Reader } from '../store/reader.ts';
 import { KeptLists } from './kept-lists.ts';
+import { phraseKey } from './phrase-key.ts';
 import { PhraseScores } from './phrase-scores.ts';
 import { ftsString } from './query/parse.ts';
 import type { ResolvedSlot } from './query/resolve.ts';
@@ -109,15 +110,16 @@ export function storeSize(read: Reader, memo: MatchMemo): number {
   return memo.total;
 }
 
-/** Memories matching an FTS5 expression, counted once per store generation. */
+/** Memories matching an FTS5 expression, counted once per store generation (by {@link phraseKey}). */
 export function phraseCount(read: Reader, memo: MatchMemo, expression: string): number {
-  let n = memo.slotCounts.get(expression);
+  const key = phraseKey(expression);
+  let n = memo.slotCounts.get(key);
   if (n === undefined) {
     n =
       read.all('SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?', [expression], (c) =>
         c.num(0),
       )[0] ?? 0;
-    memo.slotCounts.set(expression, n);
+    memo.slotCounts.set(key, n);
   }
   return n;
 }

@@ -1,4 +1,5 @@
 import { KeptLists } from './kept-lists.ts';
+import { phraseKey } from './phrase-key.ts';
 
 /**
  * Each FTS5 phrase's `bm25()` on every memory it matches, kept until the store changes (in the
@@ -6,7 +7,8 @@ import { KeptLists } from './kept-lists.ts';
  * common words of a large store match thousands of memories each: reading a phrase's matches
  * with their `bm25()` costs about a microsecond a memory in SQLite-WASM (FTS5 looks each
  * memory's length up in its own table), reading them from here a few nanoseconds. The values
- * are FTS5's own, so what is computed from them is the same as from a fresh read.
+ * are FTS5's own, so what is computed from them is the same as from a fresh read. Phrases are
+ * kept by {@link phraseKey}: `"official"` read once answers for `"officials"` (one stem).
  */
 
 /** Memories kept at most over all phrases (12 bytes each: 12 MiB at the default). */
@@ -39,9 +41,9 @@ export class PhraseScores {
 
   /** The kept matches of `phrase` under `bm25Call`, or those `read` gives (kept when they fit). */
   get(bm25Call: string, phrase: string, read: () => PhraseMatches): PhraseMatches {
-    const key = `${bm25Call}\u0000${phrase}`;
+    const key = `${bm25Call}\u0000${phraseKey(phrase)}`;
     if (this.#keyOf.size >= MAXIMA_CAPACITY) this.#keyOf.clear();
-    this.#keyOf.set(phrase, key);
+    this.#keyOf.set(phraseKey(phrase), key);
     return this.#lists.get(key, () => {
       const fresh = read();
       this.#keepMost(key, fresh.bm25);
@@ -51,7 +53,7 @@ export class PhraseScores {
 
   /** Whether the matches of `phrase` under `bm25Call` are kept (reading them costs a copy, no query). */
   holds(bm25Call: string, phrase: string): boolean {
-    return this.#lists.has(`${bm25Call}\u0000${phrase}`);
+    return this.#lists.has(`${bm25Call}\u0000${phraseKey(phrase)}`);
   }
 
   /**
@@ -59,10 +61,10 @@ export class PhraseScores {
    * was last read with: who holds a phrase does not depend on the columns' weights.
    */
   rids(phrase: string): Int32Array | undefined {
-    const key = this.#keyOf.get(phrase);
+    const key = this.#keyOf.get(phraseKey(phrase));
     if (key === undefined) return undefined;
     if (!this.#lists.has(key)) {
-      this.#keyOf.delete(phrase);
+      this.#keyOf.delete(phraseKey(phrase));
       return undefined;
     }
     return this.#lists.kept(key)!.rids;
@@ -73,7 +75,7 @@ export class PhraseScores {
    * were read since the store last changed (0 for a phrase that matches nothing).
    */
   most(bm25Call: string, phrase: string): number | undefined {
-    return this.#maxima.get(`${bm25Call}\u0000${phrase}`);
+    return this.#maxima.get(`${bm25Call}\u0000${phraseKey(phrase)}`);
   }
 
   #keepMost(key: string, bm25: Float64Array): void {

@@ -1,5 +1,6 @@
 import type { Reader } from '../store/reader.ts';
 import { LOOKUP_COST, phraseCount, storeSize, type MatchMemo } from './match.ts';
+import { phraseKey } from './phrase-key.ts';
 import type { PhraseMatches } from './phrase-scores.ts';
 
 /**
@@ -29,8 +30,9 @@ import type { PhraseMatches } from './phrase-scores.ts';
  * order for every memory, so equal scores stay equal), but for a phrase that half the store
  * matches, which is left out once step 1 has stopped (it adds at most 2.2 · 10⁻⁶: see below), so
  * memories whose scores are that close may order differently, at the k-th place too; equal scores
- * at the k-th place are kept by the lower rowid first. Used where the phrases match many memories
- * (below that, one `ORDER BY` query is as fast); {@link TopBm25Work} says what it read.
+ * at the k-th place are kept by the lower rowid first. Phrases FTS5 searches alike (two forms of
+ * one English stem: `phrase-key.ts`) are one phrase given twice. Used where the phrases match many
+ * memories (below that, one `ORDER BY` query is as fast); {@link TopBm25Work} says what it read.
  */
 
 /** FTS5's `bm25()` k1 (fixed in FTS5). */
@@ -83,19 +85,25 @@ export function topBm25(
   lookupCost = LOOKUP_COST,
 ): TopItem[] {
   const total = storeSize(read, memo);
-  // a phrase given twice counts twice, as FTS5's bm25() counts each phrase of the query
-  const times = new Map<string, number>();
-  for (const phrase of phrases) times.set(phrase, (times.get(phrase) ?? 0) + 1);
+  // a phrase given twice counts twice, as FTS5's bm25() counts each phrase of the query; so do
+  // two phrases FTS5 searches alike (`phraseKey`: "official" and "officials"), read as the first
+  const times = new Map<string, { phrase: string; repeats: number }>();
+  for (const phrase of phrases) {
+    const key = phraseKey(phrase);
+    const seen = times.get(key);
+    if (seen) seen.repeats++;
+    else times.set(key, { phrase, repeats: 1 });
+  }
   const counted = [...times]
-    .map(([phrase, repeats]) => {
+    .map(([key, { phrase, repeats }]) => {
       const n = phraseCount(read, memo, phrase);
       const most = memo.phrases.most(bm25Call, phrase);
       const bound = most === undefined ? phraseBound(total, n) : most * EXACT_BOUND_SLACK;
-      return { phrase, n, repeats, bound: bound * repeats };
+      return { key, phrase, n, repeats, bound: bound * repeats };
     })
     .filter((p) => p.n > 0)
-    // rarest first; the phrase text breaks ties so that the order (and the sums) never vary
-    .sort((a, b) => a.n - b.n || (a.phrase < b.phrase ? -1 : 1));
+    // rarest first; the key breaks ties so that the order (and the sums) never vary
+    .sort((a, b) => a.n - b.n || (a.key < b.key ? -1 : 1));
   // `left[i]`: what the phrases from i on can add at most
   const left = new Array<number>(counted.length + 1).fill(0);
   for (let i = counted.length - 1; i >= 0; i--) left[i] = left[i + 1]! + counted[i]!.bound;
