@@ -197,6 +197,23 @@ const MUTANTS = [
     tests: [T('sample-rids')],
   },
   {
+    id: 'insert-guard-missing',
+    file: 'packages/engine/src/store/store.ts',
+    find: "sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, 1)',",
+    replace: "sql: 'SELECT ?, 1',",
+    what: 'a batched insert fills the FTS indexes and the trigger fills them again',
+    tests: [T('store-insert')],
+  },
+  {
+    id: 'insert-index-words-lost',
+    file: 'packages/engine/src/store/store.ts',
+    find: '    for (const sql of [INSERT_FROM_JSON, ...INDEX_FROM_JSON]) db.exec({ sql, bind: [json] });',
+    replace:
+      '    for (const sql of [INSERT_FROM_JSON, INDEX_FROM_JSON[0]!]) db.exec({ sql, bind: [json] });',
+    what: "a batched insert leaves the words index (the search box's completions) without its rows",
+    tests: [T('store-insert')],
+  },
+  {
     id: 'phrase-key-ignored',
     file: 'packages/engine/src/recall/phrase-key.ts',
     find: '  return word === undefined ? phrase : `\\u0001${porterStem(word)}`;',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LEXICAL_SQL_FUNCTION, lexicalText } from '../src/store/lexical.ts';
 import { migrate } from '../src/store/schema.ts';
 import type { Database } from '../src/store/database.ts';
 import { asDatabase, loadSqlite, transaction } from '../src/store/sqlite.ts';
@@ -82,6 +83,94 @@ describe('insertMemories and writeVectors (batched statements)', () => {
     db.exec('DELETE FROM memories WHERE rid > 300');
     const more = transaction(db, 'test', () => insertMemories(db, [row(900)]));
     expect(more).toEqual([301]);
+  });
+
+  it('fills both FTS indexes as the insert trigger does, computing each lexical text once', async () => {
+    // Texts that exercise every part of the lexical text: stems added for other languages,
+    // British spellings, emoji names, words cut by Intl.Segmenter, Cyrillic stems, site words.
+    const texts = [
+      'The colour of the centre was organised 🐈 and 🎉',
+      'Die Einheiten der Verzeichnisse sind nicht mit den Dateien in der Liste',
+      'Los archivos de la carpeta son para el usuario y no para los grupos',
+      'Мы купили новые велосипеды для детей в субботу',
+      '我们在周末去了北京的公园',
+      '東京で新しいカメラを買いました',
+      ...HOSTILE,
+    ];
+    const rows = texts.map((text, i) =>
+      row(i, {
+        text,
+        tags: i % 2 ? ['travel', 'Ünïcode'] : [],
+        meta: i % 3 ? { url: `https://docs.example.org/guide/page-${i}?q=x` } : { n: i },
+      }),
+    );
+    const batched = await freshDb();
+    // The trigger's SQL function, counted: the batched insert never calls it.
+    let calls = 0;
+    batched.createFunction(
+      LEXICAL_SQL_FUNCTION,
+      (_ctx, text) => {
+        calls++;
+        return lexicalText(String(text));
+      },
+      { deterministic: true },
+    );
+    transaction(batched, 'test', () => insertMemories(batched, rows));
+    expect(calls).toBe(0);
+    // The trigger's way: one plain INSERT per row, as an earlier version of the engine wrote.
+    const triggered = await freshDb();
+    for (const m of rows)
+      triggered.exec({
+        sql: 'INSERT INTO memories(id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
+        bind: [
+          m.id,
+          m.text,
+          m.kind,
+          m.session,
+          JSON.stringify(m.tags),
+          JSON.stringify(m.meta),
+          m.importance,
+          m.createdAt,
+          m.updatedAt,
+          m.accessCount,
+          m.memoryScore,
+          m.contentHash,
+        ],
+      });
+    const indexed = (db: Database) =>
+      ['memories_fts', 'memories_words'].map((table) => {
+        db.exec(`CREATE VIRTUAL TABLE temp.v_${table} USING fts5vocab(main, ${table}, instance)`);
+        return db.selectArrays(`SELECT * FROM temp.v_${table} ORDER BY 1, 2, 3, 4`);
+      });
+    const expected = indexed(triggered);
+    expect(expected[0]!.length).toBeGreaterThan(100);
+    expect(indexed(batched)).toEqual(expected);
+    // The trigger's guard lives only inside the insert.
+    expect(batched.selectValue('SELECT count(*) FROM meta')).toBe(0);
+    expect(
+      Number(
+        batched.selectValue("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'color'"),
+      ),
+    ).toBe(1);
+  });
+
+  it('leaves no guard behind when a batched insert fails, and the trigger fills the index again', async () => {
+    const db = await freshDb();
+    transaction(db, 'test', () => insertMemories(db, [row(0)]));
+    // A second row with the same id: the UNIQUE constraint fails the statement.
+    expect(() => transaction(db, 'test', () => insertMemories(db, [row(1), row(0)]))).toThrow();
+    expect(db.selectValue('SELECT count(*) FROM meta')).toBe(0);
+    db.exec(
+      "INSERT INTO memories(id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) VALUES ('x', 'zebra crossing', 'note', NULL, '[]', '{}', 0.5, 0, 0, 0, 0, 'h')",
+    );
+    expect(
+      Number(db.selectValue("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'zebra'")),
+    ).toBe(1);
+    expect(
+      Number(
+        db.selectValue("SELECT count(*) FROM memories_words WHERE memories_words MATCH 'zebra'"),
+      ),
+    ).toBe(1);
   });
 
   it('falls back to one statement per row for values JSON cannot carry, with the same result', async () => {

@@ -36,7 +36,6 @@ interface Language {
   stem: (word: string) => string;
 }
 
-const ENGLISH: ReadonlySet<string> = new Set(englishStop);
 const LANGUAGES: readonly Language[] = [
   { stopwords: new Set(germanStop), stem: germanStem },
   { stopwords: new Set(spanishStop), stem: spanishStem },
@@ -45,30 +44,53 @@ const LANGUAGES: readonly Language[] = [
   { stopwords: new Set(portugueseStop), stem: portugueseStem },
   { stopwords: new Set(dutchStop), stem: dutchStem },
 ];
+/** The bit of English in {@link functionWordBits}. */
+const ENGLISH_BIT = 1 << LANGUAGES.length;
+
+let functionWords: Map<string, number> | undefined;
+
+/**
+ * Which languages a lower-cased word is a function word of, as bits (bit i: `LANGUAGES[i]`,
+ * {@link ENGLISH_BIT}: English), 0 for none: one lookup per word instead of one per language
+ * (the lexical text of every memory written asks this of each of its words).
+ */
+function functionWordBits(word: string): number {
+  if (!functionWords) {
+    functionWords = new Map();
+    const add = (words: Iterable<string>, bit: number) => {
+      for (const w of words) functionWords!.set(w, (functionWords!.get(w) ?? 0) | bit);
+    };
+    LANGUAGES.forEach((language, i) => add(language.stopwords, 1 << i));
+    add(englishStop, ENGLISH_BIT);
+  }
+  return functionWords.get(word) ?? 0;
+}
 
 /**
  * The language of lower-cased words by their function words: the one with the most (at least two),
  * and more than English has; `undefined` for English, for too few words, or a tie.
  */
 function languageOf(words: readonly string[]): Language | undefined {
+  const hits = new Array<number>(LANGUAGES.length + 1).fill(0);
+  for (const w of words) {
+    const bits = functionWordBits(w);
+    if (bits === 0) continue;
+    for (let i = 0; i <= LANGUAGES.length; i++) if (bits & (1 << i)) hits[i]!++;
+  }
   let best: Language | undefined;
   let bestHits = 0;
   let tie = false;
-  for (const language of LANGUAGES) {
-    let hits = 0;
-    for (const w of words) if (language.stopwords.has(w)) hits++;
-    if (hits > bestHits) [best, bestHits, tie] = [language, hits, false];
-    else if (hits === bestHits) tie = true;
-  }
+  LANGUAGES.forEach((language, i) => {
+    if (hits[i]! > bestHits) [best, bestHits, tie] = [language, hits[i]!, false];
+    else if (hits[i] === bestHits) tie = true;
+  });
   if (!best || bestHits < 2 || tie) return undefined;
-  let english = 0;
-  for (const w of words) if (ENGLISH.has(w)) english++;
-  return bestHits > english ? best : undefined;
+  return bestHits > hits[LANGUAGES.length]! ? best : undefined;
 }
 
-/** The Snowball stems of `tokens` in the language their function words show, where they differ. */
-function addedStems(tokens: readonly string[]): string[] {
-  return wordForms(tokens).flatMap((forms) => forms.slice(1));
+/** The Snowball stems of lower-cased words in the language their function words show, where they differ. */
+function addedStems(lower: readonly string[]): string[] {
+  return formsOfLower(lower).flatMap((forms) => forms.slice(1));
 }
 
 /**
@@ -76,7 +98,11 @@ function addedStems(tokens: readonly string[]): string[] {
  * a language other than English and the stem differs.
  */
 function wordForms(tokens: readonly string[]): string[][] {
-  const lower = tokens.map((t) => t.toLowerCase());
+  return formsOfLower(tokens.map((t) => t.toLowerCase()));
+}
+
+/** {@link wordForms} of words already lower-cased. */
+function formsOfLower(lower: readonly string[]): string[][] {
   const language = languageOf(lower);
   return lower.map((w) => {
     if (!language || language.stopwords.has(w)) return [w];
@@ -114,7 +140,8 @@ function wordsOf(token: string): string[] {
 /** The words of a text as the lexical index and queries see them (see the module comment). */
 export function lexicalWords(text: string): string[] {
   const tokens = ftsTokens(text);
-  if (!NEEDS_WORDS.test(text)) return [...tokens, ...addedStems(tokens)];
+  if (!NEEDS_WORDS.test(text))
+    return [...tokens, ...addedStems(tokens.map((t) => t.toLowerCase()))];
   return tokens.flatMap(wordsOf);
 }
 
@@ -138,17 +165,19 @@ export function queryWordForms(text: string): string[][] {
  */
 export function lexicalText(text: string): string {
   const tokens = ftsTokens(text);
-  const extra = [...americanForms(tokens), ...emojiIn(text).map((e) => e.name)];
-  const base = NEEDS_WORDS.test(text) ? lexicalWords(text).join(' ') : text;
-  if (!NEEDS_WORDS.test(text)) extra.unshift(...addedStems(tokens));
+  const lower = tokens.map((t) => t.toLowerCase());
+  const extra = [...americanForms(lower), ...emojiIn(text).map((e) => e.name)];
+  const spaced = !NEEDS_WORDS.test(text);
+  const base = spaced ? text : lexicalWords(text).join(' ');
+  if (spaced) extra.unshift(...addedStems(lower));
   return extra.length === 0 ? base : `${base}\n${extra.join(' ')}`;
 }
 
-/** The American spellings of the British words among `tokens`. */
-function americanForms(tokens: readonly string[]): string[] {
+/** The American spellings of the British words among lower-cased words. */
+function americanForms(lower: readonly string[]): string[] {
   const out: string[] = [];
-  for (const t of tokens) {
-    const us = americanSpelling(t.toLowerCase());
+  for (const w of lower) {
+    const us = americanSpelling(w);
     if (us !== undefined) out.push(us);
   }
   return out;

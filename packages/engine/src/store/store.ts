@@ -1,6 +1,9 @@
 import type { Columns, Reader } from './reader.ts';
 import type { Database } from './database.ts';
 import type { Memory, MetaValue } from '../types.ts';
+import { lexicalText } from './lexical.ts';
+import { INSERT_INDEXES_FTS } from './schema.ts';
+import { siteWordsOfMeta } from './site.ts';
 
 /** The columns every memory read selects, in this order. */
 export const MEMORY_COLUMNS =
@@ -167,13 +170,27 @@ export type MemoryInsert = Memory & { contentHash: string };
 /**
  * One `INSERT … SELECT` writes many rows, read from one bound JSON array of rows (rid, id, text,
  * kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score,
- * content_hash). Row by row, a statement each (each firing the FTS5 trigger, each row crossing
- * into wasm a dozen times), the same rows took about five times as long, most of it inside SQLite
- * per statement. Strings and numbers come back out of JSON exactly: SQLite parses a JSON number
- * to the same double, and a whole number to an integer, as a bound whole number is stored.
+ * content_hash, then what the FTS indexes hold: the lexical text and the site words). Row by row,
+ * a statement each (each firing the FTS5 trigger, each row crossing into wasm a dozen times), the
+ * same rows took about five times as long, most of it inside SQLite per statement. Strings and
+ * numbers come back out of JSON exactly: SQLite parses a JSON number to the same double, and a
+ * whole number to an integer, as a bound whole number is stored. The JSON is bound as its UTF-8
+ * bytes, encoded once for the three statements that read it (a bound string is encoded at each
+ * bind).
  */
 const INSERT_FROM_JSON =
-  'INSERT INTO memories(rid, id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10, value->>11, value->>12 FROM json_each(?)';
+  'INSERT INTO memories(rid, id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10, value->>11, value->>12 FROM json_each(CAST(? AS TEXT))';
+
+/**
+ * The same rows into both FTS indexes, as the insert trigger (schema.ts) would write them, with
+ * the lexical text computed once per row in JavaScript.
+ */
+const INDEX_FROM_JSON = [
+  'INSERT INTO memories_fts(rowid, text, tags, site) SELECT value->>0, value->>13, value->>5, value->>14 FROM json_each(CAST(? AS TEXT))',
+  "INSERT INTO memories_words(rowid, words) SELECT value->>0, (value->>13) || ' ' || (value->>5) || ' ' || (value->>14) FROM json_each(CAST(? AS TEXT))",
+];
+
+const utf8 = new TextEncoder();
 
 /** At most this many characters of JSON per statement (a batch of long texts takes several): the bound text is copied into SQLite-WASM's memory, which never shrinks. */
 const JSON_CHUNK_CHARS = 1 << 21;
@@ -228,17 +245,32 @@ export function insertMemories(db: Database, rows: readonly MemoryInsert[]): num
   let chunk: string[] = [];
   let chars = 0;
   const flush = () => {
-    db.exec({ sql: INSERT_FROM_JSON, bind: [`[${chunk.join(',')}]`] });
+    const json = utf8.encode(`[${chunk.join(',')}]`);
+    for (const sql of [INSERT_FROM_JSON, ...INDEX_FROM_JSON]) db.exec({ sql, bind: [json] });
     chunk = [];
     chars = 0;
   };
-  rows.forEach((m, i) => {
-    const row = JSON.stringify([rids[i], ...columnValues(m)]);
-    if (chunk.length > 0 && chars + row.length > JSON_CHUNK_CHARS) flush();
-    chunk.push(row);
-    chars += row.length;
+  db.exec({
+    sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, 1)',
+    bind: [INSERT_INDEXES_FTS],
   });
-  flush();
+  try {
+    rows.forEach((m, i) => {
+      const values = columnValues(m);
+      const row = JSON.stringify([
+        rids[i],
+        ...values,
+        lexicalText(m.text),
+        siteWordsOfMeta(values[5] as string),
+      ]);
+      if (chunk.length > 0 && chars + row.length > JSON_CHUNK_CHARS) flush();
+      chunk.push(row);
+      chars += row.length;
+    });
+    flush();
+  } finally {
+    db.exec({ sql: 'DELETE FROM meta WHERE key = ?', bind: [INSERT_INDEXES_FTS] });
+  }
   return rids;
 }
 
