@@ -197,6 +197,14 @@ const MUTANTS = [
     tests: [T('sample-rids')],
   },
   {
+    id: 'dedup-build-not-postponed',
+    file: 'packages/engine/src/store/dedup-index.ts',
+    find: '    if (this.#timer !== undefined) this.#schedule(BUILD_IDLE_MS);',
+    replace: '',
+    what: "the Bloom filter's rebuild runs its steps between the engine's calls (a first recall queues behind them)",
+    tests: [T('dedup-index')],
+  },
+  {
     id: 'insert-guard-missing',
     file: 'packages/engine/src/store/store.ts',
     find: "sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, 1)',",

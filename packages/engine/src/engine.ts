@@ -243,6 +243,7 @@ export class Engine {
   #run<T>(fn: () => Promise<T>, flushRetrieved = true): Promise<T> {
     if (this.#closed || this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
     if (this.#parts.scheduled) this.#parts.schedule(); // not while calls come
+    this.#dedup.postpone(); // nor a rebuild of the Bloom filter
     // What other processes committed to a shared file store, before this call reads anything.
     this.#catchUp();
     if (flushRetrieved && this.#retrieved.pending) this.#retrieved.flush();
@@ -252,7 +253,10 @@ export class Engine {
       throw mapSqliteError(e, 'reading the store');
     });
     this.#pending.add(p);
-    const done = () => this.#pending.delete(p);
+    const done = () => {
+      this.#pending.delete(p);
+      this.#dedup.postpone();
+    };
     p.then(done, done);
     return p;
   }

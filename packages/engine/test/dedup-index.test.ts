@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BloomFilter } from '../src/store/bloom-filter.ts';
 import { DedupIndex } from '../src/store/dedup-index.ts';
 import { WasmReader } from '../src/store/reader.ts';
@@ -33,6 +33,10 @@ async function store(count: number) {
 }
 
 describe('DedupIndex', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('answers from the index while the filter is rebuilt, and from the filter once complete', async () => {
     const { db, read, row } = await store(5000);
     const dedup = new DedupIndex(db, read);
@@ -61,6 +65,37 @@ describe('DedupIndex', () => {
     again.load(5001);
     expect(again.complete).toBe(true);
     expect(again.find(null, 'h5000')).toBe('m5000');
+  });
+
+  it('rebuilds behind the open only while the engine is quiet: each call postpones the next step', async () => {
+    const { db, read } = await store(5000);
+    vi.useFakeTimers();
+    let steps = 0;
+    const dedup = new DedupIndex(db, read, (f) => {
+      steps++;
+      return f();
+    });
+    dedup.load(5000);
+    vi.advanceTimersByTime(200);
+    expect(steps).toBe(0); // not right after the open
+    dedup.postpone(); // a call, every 200 ms: no step runs while they come
+    vi.advanceTimersByTime(200);
+    dedup.postpone();
+    vi.advanceTimersByTime(200);
+    expect(steps).toBe(0);
+    vi.advanceTimersByTime(49);
+    expect(steps).toBe(0);
+    vi.advanceTimersToNextTimer(); // quiet for 250 ms: the first step
+    expect(steps).toBe(1);
+    dedup.postpone();
+    vi.advanceTimersByTime(100);
+    expect(steps).toBe(1);
+    vi.runAllTimers();
+    expect(steps).toBe(3); // 2000 + 2000 + 1000 rows
+    expect(dedup.complete).toBe(true);
+    dedup.postpone(); // nothing left to postpone: no step
+    vi.runAllTimers();
+    expect(steps).toBe(3);
   });
 
   it('saves no snapshot while the rebuild is incomplete', async () => {

@@ -9,6 +9,13 @@ const SNAPSHOT_KEY = 'bloom';
 /** Rows added to the filter per step of a background build. */
 const BUILD_STEP = 2000;
 
+/**
+ * Quiet time (ms) before a rebuild's next step: after the open, and after each call of the engine
+ * (see {@link DedupIndex.postpone}), so a first recall does not queue behind the steps (at 100k
+ * memories about 100 ms of hashing in all).
+ */
+const BUILD_IDLE_MS = 250;
+
 /** Runs a read whose pages are read once, as the store wants such reads run. */
 export type BulkRead = <T>(read: () => T) => T;
 
@@ -20,7 +27,7 @@ export type BulkRead = <T>(read: () => T) => T;
  * always matches the rows.
  *
  * Without a snapshot (the tab was closed without `close()`), the filter is rebuilt behind the
- * open, {@link BUILD_STEP} rows per macrotask, and until it is complete every lookup asks the
+ * open, {@link BUILD_STEP} rows per macrotask while the engine is quiet, and until it is complete every lookup asks the
  * content-hash index: the same answers, a read each, and an open that does not wait for a hash of
  * every stored text. Each step runs whole between other calls, and a write adds its keys itself,
  * so every row is in the filter once the build has passed the last row id.
@@ -64,7 +71,15 @@ export class DedupIndex {
     this.#bloom = new BloomFilter(Math.max(100_000, count * 2), 0.001);
     // an empty store has nothing to build (what other processes add later comes with its change log)
     this.#cursor = count === 0 ? undefined : 0;
-    if (count > 0) this.#schedule();
+    if (count > 0) this.#schedule(BUILD_IDLE_MS);
+  }
+
+  /**
+   * A call of the engine starts or ends: a rebuild in progress takes its next step only once the
+   * engine has been quiet for {@link BUILD_IDLE_MS}.
+   */
+  postpone(): void {
+    if (this.#timer !== undefined) this.#schedule(BUILD_IDLE_MS);
   }
 
   /** Whether the filter holds every stored text (no rebuild in progress). */
@@ -105,7 +120,8 @@ export class DedupIndex {
     return this.#key.subarray(0, n);
   }
 
-  #schedule(): void {
+  #schedule(delay = 0): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       let more: boolean;
@@ -116,7 +132,7 @@ export class DedupIndex {
         more = false;
       }
       if (more) this.#schedule();
-    }, 0);
+    }, delay);
     (this.#timer as { unref?: () => void }).unref?.(); // never keeps Node alive
   }
 
