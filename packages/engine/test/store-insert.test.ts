@@ -3,7 +3,13 @@ import { LEXICAL_SQL_FUNCTION, lexicalText } from '../src/store/lexical.ts';
 import { migrate } from '../src/store/schema.ts';
 import type { Database } from '../src/store/database.ts';
 import { asDatabase, loadSqlite, transaction } from '../src/store/sqlite.ts';
-import { insertMemories, rowsByRid, writeVectors, type MemoryInsert } from '../src/store/store.ts';
+import {
+  columnValues,
+  insertMemories,
+  rowsByRid,
+  writeVectors,
+  type MemoryInsert,
+} from '../src/store/store.ts';
 
 async function freshDb(): Promise<Database> {
   const sqlite3 = await loadSqlite();
@@ -122,20 +128,7 @@ describe('insertMemories and writeVectors (batched statements)', () => {
     for (const m of rows)
       triggered.exec({
         sql: 'INSERT INTO memories(id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
-        bind: [
-          m.id,
-          m.text,
-          m.kind,
-          m.session,
-          JSON.stringify(m.tags),
-          JSON.stringify(m.meta),
-          m.importance,
-          m.createdAt,
-          m.updatedAt,
-          m.accessCount,
-          m.memoryScore,
-          m.contentHash,
-        ],
+        bind: columnValues(m),
       });
     const indexed = (db: Database) =>
       ['memories_fts', 'memories_words'].map((table) => {

@@ -211,7 +211,7 @@ function jsonSafe(m: MemoryInsert): boolean {
 }
 
 /** A row's values in the column order of both inserts (id … content_hash; tags and meta as JSON). */
-function columnValues(m: MemoryInsert): (string | number | null)[] {
+export function columnValues(m: MemoryInsert): (string | number | null)[] {
   return [
     m.id,
     m.text,
