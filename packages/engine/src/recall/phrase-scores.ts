@@ -41,9 +41,10 @@ export class PhraseScores {
 
   /** The kept matches of `phrase` under `bm25Call`, or those `read` gives (kept when they fit). */
   get(bm25Call: string, phrase: string, read: () => PhraseMatches): PhraseMatches {
-    const key = `${bm25Call}\u0000${phraseKey(phrase)}`;
+    const phraseId = phraseKey(phrase);
+    const key = `${bm25Call}\u0000${phraseId}`;
     if (this.#keyOf.size >= MAXIMA_CAPACITY) this.#keyOf.clear();
-    this.#keyOf.set(phraseKey(phrase), key);
+    this.#keyOf.set(phraseId, key);
     return this.#lists.get(key, () => {
       const fresh = read();
       this.#keepMost(key, fresh.bm25);
@@ -61,10 +62,11 @@ export class PhraseScores {
    * was last read with: who holds a phrase does not depend on the columns' weights.
    */
   rids(phrase: string): Int32Array | undefined {
-    const key = this.#keyOf.get(phraseKey(phrase));
+    const phraseId = phraseKey(phrase);
+    const key = this.#keyOf.get(phraseId);
     if (key === undefined) return undefined;
     if (!this.#lists.has(key)) {
-      this.#keyOf.delete(phraseKey(phrase));
+      this.#keyOf.delete(phraseId);
       return undefined;
     }
     return this.#lists.kept(key)!.rids;
