@@ -32,6 +32,7 @@ import { emptyStageTimes } from './recall/stage-clock.ts';
 import type { SimilarityBackend } from './similarity/similarity.ts';
 import type { StorageBackend } from './storage/backend.ts';
 import { DedupIndex } from './store/dedup-index.ts';
+import { QuietSteps } from './store/quiet-steps.ts';
 import type { Reader } from './store/reader.ts';
 import { RetrievedEvents } from './store/retrieved-events.ts';
 import { bulkRead, DEFAULT_PAGE_CACHE_MB } from './store/schema.ts';
@@ -79,6 +80,11 @@ export { defaultEmbedderOptions, WRITE_METHODS };
 const DEFAULT_MAX_TEXT = 4 * 1024 * 1024;
 /** How often an engine with listeners checks whether another process wrote its file store, ms. */
 const ELSEWHERE_POLL_MS = 1000;
+/**
+ * Quiet time (ms) before the rest of the stored vectors is read behind the open (a part per
+ * step, ~1 MB), as the Bloom filter's rebuild waits: a first recall never queues behind it.
+ */
+const REST_IDLE_MS = 250;
 
 /**
  * The anamnesis engine: one store, one embedder, the recall pipeline. Every public write is one
@@ -122,6 +128,8 @@ export class Engine {
   readonly #log: ChangeLog;
   /** The snapshot parts of the stored vectors, written behind the writes. */
   readonly #parts: VectorParts;
+  /** What the similarity backend's open left on disk (the float32 rows), read while quiet. */
+  readonly #rest: QuietSteps;
   /** What the engine's parts (`engine/`, the write plans) use of it. */
   readonly #ctx: EngineContext;
   /** The timer of {@link Engine.#watchElsewhere}, once started. */
@@ -144,7 +152,8 @@ export class Engine {
     this.#pageCacheMb = options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB;
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
     this.#onChange = options.onChange;
-    this.#dedup = new DedupIndex(io.db, this.#read, (read) => this.#bulkRead(read));
+    const busy = () => this.#pending.size > 0;
+    this.#dedup = new DedupIndex(io.db, this.#read, (read) => this.#bulkRead(read), busy);
     this.#retrieved = new RetrievedEvents(io.db, () => this.#memo.usageChanged()); // access counts changed
     this.#schemaVersion = schemaVersion;
     this.#writes = new WritePath(io.db, {
@@ -171,6 +180,11 @@ export class Engine {
     };
     this.#model = new ModelLifecycle(this.#ctx, backend, owned);
     this.#parts = new VectorParts(this.#ctx);
+    this.#rest = new QuietSteps(
+      () => this.#bulkRead(() => this.#model.similarity.loadStep?.() ?? false),
+      REST_IDLE_MS,
+      busy,
+    );
   }
 
   /** Opens (or creates) a store and loads its vectors. */
@@ -185,7 +199,10 @@ export class Engine {
         engine.#model.activateWhenReady(promised, onMismatch, options.onProgress, (ms) =>
           engine.#modelReady(ms),
         );
-      } else await engine.#model.load(backend, onMismatch, options.onProgress);
+      } else {
+        await engine.#model.load(backend, onMismatch, options.onProgress);
+        engine.#rest.start();
+      }
       const { sqliteMs, storageMs, schemaMs } = opened.timings;
       engine.#timings = {
         sqliteMs,
@@ -232,6 +249,7 @@ export class Engine {
     this.#timings.vectorsMs = vectorsMs;
     this.#generation++;
     this.#parts.schedule();
+    this.#rest.start();
     this.#changed({ kind: 'model', ids: [] });
   }
 
@@ -244,6 +262,7 @@ export class Engine {
     if (this.#closed || this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
     if (this.#parts.scheduled) this.#parts.schedule(); // not while calls come
     this.#dedup.postpone(); // nor a rebuild of the Bloom filter
+    this.#rest.postpone(); // nor the rest of the stored vectors
     // What other processes committed to a shared file store, before this call reads anything.
     this.#catchUp();
     if (flushRetrieved && this.#retrieved.pending) this.#retrieved.flush();
@@ -256,6 +275,7 @@ export class Engine {
     const done = () => {
       this.#pending.delete(p);
       this.#dedup.postpone();
+      this.#rest.postpone();
     };
     p.then(done, done);
     return p;
@@ -280,6 +300,7 @@ export class Engine {
       this.#model.similarity.refresh?.(db, (capacity) => this.#io.reader(capacity), changed);
       this.#dedup.refresh(changed);
     });
+    if (changed === 'all') this.#rest.start(); // the vectors were read again
     this.#generation++;
     this.#memo.clear();
     if (this.#listeners.size > 0 || this.#onChange) {
@@ -611,6 +632,7 @@ export class Engine {
       await Promise.allSettled([...this.#pending]);
       this.#retrieved.flush();
       this.#dedup.stop();
+      this.#rest.stop();
       this.#closed = true;
       this.#parts.schedule(); // clears the timer
       try {

@@ -50,7 +50,7 @@ export { DEFAULT_STORE_PATH, defaultStorePath } from './storage/store-path.ts';
 export { SCHEMA_VERSION } from './store/schema.ts';
 export { loadSqlite } from './store/sqlite.ts';
 export { TFIDF_MODEL_ID, type TfidfSimilarityOptions } from './similarity/tfidf-similarity.ts';
-export { VectorIndex, unitVector, type VectorHit } from './vectors/vector-index.ts';
+export { VectorIndex, unitVector, type RowSource, type VectorHit } from './vectors/vector-index.ts';
 export type { ForgetAll } from './input/filter.ts';
 export { MAX_LINKS, MAX_META_CHARS, MAX_META_KEYS } from './input/validate.ts';
 export type { PreparedQuery, SimilarityBackend } from './similarity/similarity.ts';

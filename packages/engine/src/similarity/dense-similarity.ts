@@ -2,9 +2,14 @@ import type { Embedder, ProgressEvent } from '../embedding/embedder.ts';
 import type { Database } from '../store/database.ts';
 import { transaction } from '../store/sqlite.ts';
 import { writeVectors } from '../store/store.ts';
-import type { Reader } from '../store/reader.ts';
+import type { Columns, Reader } from '../store/reader.ts';
 import type { OpenReader, PreparedQuery, SimilarityBackend } from './similarity.ts';
-import { unitVector, VectorIndex, type VectorHit } from '../vectors/vector-index.ts';
+import {
+  unitVector,
+  VectorIndex,
+  type RowSource,
+  type VectorHit,
+} from '../vectors/vector-index.ts';
 import {
   checkSnapshot,
   partRows,
@@ -17,6 +22,38 @@ import {
 const REEMBED_BATCH = 256;
 /** Query vectors kept by text (see {@link DenseSimilarity.query}). */
 const QUERY_CACHE = 64;
+
+/**
+ * Reads the stored vectors of `rids` (by rid; `visit` gets a view of SQLite's memory): one range
+ * read where the rids lie close together (a part's worth of a snapshot's rows), else a lookup each.
+ */
+function readStored(
+  read: Reader,
+  model: string,
+  rids: readonly number[],
+  visit: (rid: number, bytes: Uint8Array) => void,
+): void {
+  if (rids.length === 0) return;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const rid of rids) {
+    lo = Math.min(lo, rid);
+    hi = Math.max(hi, rid);
+  }
+  const visitRow = (c: Columns) => visit(c.num(0), c.blob(1));
+  if (hi - lo < 2 * rids.length)
+    read.each(
+      'SELECT rid, vector FROM embeddings WHERE model = ? AND rid BETWEEN ? AND ?',
+      [model, lo, hi],
+      visitRow,
+    );
+  else
+    read.each(
+      'SELECT rid, vector FROM embeddings WHERE model = ? AND rid IN (SELECT value FROM json_each(?))',
+      [model, JSON.stringify(rids)],
+      visitRow,
+    );
+}
 
 /**
  * Dense vectors from an embedding model: stored as float32 blobs in `embeddings` (one model per
@@ -83,7 +120,7 @@ export class DenseSimilarity implements SimilarityBackend {
       this.#index.reserve(count);
       let covered = 0;
       if (snapshotCoverage(db, this.id).covered > 0) {
-        covered = readSnapshot(read, this.#index, this.id) ?? -1;
+        covered = readSnapshot(read, this.#index, this.id, this.#rowSource(reader)) ?? -1;
         // a part that does not read back as written: the rows alone are trusted
         if (covered < 0) covered = this.#startOverFromRows(count);
       }
@@ -103,6 +140,29 @@ export class DenseSimilarity implements SimilarityBackend {
   }
 
   /**
+   * Where the index reads the float32 rows an open left on disk (it keeps their int8 copy): a
+   * reader of its own per read, so a read comes between the engine's calls or inside one.
+   */
+  #rowSource(reader: OpenReader): RowSource {
+    return (rids, put) => {
+      const read = reader(1);
+      try {
+        readStored(read, this.id, rids, put);
+      } finally {
+        read.close();
+      }
+    };
+  }
+
+  /**
+   * Reads the next float32 rows the open left on disk (about a snapshot part's worth, one read);
+   * returns whether some remain.
+   */
+  loadStep(): boolean {
+    return this.#index.fillStep(partRows(this.dims));
+  }
+
+  /**
    * Another process changed these rows (or, with `'all'`, more than the change log still names):
    * their stored vectors replace the index's, a row without one leaves it, and what the snapshot
    * parts hold is read again from the table (the other process may have written or dropped parts).
@@ -116,11 +176,7 @@ export class DenseSimilarity implements SimilarityBackend {
     const read = reader(1);
     const stored = new Map<number, Uint8Array>();
     try {
-      read.each(
-        'SELECT rid, vector FROM embeddings WHERE model = ? AND rid IN (SELECT value FROM json_each(?))',
-        [this.id, JSON.stringify(changed)],
-        (c) => void stored.set(c.num(0), c.blob(1).slice()),
-      );
+      readStored(read, this.id, changed, (rid, bytes) => void stored.set(rid, bytes.slice()));
     } finally {
       read.close();
     }
@@ -284,7 +340,7 @@ export class DenseSimilarity implements SimilarityBackend {
 
   vectors(rids: readonly number[]): Float32Array[] {
     const zero = new Float32Array(this.dims);
-    return rids.map((rid) => this.#index.get(rid) ?? zero);
+    return this.#index.getMany(rids).map((v) => v ?? zero);
   }
 
   /**

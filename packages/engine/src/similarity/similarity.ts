@@ -77,6 +77,13 @@ export interface SimilarityBackend {
    * last part that is not full too, as at a clean close); returns whether it wrote one.
    */
   saveVectorPart?(db: Database, read: Reader, partial: boolean): boolean;
+  /**
+   * Reads the next part of what `load` left on disk to be read later (the float32 rows of the
+   * stored vectors, whose int8 copy the open read: `VectorIndex.appendQuantized`); returns
+   * whether some remains. The engine calls it between its calls, while it is quiet. Absent:
+   * `load` reads everything.
+   */
+  loadStep?(): boolean;
   /** Releases what the backend owns. */
   dispose?(): Promise<void>;
 }

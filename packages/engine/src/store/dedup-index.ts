@@ -1,4 +1,5 @@
 import { BloomFilter } from './bloom-filter.ts';
+import { QuietSteps } from './quiet-steps.ts';
 import type { Reader } from './reader.ts';
 import type { Database } from './database.ts';
 import { dedupKey } from './store.ts';
@@ -40,7 +41,11 @@ export class DedupIndex {
   #saved = false;
   /** The last row id the build has added, or `undefined` once the filter holds every row. */
   #cursor: number | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The rebuild's steps while the engine is quiet; one that throws (an unreadable page) ends it:
+   * lookups keep asking the content-hash index, the store's reads report the page.
+   */
+  readonly #steps: QuietSteps;
   /** The rebuild's key buffer (see {@link #keyBytes}). */
   #key = new Uint8Array(256);
   readonly #bulkRead: BulkRead;
@@ -48,11 +53,18 @@ export class DedupIndex {
   /**
    * @param bulkRead runs a read of many pages read once (a rebuild step's rows) so that they do not
    *   fill the store's page cache (see the engine); default: runs it as it is
+   * @param busy whether a call of the engine is in flight (no step runs then); default: never
    */
-  constructor(db: Database, read: Reader, bulkRead: BulkRead = (read) => read()) {
+  constructor(
+    db: Database,
+    read: Reader,
+    bulkRead: BulkRead = (read) => read(),
+    busy?: () => boolean,
+  ) {
     this.#db = db;
     this.#read = read;
     this.#bulkRead = bulkRead;
+    this.#steps = new QuietSteps(() => this.buildStep(), BUILD_IDLE_MS, busy);
   }
 
   /** Reads the snapshot when there is a readable one, else starts a rebuild behind the open. */
@@ -71,7 +83,7 @@ export class DedupIndex {
     this.#bloom = new BloomFilter(Math.max(100_000, count * 2), 0.001);
     // an empty store has nothing to build (what other processes add later comes with its change log)
     this.#cursor = count === 0 ? undefined : 0;
-    if (count > 0) this.#schedule(BUILD_IDLE_MS);
+    if (count > 0) this.#steps.start();
   }
 
   /**
@@ -79,7 +91,7 @@ export class DedupIndex {
    * engine has been quiet for {@link BUILD_IDLE_MS}.
    */
   postpone(): void {
-    if (this.#timer !== undefined) this.#schedule(BUILD_IDLE_MS);
+    this.#steps.postpone();
   }
 
   /** Whether the filter holds every stored text (no rebuild in progress). */
@@ -120,26 +132,9 @@ export class DedupIndex {
     return this.#key.subarray(0, n);
   }
 
-  #schedule(delay = 0): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      let more: boolean;
-      try {
-        more = this.buildStep();
-      } catch {
-        // an unreadable page: lookups keep asking the index, the store's reads report it
-        more = false;
-      }
-      if (more) this.#schedule();
-    }, delay);
-    (this.#timer as { unref?: () => void }).unref?.(); // never keeps Node alive
-  }
-
   /** Stops a rebuild in progress (the store is closing). */
   stop(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#steps.stop();
   }
 
   /**

@@ -232,6 +232,24 @@ const MIGRATIONS: readonly string[] = [
       VALUES (new.rid, anamnesis_lexical(new.text) || ' ' || new.tags || ' ' || anamnesis_site(new.meta));
   END;
   `,
+  // The snapshot parts' int8 copy before their float32 rows in each record, so an open that reads
+  // only the int8 rows (vector-snapshot.ts, readSnapshot) stops reading a part's pages where they
+  // end: SQLite reaches a column by walking the record's overflow pages from its start. The parts
+  // are dropped, not copied (a copy would take their 52 MB at 100k memories through SQLite-WASM's
+  // heap, which never shrinks): the next open reads the rows, and the parts are written again
+  // behind the writes or at close. The triggers name the table, not its columns: they stay.
+  `
+  DROP TABLE vector_snapshot;
+  CREATE TABLE vector_snapshot (
+    last_rid INTEGER PRIMARY KEY,
+    model TEXT NOT NULL,
+    format INTEGER NOT NULL,
+    n_rows INTEGER NOT NULL,
+    rids BLOB NOT NULL,
+    quantized BLOB NOT NULL,
+    vectors BLOB NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

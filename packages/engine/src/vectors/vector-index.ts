@@ -25,6 +25,9 @@ function grownCapacity(capacity: number): number {
  */
 const FEW_ROWS = 8;
 
+/** The bytes of a row its source did not find (a zero row stands in). */
+const NO_BYTES = new Uint8Array(0);
+
 /** Options of {@link VectorIndex}. */
 export interface VectorIndexOptions {
   /** `false` forces the JavaScript kernel (and no int8 copy). Default: SIMD when available. */
@@ -46,6 +49,16 @@ export function unitVector(v: ArrayLike<number>): Float32Array {
   for (let i = 0; i < v.length; i++) out[i] = v[i]! * inv;
   return out;
 }
+
+/**
+ * Reads stored float32 rows that an index holds only as their int8 copy (see
+ * {@link VectorIndex.appendQuantized}): calls `put` with the little-endian float32 bytes of each
+ * rid it finds (a view it may reuse after `put` returns).
+ */
+export type RowSource = (
+  rids: readonly number[],
+  put: (rid: number, bytes: Uint8Array) => void,
+) => void;
 
 /** A hit of {@link VectorIndex.search}: the memory's row id and its cosine with the query. */
 export interface VectorHit {
@@ -208,6 +221,11 @@ function bestRows(
  * kept in a bounded heap. From `VectorIndexOptions.quantizedFrom` rows an int8 copy
  * (`Int8Rows`) is scanned first and only the rows that could reach the top k are scored
  * exactly: the same answer at a quarter of the memory traffic.
+ *
+ * Rows may join with their int8 copy alone ({@link appendQuantized}: an open that reads a
+ * quarter of the bytes): their float32 rows stay on disk, read through a {@link RowSource} when
+ * a search scores them exactly (a few hundred rows, one read), when `get` or `similarities` asks
+ * for them, or by {@link fillStep} behind the engine's calls, until every row is in memory.
  */
 export class VectorIndex {
   readonly dims: number;
@@ -227,6 +245,14 @@ export class VectorIndex {
   readonly #quantizedFrom: number;
   /** Whether the SIMD kernel is in use. */
   readonly simd: boolean;
+  /** Per row, 1 where only the int8 copy is in memory (see {@link appendQuantized}); 0 past the last row. */
+  #absent = new Uint8Array(0);
+  /** Rows whose float32 row is not in memory yet. */
+  #absentCount = 0;
+  /** Where those rows are read from; dropped once none is left. */
+  #source: RowSource | undefined;
+  /** The row {@link fillStep} looks from next. */
+  #fillFrom = 0;
 
   /**
    * @param dims vector dimension
@@ -281,6 +307,11 @@ export class VectorIndex {
     const rids = new Int32Array(capacity);
     rids.set(this.#rids.subarray(0, this.#count));
     this.#rids = rids;
+    if (this.#absentCount > 0) {
+      const absent = new Uint8Array(capacity);
+      absent.set(this.#absent.subarray(0, this.#count));
+      this.#absent = absent;
+    }
     this.#q8?.grow(capacity, this.#count);
     this.#capacity = capacity;
     this.#quantizeIfDue();
@@ -308,8 +339,22 @@ export class VectorIndex {
   /** Bytes reserved for the matrix. */
   get bytes(): number {
     return (
-      this.#buffer.byteLength + this.#rids.byteLength + this.#rowOf.bytes + (this.#q8?.bytes ?? 0)
+      this.#buffer.byteLength +
+      this.#rids.byteLength +
+      this.#rowOf.bytes +
+      (this.#q8?.bytes ?? 0) +
+      this.#absent.byteLength
     );
+  }
+
+  /** Whether the index keeps an int8 copy (so rows may join by it alone: {@link appendQuantized}). */
+  get quantized(): boolean {
+    return this.#q8 !== undefined;
+  }
+
+  /** Rows held only as their int8 copy so far (see {@link appendQuantized}). */
+  get absentRows(): number {
+    return this.#absentCount;
   }
 
   has(rid: number): boolean {
@@ -344,6 +389,7 @@ export class VectorIndex {
     this.#heap.set(unitVector(vector), at);
     this.#heap.fill(0, at + this.dims, at + this.#stride);
     this.#q8?.set(row, this.#heap, at);
+    this.#present(row);
   }
 
   /**
@@ -402,11 +448,94 @@ export class VectorIndex {
         this.#q8.set(row, this.#heap, this.#rowFloat(row));
   }
 
+  /**
+   * Adds rows by their int8 copy alone (`rids.length` rows, as `quantize` computed them from the
+   * stored float32 rows), their float32 rows left on disk and read through `source` when they are
+   * scored exactly, or by {@link fillStep}. The rids must not be in the index yet. Returns
+   * `false`, adding nothing, where the index keeps no int8 copy (no SIMD, or fewer than
+   * `quantizedFrom` rows reserved): the caller adds the float rows then.
+   */
+  appendQuantized(rids: Float64Array, quantized: QuantizedRows, source: RowSource): boolean {
+    const n = rids.length;
+    if (this.#count + n > this.#capacity) this.#grow(this.#count + n);
+    if (!this.#q8) return false;
+    if (this.#absent.length < this.#capacity) {
+      const absent = new Uint8Array(this.#capacity);
+      absent.set(this.#absent.subarray(0, this.#count));
+      this.#absent = absent;
+    }
+    const first = this.#count;
+    for (let i = 0; i < n; i++) {
+      this.#rids[first + i] = rids[i]!;
+      this.#rowOf.set(rids[i]!, first + i);
+    }
+    this.#absent.fill(1, first, first + n);
+    this.#absentCount += n;
+    this.#count += n;
+    this.#q8.setRows(first, quantized);
+    this.#source = source;
+    return true;
+  }
+
+  /**
+   * Reads the float32 rows of up to `rows` rows held only as their int8 copy (one read of the
+   * source). Returns whether such rows remain (never true after a step that found none, so a loop
+   * of steps ends).
+   */
+  fillStep(rows: number): boolean {
+    if (this.#absentCount === 0) return false;
+    const want: number[] = [];
+    for (let i = 0; i < this.#count && want.length < rows; i++) {
+      const row = (this.#fillFrom + i) % this.#count;
+      if (this.#absent[row] === 1) want.push(row);
+    }
+    if (want.length === 0) return false;
+    this.#fillFrom = (want.at(-1)! + 1) % this.#count;
+    this.#load(want);
+    return this.#absentCount > 0;
+  }
+
+  /** Row `row` holds its float32 row now. */
+  #present(row: number): void {
+    if (this.#absent[row] !== 1) return;
+    this.#absent[row] = 0;
+    if (--this.#absentCount === 0) this.#source = undefined;
+  }
+
+  /**
+   * Reads the float32 rows of those of `rows` held only as their int8 copy, one read for all. A
+   * rid the source does not find (a damaged store: `verify` reports it) gets a zero row, so no
+   * search ever scores memory that is not its row.
+   */
+  #load(rows: Iterable<number>): void {
+    if (this.#absentCount === 0) return;
+    const rids: number[] = [];
+    for (const row of rows) if (this.#absent[row] === 1) rids.push(this.#rids[row]!);
+    if (rids.length === 0) return;
+    const put = (rid: number, bytes: Uint8Array) => {
+      const row = this.#rowOf.get(rid);
+      if (row === undefined || this.#absent[row] !== 1) return;
+      const at = this.#rowFloat(row);
+      if (bytes.byteLength === this.dims * 4) this.#bytesView.set(bytes, at * 4);
+      else this.#heap.fill(0, at, at + this.dims);
+      this.#heap.fill(0, at + this.dims, at + this.#stride);
+      this.#present(row);
+    };
+    this.#source!(rids, put);
+    for (const rid of rids) put(rid, NO_BYTES);
+  }
+
+  /** Every row's float32 row in memory (a pass of the float scan reads them all). */
+  #loadAll(): void {
+    while (this.fillStep(this.#count));
+  }
+
   /** Removes the vector of `rid` (no-op if absent). */
   delete(rid: number): void {
     const row = this.#rowOf.get(rid);
     if (row === undefined) return;
     const last = this.#count - 1;
+    this.#present(row);
     if (row !== last) {
       const lastRid = this.#rids[last]!;
       const from = this.#rowFloat(last);
@@ -414,6 +543,10 @@ export class VectorIndex {
       this.#q8?.move(last, row);
       this.#rids[row] = lastRid;
       this.#rowOf.set(lastRid, row);
+      if (this.#absent[last] === 1) {
+        this.#absent[row] = 1;
+        this.#absent[last] = 0;
+      }
     }
     this.#rowOf.delete(rid);
     this.#count = last;
@@ -421,10 +554,18 @@ export class VectorIndex {
 
   /** A copy of the stored (unit) vector of `rid`, or undefined. */
   get(rid: number): Float32Array | undefined {
-    const row = this.#rowOf.get(rid);
-    if (row === undefined) return undefined;
-    const at = this.#rowFloat(row);
-    return this.#heap.slice(at, at + this.dims);
+    return this.getMany([rid])[0];
+  }
+
+  /** {@link get} of each rid, the rows still on disk read at once. */
+  getMany(rids: readonly number[]): (Float32Array | undefined)[] {
+    if (this.#absentCount > 0) this.#load(this.#rowsOf(rids));
+    return rids.map((rid) => {
+      const row = this.#rowOf.get(rid);
+      if (row === undefined) return undefined;
+      const at = this.#rowFloat(row);
+      return this.#heap.slice(at, at + this.dims);
+    });
   }
 
   #setQuery(query: Float32Array): void {
@@ -441,6 +582,7 @@ export class VectorIndex {
   /** Cosines of the given rids with a unit query (0 for a rid without a vector), by the same kernel as search. */
   similarities(rids: readonly number[], query: Float32Array): Map<number, number> {
     this.#setQuery(query);
+    if (this.#absentCount > 0) this.#load(this.#rowsOf(rids));
     const out = new Map<number, number>();
     const outAt = this.#outOff;
     for (const rid of rids) {
@@ -469,8 +611,19 @@ export class VectorIndex {
     return this.#searchAll(k, skip);
   }
 
+  /** The rows of those of `rids` that the index holds. */
+  #rowsOf(rids: Iterable<number>): number[] {
+    const rows: number[] = [];
+    for (const rid of rids) {
+      const row = this.#rowOf.get(rid);
+      if (row !== undefined) rows.push(row);
+    }
+    return rows;
+  }
+
   /** {@link search} by one pass of the float scan over every row. */
   #searchAll(k: number, skip: ((rid: number) => boolean) | undefined): VectorHit[] {
+    this.#loadAll();
     this.#scan(this.#rowsOff(), this.#queryOff, this.#outOff, this.#count, this.#stride);
     const scores = this.#heap.subarray(this.#outOff >> 2, (this.#outOff >> 2) + this.#count);
     const rids = this.#rids;
@@ -489,11 +642,8 @@ export class VectorIndex {
    * per row, the same order and ties.
    */
   #searchRows(allowed: ReadonlySet<number>, k: number): VectorHit[] {
-    const rows: number[] = [];
-    for (const rid of allowed) {
-      const row = this.#rowOf.get(rid);
-      if (row !== undefined) rows.push(row);
-    }
+    const rows = this.#rowsOf(allowed);
+    this.#load(rows);
     const scores = rows.map((row) => this.#exact(row));
     const rids = this.#rids;
     return topK(
@@ -530,12 +680,14 @@ export class VectorIndex {
     const rids = this.#rids;
     const { scores: approx } = q8.scan(query, n);
     const head = bestRows(approx, n, Math.min(n, 2 * k + 32), skip && ((row) => skip(rids[row]!)));
+    this.#load(head);
     const exact = new Map<number, number>();
     for (const row of head) exact.set(row, this.#exact(row));
     let floor = -Infinity;
     if (exact.size >= k) floor = [...exact.values()].sort((a, b) => b - a)[k - 1]!;
     const reaching = q8.reaching(floor, n);
     if (reaching.length * FEW_ROWS > n) return this.#searchAll(k, skip);
+    this.#load(reaching.filter((row) => !exact.has(row) && !skip?.(rids[row]!)));
     for (const row of reaching) {
       if (exact.has(row) || skip?.(rids[row]!)) continue;
       exact.set(row, this.#exact(row));

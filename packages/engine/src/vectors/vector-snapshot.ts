@@ -1,16 +1,17 @@
 import { int8Stride, quantize } from './int8-rows.ts';
 import type { Reader } from '../store/reader.ts';
 import type { Database } from '../store/database.ts';
-import type { VectorIndex } from './vector-index.ts';
+import type { RowSource, VectorIndex } from './vector-index.ts';
 
 /**
  * The stored vectors of one model, also kept as a few large parts (`vector_snapshot`), so an open
  * reads about forty blobs at 100k memories instead of 100k rows (and 100k quantizations).
  *
  * A part holds the vectors of consecutive rids in ascending order (`last_rid` the greatest):
- * `rids` float64, `vectors` the float32 bytes exactly as stored in `embeddings`, `quantized` their
- * int8 copy as {@link quantize} computes it (the scales, the L1 norms, then the int8 rows, each
- * padded to {@link int8Stride} bytes as the scan reads them).
+ * `rids` float64, `quantized` their int8 copy as {@link quantize} computes it (the scales, the L1
+ * norms, then the int8 rows, each padded to {@link int8Stride} bytes as the scan reads them), then
+ * `vectors` the float32 bytes exactly as stored in `embeddings` (last in the record, so an open
+ * that reads only the int8 copy never reads their pages).
  * Together the parts hold exactly the model's stored vectors of every rid up to the greatest
  * `last_rid`. Triggers keep that true in every transaction: a stored vector deleted or changed, or
  * one added at or below that rid, deletes every part. New memories get greater rids, so adding
@@ -46,28 +47,39 @@ export function snapshotCoverage(
 }
 
 /**
- * Appends every part to `index` (which must be empty). Returns the greatest rid covered, or
- * `undefined` when a part does not read back as written (its rows are then not trusted: the caller
- * starts over from the rows).
+ * Appends every part to `index` (which must be empty). With `source`, where the index keeps an
+ * int8 copy, only the parts' int8 rows are read (a quarter of the bytes) and the float32 rows stay
+ * on disk, read through `source` as the index needs them (`VectorIndex.appendQuantized`).
+ * Returns the greatest rid covered, or `undefined` when a part does not read back as written (its
+ * rows are then not trusted: the caller starts over from the rows).
  */
-export function readSnapshot(read: Reader, index: VectorIndex, model: string): number | undefined {
+export function readSnapshot(
+  read: Reader,
+  index: VectorIndex,
+  model: string,
+  source?: RowSource,
+): number | undefined {
   const dims = index.dims;
   const stride = int8Stride(dims);
+  const lazy = source !== undefined && index.quantized;
   let covered = 0;
   let ok = true;
   read.each(
-    'SELECT last_rid, n_rows, rids, vectors, quantized FROM vector_snapshot WHERE model = ? AND format = ? ORDER BY last_rid',
+    // lazily, only the float rows' length (SQLite reads it from the record, not the blob's pages)
+    lazy
+      ? 'SELECT last_rid, n_rows, rids, length(vectors), quantized FROM vector_snapshot WHERE model = ? AND format = ? ORDER BY last_rid'
+      : 'SELECT last_rid, n_rows, rids, vectors, quantized FROM vector_snapshot WHERE model = ? AND format = ? ORDER BY last_rid',
     [model, SNAPSHOT_FORMAT],
     (c) => {
       if (!ok) return;
       const lastRid = c.num(0);
       const n = c.num(1);
       const ridBytes = c.blob(2);
-      const vectors = c.blob(3);
+      const vectors = lazy ? undefined : c.blob(3);
       const quantized = c.blob(4);
       if (
         ridBytes.byteLength !== n * 8 ||
-        vectors.byteLength !== n * dims * 4 ||
+        (vectors ? vectors.byteLength : c.num(3)) !== n * dims * 4 ||
         quantized.byteLength !== n * (8 + stride)
       ) {
         ok = false;
@@ -79,11 +91,13 @@ export function readSnapshot(read: Reader, index: VectorIndex, model: string): n
         return;
       }
       const q = quantized.slice();
-      index.appendRows(rids, vectors, {
+      const rows = {
         scales: new Float32Array(q.buffer, 0, n),
         l1: new Float32Array(q.buffer, n * 4, n),
         rows: new Int8Array(q.buffer, n * 8, n * stride),
-      });
+      };
+      if (vectors) index.appendRows(rids, vectors, rows);
+      else index.appendQuantized(rids, rows, source!);
       covered = lastRid;
     },
   );
