@@ -39,6 +39,46 @@ describe('RowTable', () => {
     );
   });
 
+  it('setRun answers as set on each rid in turn, between any sets and deletes', () => {
+    const run = fc.oneof(
+      fc.array(rid, { maxLength: 60 }),
+      // a snapshot part's rids: ascending, mostly dense
+      fc
+        .tuple(fc.integer({ min: 0, max: 200_000 }), fc.array(fc.integer({ min: 1, max: 3 })))
+        .map(([start, gaps]) =>
+          gaps.map((_, i) => start + gaps.slice(0, i + 1).reduce((a, b) => a + b, 0)),
+        ),
+    );
+    const step = fc.oneof(
+      op,
+      fc.record({ kind: fc.constant('run' as const), rids: run, first: fc.nat(1_000_000) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const table = new RowTable();
+        const map = new Map<number, number>();
+        const seen: number[] = [-1];
+        for (const s of steps) {
+          if (s.kind === 'run') {
+            table.setRun(Float64Array.from(s.rids), s.first);
+            s.rids.forEach((r, i) => map.set(r, s.first + i));
+            seen.push(...s.rids);
+          } else if (s.kind === 'set') {
+            table.set(s.rid, s.row);
+            map.set(s.rid, s.row);
+            seen.push(s.rid);
+          } else {
+            table.delete(s.rid);
+            map.delete(s.rid);
+            seen.push(s.rid);
+          }
+        }
+        for (const r of seen) expect(table.get(r)).toBe(map.get(r));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('holds 100k ascending rids in a typed array of about their count, and a far rid apart', () => {
     const table = new RowTable();
     for (let r = 1; r <= 100_000; r++) table.set(r, r - 1);

@@ -44,6 +44,26 @@ export class RowTable {
     this.#far.set(rid, row);
   }
 
+  /**
+   * Sets the rows `first`, `first + 1`, … of `rids` in order, as {@link set} on each would: an
+   * open adds a snapshot part's rids at once, so the direct table is grown once for the part and
+   * the rids are written in one tight loop.
+   */
+  setRun(rids: ArrayLike<number>, first: number): void {
+    let max = -Infinity;
+    for (let i = 0; i < rids.length; i++) if (rids[i]! > max) max = rids[i]!;
+    if (max >= this.#direct.length && max < DIRECT + SPREAD * (this.#size + rids.length))
+      this.#reach(max);
+    for (let i = 0; i < rids.length; i++) {
+      const rid = rids[i]!;
+      const direct = this.#direct; // `set` below may grow it
+      if (rid >= 0 && rid < direct.length && this.#far.size === 0) {
+        if (direct[rid] === 0) this.#size++;
+        direct[rid] = first + i + 1;
+      } else this.set(rid, first + i);
+    }
+  }
+
   delete(rid: number): void {
     if (rid >= 0 && rid < this.#direct.length && this.#direct[rid] !== 0) {
       this.#direct[rid] = 0;

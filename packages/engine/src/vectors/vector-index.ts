@@ -436,10 +436,8 @@ export class VectorIndex {
         this.#heap.fill(0, at + this.dims, at + this.#stride);
       }
     }
-    for (let i = 0; i < n; i++) {
-      this.#rids[first + i] = rids[i]!;
-      this.#rowOf.set(rids[i]!, first + i);
-    }
+    this.#rids.set(rids, first);
+    this.#rowOf.setRun(rids, first);
     this.#count += n;
     if (!this.#q8) return;
     if (quantized) this.#q8.setRows(first, quantized);
@@ -465,10 +463,8 @@ export class VectorIndex {
       this.#absent = absent;
     }
     const first = this.#count;
-    for (let i = 0; i < n; i++) {
-      this.#rids[first + i] = rids[i]!;
-      this.#rowOf.set(rids[i]!, first + i);
-    }
+    this.#rids.set(rids, first);
+    this.#rowOf.setRun(rids, first);
     this.#absent.fill(1, first, first + n);
     this.#absentCount += n;
     this.#count += n;

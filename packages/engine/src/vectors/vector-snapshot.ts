@@ -90,11 +90,13 @@ export function readSnapshot(
         ok = false;
         return;
       }
-      const q = quantized.slice();
+      // The scales and norms copied out (a float view needs an aligned offset); the int8 rows,
+      // most of the bytes, viewed where the read left them: the index copies them at once.
+      const head = quantized.slice(0, n * 8);
       const rows = {
-        scales: new Float32Array(q.buffer, 0, n),
-        l1: new Float32Array(q.buffer, n * 4, n),
-        rows: new Int8Array(q.buffer, n * 8, n * stride),
+        scales: new Float32Array(head.buffer, 0, n),
+        l1: new Float32Array(head.buffer, n * 4, n),
+        rows: new Int8Array(quantized.buffer, quantized.byteOffset + n * 8, n * stride),
       };
       if (vectors) index.appendRows(rids, vectors, rows);
       else index.appendQuantized(rids, rows, source!);
