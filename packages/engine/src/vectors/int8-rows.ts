@@ -8,6 +8,70 @@ type ScanI8 = (
   n: number,
   stride: number,
 ) => void;
+type Above = (scores: number, n: number, floor: number, out: number, max: number) => number;
+
+/** Row indices `above` may write: its region of the kernel's memory (64 KiB). */
+const ABOVE_MAX = 16_384;
+/** {@link Int8Rows.best} takes its floor from one score in each run of this many… */
+export const SAMPLE_STRIDE = 16;
+/** …the least of the `m / SAMPLE_STRIDE` best sampled, and this many more (a margin for chance). */
+const SAMPLE_SLACK = 8;
+
+/** The row sampled from the `at`-th run of `sample` rows: at an offset hashed from `at`. */
+export function sampledRow(at: number, sample: number): number {
+  return at * sample + ((Math.imul(at, 0x9e3779b1) >>> 16) % sample);
+}
+
+/**
+ * The `m` of `rows` (or, without them, of the rows below `n`; with `sample`, of one row in each
+ * run of `sample`, at an offset that varies from run to run, so that no period in the rows' order
+ * biases it) of highest score, rows `skip` rejects left out, in no order (ties broken
+ * arbitrarily): a bounded min-heap on typed arrays, its least first.
+ */
+function topRows(
+  scores: Float32Array,
+  m: number,
+  { rows, n = 0, sample = 1 }: { rows?: Int32Array; n?: number; sample?: number },
+  skip?: (row: number) => boolean,
+): Int32Array {
+  const hs = new Float32Array(m);
+  const hr = new Int32Array(m);
+  let size = 0;
+  const count = rows ? rows.length : Math.floor(n / sample);
+  for (let at = 0; at < count; at++) {
+    const row = rows ? rows[at]! : sample === 1 ? at : sampledRow(at, sample);
+    const s = scores[row]!;
+    if (size === m && s <= hs[0]!) continue;
+    if (skip?.(row)) continue;
+    let i: number;
+    if (size < m) {
+      // sift up from the end
+      i = size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (hs[p]! <= s) break;
+        hs[i] = hs[p]!;
+        hr[i] = hr[p]!;
+        i = p;
+      }
+    } else {
+      // replace the smallest, sift down
+      i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const c = l + 1 < size && hs[l + 1]! < hs[l]! ? l + 1 : l;
+        if (hs[c]! >= s) break;
+        hs[i] = hs[c]!;
+        hr[i] = hr[c]!;
+        i = c;
+      }
+    }
+    hs[i] = s;
+    hr[i] = row;
+  }
+  return hr.subarray(0, size);
+}
 
 /**
  * Slack added to every error bound: covers the float32 rounding of the exact kernel's sums (at
@@ -66,16 +130,19 @@ export interface QuantizedRows {
  * its scale), plus {@link ROUNDING_SLACK}.
  *
  * Memory (one WebAssembly memory of its own): the int8 query, then `capacity` approximate scores,
- * `capacity` scales, and the rows, `stride` bytes each (dims rounded up to 16).
+ * `capacity` scales, the rows, `stride` bytes each (dims rounded up to 16), and {@link ABOVE_MAX}
+ * row indices written by the kernel `above`.
  */
 export class Int8Rows {
   readonly #dims: number;
   readonly #stride: number;
   readonly #memory: WebAssembly.Memory;
   readonly #scan: ScanI8;
+  readonly #above: Above;
   #capacity = 0;
   #i8: Int8Array;
   #f32: Float32Array;
+  #i32: Int32Array;
   /** L1 norm of each dequantized row (JS memory: only the bound reads it). */
   #l1 = new Float32Array(0);
   #queryScale = 0;
@@ -84,13 +151,15 @@ export class Int8Rows {
   #maxScale = 0;
   #maxL1 = 0;
 
-  private constructor(dims: number, memory: WebAssembly.Memory, scan: ScanI8) {
+  private constructor(dims: number, memory: WebAssembly.Memory, scan: ScanI8, above: Above) {
     this.#dims = dims;
     this.#stride = int8Stride(dims);
     this.#memory = memory;
     this.#scan = scan;
+    this.#above = above;
     this.#i8 = new Int8Array(memory.buffer);
     this.#f32 = new Float32Array(memory.buffer);
+    this.#i32 = new Int32Array(memory.buffer);
   }
 
   /** A matrix for `dims`-dimensional rows, or `undefined` where WebAssembly SIMD is unavailable. */
@@ -99,8 +168,12 @@ export class Int8Rows {
       const bytes = Uint8Array.from(atob(VECTOR_SCAN_WASM), (c) => c.charCodeAt(0));
       if (!WebAssembly.validate(bytes)) return undefined;
       const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
-      const exports = instance.exports as { memory: WebAssembly.Memory; scan_i8: ScanI8 };
-      const rows = new Int8Rows(dims, exports.memory, exports.scan_i8);
+      const exports = instance.exports as {
+        memory: WebAssembly.Memory;
+        scan_i8: ScanI8;
+        above: Above;
+      };
+      const rows = new Int8Rows(dims, exports.memory, exports.scan_i8, exports.above);
       rows.grow(capacity);
       return rows;
     } catch {
@@ -122,14 +195,18 @@ export class Int8Rows {
   #rowsOff(capacity = this.#capacity): number {
     return this.#stride + capacity * 8;
   }
+  #aboveOff(capacity = this.#capacity): number {
+    return this.#rowsOff(capacity) + capacity * this.#stride;
+  }
 
   /** Makes room for `capacity` rows, keeping the first `count`. */
   grow(capacity: number, count = 0): void {
-    const need = this.#rowsOff(capacity) + capacity * this.#stride;
+    const need = this.#aboveOff(capacity) + ABOVE_MAX * 4;
     const have = this.#memory.buffer.byteLength;
     if (need > have) this.#memory.grow(Math.ceil((need - have) / 65536));
     this.#i8 = new Int8Array(this.#memory.buffer);
     this.#f32 = new Float32Array(this.#memory.buffer);
+    this.#i32 = new Int32Array(this.#memory.buffer);
     // Both regions move up: rows first (they lie above the scales), then the scales.
     const oldRows = this.#rowsOff();
     this.#i8.copyWithin(this.#rowsOff(capacity), oldRows, oldRows + count * this.#stride);
@@ -201,11 +278,43 @@ export class Int8Rows {
   }
 
   /**
+   * The rows among the first `n` whose approximate score (of the last {@link scan}) is at least
+   * `floor` as a float32, ascending, found by the kernel; `undefined` when more than `max` are.
+   */
+  #rowsAbove(floor: number, n: number, max = ABOVE_MAX): Int32Array | undefined {
+    const out = this.#aboveOff();
+    const count = this.#above(this.#scoresOff(), n, floor, out, max);
+    return count > max ? undefined : this.#i32.slice(out >> 2, (out >> 2) + count);
+  }
+
+  /**
+   * The `m` rows among the first `n` of highest approximate score (of the last {@link scan}), in
+   * no order (ties broken arbitrarily), rows `skip` rejects left out. Without `skip`, a floor is
+   * taken first, the least of the `m / SAMPLE_STRIDE + SAMPLE_SLACK` best of a sample (one score
+   * in each run of {@link SAMPLE_STRIDE}), and the kernel lists the rows that reach it (16 scores
+   * a test) for the heap; when fewer than `m` do (an unlucky sample) or too many, every row is heaped.
+   * The answer is the same either way.
+   */
+  best(n: number, m: number, skip?: (row: number) => boolean): Int32Array {
+    const at = this.#scoresOff() >> 2;
+    const scores = this.#f32.subarray(at, at + n);
+    if (!skip && m > 0 && n >= SAMPLE_STRIDE * m) {
+      const sampled = topRows(scores, Math.ceil(m / SAMPLE_STRIDE) + SAMPLE_SLACK, {
+        n,
+        sample: SAMPLE_STRIDE,
+      });
+      const rows = this.#rowsAbove(scores[sampled[0]!]!, n); // the heap's least
+      if (rows && rows.length >= m) return topRows(scores, m, { rows });
+    }
+    return topRows(scores, m, { n }, skip);
+  }
+
+  /**
    * The rows among the first `n` whose exact score with the last {@link scan}'s query could reach
    * `floor`: those whose approximate score plus its error bound (see {@link Int8Rows}) is at least
-   * `floor`, ascending. One pass over the scores, the bound's query terms hoisted out of the
-   * loop; a row's scale and L1 norm are read only where the greatest of them could lift its
-   * approximate score to `floor` (most rows are far below it).
+   * `floor`, ascending. A row's scale and L1 norm are read only where the greatest of them could
+   * lift its approximate score to `floor`: the kernel lists those rows (a float32 floor a little
+   * below that cut, so none is missed), and the exact test below decides.
    */
   reaching(floor: number, n: number): number[] {
     const f32 = this.#f32;
@@ -219,12 +328,18 @@ export class Int8Rows {
     const cut =
       floor - ROUNDING_SLACK - (sq / 2) * this.#maxL1 - this.#maxScale * perRowScale - 1e-9;
     const out: number[] = [];
-    for (let row = 0; row < n; row++) {
-      if (f32[scores + row]! * sq < cut) continue;
+    const test = (row: number) => {
+      if (f32[scores + row]! * sq < cut) return;
       const reach =
         f32[scores + row]! * sq + (sq / 2) * l1[row]! + f32[scales + row]! * perRowScale;
       if (reach + ROUNDING_SLACK >= floor) out.push(row);
-    }
+    };
+    // score · sq ≥ cut needs score ≥ cut / sq: listed from a float32 a millionth below that
+    const t = cut / sq;
+    const listed =
+      sq > 0 && Number.isFinite(t) ? this.#rowsAbove(t - Math.abs(t) * 1e-6 - 1e-30, n) : undefined;
+    if (listed) for (const row of listed) test(row);
+    else for (let row = 0; row < n; row++) test(row);
     return out;
   }
 }

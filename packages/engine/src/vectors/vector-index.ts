@@ -167,54 +167,6 @@ function topK(
 }
 
 /**
- * The `m` rows of highest score among the first `n` (any order; ties broken arbitrarily), rows
- * `skip` rejects left out: a bounded min-heap on typed arrays, written out for the one caller that
- * runs it over every row of the index.
- */
-function bestRows(
-  scores: Float32Array,
-  n: number,
-  m: number,
-  skip?: (row: number) => boolean,
-): Int32Array {
-  const hs = new Float32Array(m);
-  const hr = new Int32Array(m);
-  let size = 0;
-  for (let row = 0; row < n; row++) {
-    const s = scores[row]!;
-    if (size === m && s <= hs[0]!) continue;
-    if (skip?.(row)) continue;
-    let i: number;
-    if (size < m) {
-      // sift up from the end
-      i = size++;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (hs[p]! <= s) break;
-        hs[i] = hs[p]!;
-        hr[i] = hr[p]!;
-        i = p;
-      }
-    } else {
-      // replace the smallest, sift down
-      i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= size) break;
-        const c = l + 1 < size && hs[l + 1]! < hs[l]! ? l + 1 : l;
-        if (hs[c]! >= s) break;
-        hs[i] = hs[c]!;
-        hr[i] = hr[c]!;
-        i = c;
-      }
-    }
-    hs[i] = s;
-    hr[i] = row;
-  }
-  return hr.subarray(0, size);
-}
-
-/**
  * Exact cosine search over an in-memory matrix of unit-length float32 rows, one per memory. Rows
  * are contiguous (a removed row is filled by the last one) in WebAssembly memory and scanned by a
  * SIMD kernel (a JavaScript kernel with the same arithmetic where SIMD is missing); the top k is
@@ -674,8 +626,8 @@ export class VectorIndex {
   ): VectorHit[] {
     const n = this.#count;
     const rids = this.#rids;
-    const { scores: approx } = q8.scan(query, n);
-    const head = bestRows(approx, n, Math.min(n, 2 * k + 32), skip && ((row) => skip(rids[row]!)));
+    q8.scan(query, n);
+    const head = q8.best(n, Math.min(n, 2 * k + 32), skip && ((row) => skip(rids[row]!)));
     this.#load(head);
     const exact = new Map<number, number>();
     for (const row of head) exact.set(row, this.#exact(row));
