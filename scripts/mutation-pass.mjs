@@ -223,7 +223,7 @@ const MUTANTS = [
   {
     id: 'lazy-reaching-unread',
     file: 'packages/engine/src/vectors/vector-index.ts',
-    find: '    this.#load(reaching.filter((row) => !exact.has(row) && !skip?.(rids[row]!)));',
+    find: '    this.#load(more);',
     replace: '',
     what: "rows reached only through their int8 copy's error bound are scored without reading their float32 rows",
     tests: [T('vector-index-lazy')],

@@ -74,16 +74,18 @@ describe('vector index', () => {
   });
 
   it('after a delete, the row the last vector moves into is searched by that vector', () => {
-    // A first, then 80 rows half way to the query, then C (the query's direction) last: deleting A
+    // A first, then 80 rows part way to the query, then C (the query's direction) last: deleting A
     // moves C into A's row. The int8 copy of that row must become C's: were it still A's (opposite
     // to the query), C's approximate score would leave it out of the rows scored exactly (the best
-    // 2k + 32 and those whose bound reaches the k-th), and a half-way row would answer first.
+    // 2k + 32 and those whose bound reaches the k-th), and a part-way row would answer first. The
+    // part-way rows differ, so only a few reach the k-th score (many tied would take the full
+    // float scan instead, which reads C's float row and hides a stale int8 copy).
     const dims = 16;
     const index = new VectorIndex(dims, 4, { quantizedFrom: 1 });
     const toward = (x: number, i: number) =>
       Float32Array.from({ length: dims }, (_, j) => (j === 0 ? x : j === 1 + (i % 15) ? 1 : 0));
     index.set(1000, toward(-1, 0)); // A: away from the query
-    for (let rid = 0; rid < 80; rid++) index.set(rid, toward(0.6, rid)); // half way
+    for (let rid = 0; rid < 80; rid++) index.set(rid, toward(0.1 + (0.5 * rid) / 80, rid)); // part way
     index.set(
       2000,
       toward(1, 0).map((x, j) => (j === 0 ? 1 : 0)),

@@ -259,11 +259,7 @@ export class VectorIndex {
     const rids = new Int32Array(capacity);
     rids.set(this.#rids.subarray(0, this.#count));
     this.#rids = rids;
-    if (this.#absentCount > 0) {
-      const absent = new Uint8Array(capacity);
-      absent.set(this.#absent.subarray(0, this.#count));
-      this.#absent = absent;
-    }
+    if (this.#absentCount > 0) this.#absentFlags(capacity);
     this.#q8?.grow(capacity, this.#count);
     this.#capacity = capacity;
     this.#quantizeIfDue();
@@ -409,11 +405,7 @@ export class VectorIndex {
     const n = rids.length;
     if (this.#count + n > this.#capacity) this.#grow(this.#count + n);
     if (!this.#q8) return false;
-    if (this.#absent.length < this.#capacity) {
-      const absent = new Uint8Array(this.#capacity);
-      absent.set(this.#absent.subarray(0, this.#count));
-      this.#absent = absent;
-    }
+    this.#absentFlags(this.#capacity);
     const first = this.#count;
     this.#rids.set(rids, first);
     this.#rowOf.setRun(rids, first);
@@ -507,13 +499,19 @@ export class VectorIndex {
 
   /** {@link get} of each rid, the rows still on disk read at once. */
   getMany(rids: readonly number[]): (Float32Array | undefined)[] {
-    if (this.#absentCount > 0) this.#load(this.#rowsOf(rids));
-    return rids.map((rid) => {
-      const row = this.#rowOf.get(rid);
+    const rows = this.#heldRows(rids);
+    return rows.map((row) => {
       if (row === undefined) return undefined;
       const at = this.#rowFloat(row);
       return this.#heap.slice(at, at + this.dims);
     });
+  }
+
+  /** The row of each of `rids` (`undefined`: none), those held only as their int8 copy read at once. */
+  #heldRows(rids: readonly number[]): (number | undefined)[] {
+    const rows = rids.map((rid) => this.#rowOf.get(rid));
+    if (this.#absentCount > 0) this.#load(rows.filter((row) => row !== undefined));
+    return rows;
   }
 
   #setQuery(query: Float32Array): void {
@@ -530,18 +528,12 @@ export class VectorIndex {
   /** Cosines of the given rids with a unit query (0 for a rid without a vector), by the same kernel as search. */
   similarities(rids: readonly number[], query: Float32Array): Map<number, number> {
     this.#setQuery(query);
-    if (this.#absentCount > 0) this.#load(this.#rowsOf(rids));
+    const rows = this.#heldRows(rids);
     const out = new Map<number, number>();
-    const outAt = this.#outOff;
-    for (const rid of rids) {
-      const row = this.#rowOf.get(rid);
-      if (row === undefined) {
-        out.set(rid, 0);
-        continue;
-      }
-      this.#scan(this.#rowFloat(row) * 4, this.#queryOff, outAt, 1, this.#stride);
-      out.set(rid, this.#heap[outAt >> 2]!);
-    }
+    rids.forEach((rid, i) => {
+      const row = rows[i];
+      out.set(rid, row === undefined ? 0 : this.#exact(row));
+    });
     return out;
   }
 
@@ -557,6 +549,14 @@ export class VectorIndex {
     if (this.#q8 && this.#count >= this.#quantizedFrom && k < this.#count)
       return this.#searchQuantized(this.#q8, query, k, skip);
     return this.#searchAll(k, skip);
+  }
+
+  /** Room for `capacity` rows in the flags of rows held only as their int8 copy. */
+  #absentFlags(capacity: number): void {
+    if (this.#absent.length >= capacity) return;
+    const absent = new Uint8Array(capacity);
+    absent.set(this.#absent.subarray(0, this.#count));
+    this.#absent = absent;
   }
 
   /** The rows of those of `rids` that the index holds. */
@@ -635,11 +635,9 @@ export class VectorIndex {
     if (exact.size >= k) floor = [...exact.values()].sort((a, b) => b - a)[k - 1]!;
     const reaching = q8.reaching(floor, n);
     if (reaching.length * FEW_ROWS > n) return this.#searchAll(k, skip);
-    this.#load(reaching.filter((row) => !exact.has(row) && !skip?.(rids[row]!)));
-    for (const row of reaching) {
-      if (exact.has(row) || skip?.(rids[row]!)) continue;
-      exact.set(row, this.#exact(row));
-    }
+    const more = reaching.filter((row) => !exact.has(row) && !skip?.(rids[row]!));
+    this.#load(more);
+    for (const row of more) exact.set(row, this.#exact(row));
     const rows = [...exact.keys()];
     return topK(
       k,
