@@ -239,8 +239,8 @@ const MUTANTS = [
   {
     id: 'int8-above-overflow-kept',
     file: 'packages/engine/src/vectors/int8-rows.ts',
-    find: '    return count > max ? undefined : this.#i32.slice(out >> 2, (out >> 2) + count);',
-    replace: '    return this.#i32.slice(out >> 2, (out >> 2) + Math.min(count, max));',
+    find: '    return count > ABOVE_MAX ? undefined : this.#i32.slice(out >> 2, (out >> 2) + count);',
+    replace: '    return this.#i32.slice(out >> 2, (out >> 2) + Math.min(count, ABOVE_MAX));',
     what: "the kernel's list of rows above a floor is used when more rows reach it than the list holds",
     tests: [T('int8-rows'), T('vector-index')],
   },

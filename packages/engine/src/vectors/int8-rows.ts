@@ -279,12 +279,13 @@ export class Int8Rows {
 
   /**
    * The rows among the first `n` whose approximate score (of the last {@link scan}) is at least
-   * `floor` as a float32, ascending, found by the kernel; `undefined` when more than `max` are.
+   * `floor` as a float32, ascending, found by the kernel; `undefined` when more than its list
+   * holds ({@link ABOVE_MAX}) are.
    */
-  #rowsAbove(floor: number, n: number, max = ABOVE_MAX): Int32Array | undefined {
+  #rowsAbove(floor: number, n: number): Int32Array | undefined {
     const out = this.#aboveOff();
-    const count = this.#above(this.#scoresOff(), n, floor, out, max);
-    return count > max ? undefined : this.#i32.slice(out >> 2, (out >> 2) + count);
+    const count = this.#above(this.#scoresOff(), n, floor, out, ABOVE_MAX);
+    return count > ABOVE_MAX ? undefined : this.#i32.slice(out >> 2, (out >> 2) + count);
   }
 
   /**
