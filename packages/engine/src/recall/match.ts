@@ -1,4 +1,5 @@
 import type { Reader } from '../store/reader.ts';
+import { DocLengths } from './doc-lengths.ts';
 import { KeptLists } from './kept-lists.ts';
 import { phraseKey } from './phrase-key.ts';
 import { PhraseScores } from './phrase-scores.ts';
@@ -74,6 +75,8 @@ export interface MatchMemo {
   readonly words: WordsMemo;
   /** The row ids each FTS5 expression matches (ascending), as lexical coverage reads them whole. */
   readonly matches: KeptLists<Int32Array>;
+  /** The memories' lengths in the lexical index: kept from one store generation to the next, and caught up. */
+  readonly lengths: DocLengths;
 }
 
 /** The lexical side of a query: its slots with their expressions and weights (idf × weight). */
@@ -91,13 +94,17 @@ export interface QueryEvidence {
   total: number;
 }
 
-/** An empty {@link MatchMemo}: nothing counted or read yet. */
-export function matchMemo(): MatchMemo {
+/**
+ * An empty {@link MatchMemo}: nothing counted or read yet, but the memories' `lengths` (those of
+ * the memo of the store's last generation: they catch up themselves).
+ */
+export function matchMemo(lengths = new DocLengths()): MatchMemo {
   return {
     slotCounts: new Map(),
     phrases: new PhraseScores(),
     words: new WordsMemo(),
     matches: new KeptLists(KEPT_MATCHES, (rids) => rids.length),
+    lengths,
   };
 }
 

@@ -211,6 +211,15 @@ const ONE_WORD = /^"([a-z]+)"$/;
  * stem (marked, so that it equals no phrase); any other phrase as it is.
  */
 export function phraseKey(phrase: string): string {
+  const token = phraseToken(phrase);
+  return token === undefined ? phrase : `\u0001${token}`;
+}
+
+/**
+ * The one token FTS5's `porter unicode61` tokenizer makes of `phrase`, for a phrase of one
+ * lower-case ASCII word (`"officials"`: `offici`); undefined for any other phrase.
+ */
+export function phraseToken(phrase: string): string | undefined {
   const word = ONE_WORD.exec(phrase)?.[1];
-  return word === undefined ? phrase : `\u0001${porterStem(word)}`;
+  return word === undefined ? undefined : porterStem(word);
 }

@@ -86,7 +86,7 @@ export class RecallMemo {
     this.rows.clear();
     this.speakers.clear();
     this.neighbours.clear();
-    this.match = matchMemo();
+    this.match = matchMemo(this.match.lengths);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Reader } from '../store/reader.ts';
 import { LOOKUP_COST, phraseCount, storeSize, type MatchMemo } from './match.ts';
-import { phraseKey } from './phrase-key.ts';
+import { columnWeights, instanceScores } from './phrase-instances.ts';
+import { phraseKey, phraseToken } from './phrase-key.ts';
 import type { PhraseMatches } from './phrase-scores.ts';
 
 /**
@@ -14,14 +15,16 @@ import type { PhraseMatches } from './phrase-scores.ts';
  * the second prunes far more. So:
  *
  * 1. the phrases are taken rarest first, each scored on every memory it matches (one FTS5 query
- *    per phrase: its own `bm25()`, which is its share of the OR query's; kept in the memo's
- *    `phrases` until the store changes, and summed over rid-sorted arrays);
+ *    per phrase: its own `bm25()`, which is its share of the OR query's, or, for a word of many
+ *    matches, the same values computed from its instances: `phrase-instances.ts`; kept in the
+ *    memo's `phrases` until the store changes, and summed over rid-sorted arrays);
  * 2. as soon as the k-th best partial score exceeds what all remaining phrases together could
  *    add, no memory that matched none of the phrases scored so far can reach the top k: the rest
  *    of the phrases are scored only for the candidates that could still get there: merged from
- *    the memo where it keeps the phrase's matches, else by one read that visits the phrase's
- *    matches and scores only the candidates among them, while the phrase matches fewer memories
- *    than {@link LOOKUP_COST} per candidate;
+ *    the memo where it keeps the phrase's matches, else (a word: every match computed from its
+ *    instances, and kept) by one read that visits the phrase's matches and scores only the
+ *    candidates among them, while the phrase matches fewer memories than {@link LOOKUP_COST}
+ *    per candidate;
  * 3. the phrases left, candidates best first, one lookup each (`MATCH phrase AND rowid = ?`,
  *    which FTS5 answers by seeking in the phrase's doclist): one whose partial score plus what it
  *    could still gain cannot beat the k-th best complete score is dropped unread.
@@ -35,6 +38,11 @@ import type { PhraseMatches } from './phrase-scores.ts';
  * memories (below that, one `ORDER BY` query is as fast); {@link TopBm25Work} says what it read.
  */
 
+/**
+ * Matches from which a one-word phrase's scores are computed from its instances (below it the
+ * query for the idf's logarithm costs more than the instances save).
+ */
+const INSTANCES_FROM = 256;
 /** FTS5's `bm25()` k1 (fixed in FTS5). */
 const K1 = 1.2;
 /** What a phrase with FTS5's floored idf (10⁻⁶) adds at most. */
@@ -111,20 +119,7 @@ export function topBm25(
   /** Each memory's score over the phrases read so far, by ascending rid. */
   let partial: Scores = { rids: new Int32Array(0), scores: new Float64Array(0) };
   const matches = ({ phrase, n }: (typeof counted)[number]) =>
-    memo.phrases.get(bm25Call, phrase, () => {
-      const rids = new Int32Array(n);
-      const bm25 = new Float64Array(n);
-      let at = 0;
-      read.each(
-        `SELECT rowid, ${bm25Call} FROM memories_fts WHERE memories_fts MATCH ?`,
-        [phrase],
-        (c) => {
-          rids[at] = c.num(0);
-          bm25[at++] = c.num(1);
-        },
-      );
-      return byRid(rids.subarray(0, at), bm25.subarray(0, at));
-    });
+    memo.phrases.get(bm25Call, phrase, () => phraseMatches(read, memo, phrase, n, bm25Call));
   let i = 0;
   // 1. Rarest first, every match, until no memory unseen so far can reach the top k.
   for (; i < counted.length; i++) {
@@ -153,7 +148,17 @@ export function topBm25(
       addToLive(partial, live, matches(counted[i]!), repeats);
     } else {
       if (n > lookupCost * candidates || bound <= FLOORED) break;
-      addToLive(partial, live, scoredFor(read, phrase, bm25Call, partial.rids, live), repeats);
+      // every match computed from the word's instances costs what scoring the candidates among
+      // them does, and is kept for the next search with the word
+      const whole = computedMatches(read, memo, phrase, n, bm25Call, false);
+      addToLive(
+        partial,
+        live,
+        whole
+          ? memo.phrases.get(bm25Call, phrase, () => whole)
+          : scoredFor(read, phrase, bm25Call, partial.rids, live),
+        repeats,
+      );
     }
     if (work) {
       work.forCandidates++;
@@ -197,6 +202,57 @@ export function topBm25(
     { rids: Int32Array.from(done.keys()), scores: Float64Array.from(done.values()) },
     limit,
   );
+}
+
+/**
+ * Every memory a phrase of one word matches (`n` of them, {@link INSTANCES_FROM} or more) with
+ * its `bm25()`, computed from the word's instances (`phrase-instances.ts`) while the memories'
+ * lengths are current; else undefined, and where the caller would score every match with
+ * `bm25()` instead (`owed`), that much is owed to the lengths' next read (`doc-lengths.ts`).
+ */
+function computedMatches(
+  read: Reader,
+  memo: MatchMemo,
+  phrase: string,
+  n: number,
+  bm25Call: string,
+  owed: boolean,
+): PhraseMatches | undefined {
+  const token = n >= INSTANCES_FROM ? phraseToken(phrase) : undefined;
+  const weights = token === undefined ? undefined : columnWeights(bm25Call);
+  if (token === undefined || weights === undefined) return undefined;
+  const lengths = memo.lengths.current(read, memo, storeSize(read, memo));
+  const computed = lengths && instanceScores(read, token, n, weights, lengths);
+  if (!computed && owed) memo.lengths.owe(n);
+  return computed;
+}
+
+/**
+ * Every memory `phrase` matches (`n` of them) with its `bm25()`: a phrase of one word of
+ * {@link INSTANCES_FROM} matches or more computed from the word's instances while the memories'
+ * lengths are current (`phrase-instances.ts`: the same values), else read with FTS5's `bm25()`.
+ */
+function phraseMatches(
+  read: Reader,
+  memo: MatchMemo,
+  phrase: string,
+  n: number,
+  bm25Call: string,
+): PhraseMatches {
+  const computed = computedMatches(read, memo, phrase, n, bm25Call, true);
+  if (computed) return computed;
+  const rids = new Int32Array(n);
+  const bm25 = new Float64Array(n);
+  let at = 0;
+  read.each(
+    `SELECT rowid, ${bm25Call} FROM memories_fts WHERE memories_fts MATCH ?`,
+    [phrase],
+    (c) => {
+      rids[at] = c.num(0);
+      bm25[at++] = c.num(1);
+    },
+  );
+  return byRid(rids.subarray(0, at), bm25.subarray(0, at));
 }
 
 /**

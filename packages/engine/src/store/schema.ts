@@ -9,6 +9,12 @@ import { transaction } from './sqlite.ts';
  * fills the FTS indexes itself (the last migration names it as written here).
  */
 export const INSERT_INDEXES_FTS = 'insert_indexes_fts';
+/**
+ * The lexical index's instances (a row for each time a token occurs in a memory: the token, the
+ * memory's rid, the column, the offset), as `recall/phrase-instances.ts` reads them: a table of
+ * each connection's own (`migrate` creates it), so that no store holds it.
+ */
+export const FTS_INSTANCES = 'temp.memories_fts_instances';
 
 /**
  * Versioned migrations: migration i brings the store from version i to i + 1. A store newer than
@@ -345,5 +351,8 @@ export function migrate(
       if (start < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   }
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS_INSTANCES} USING fts5vocab(main, memories_fts, 'instance')`,
+  );
   return SCHEMA_VERSION;
 }
