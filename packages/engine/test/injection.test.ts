@@ -250,6 +250,7 @@ describe('injection: no caller text is ever spliced into SQL', () => {
     'key', // rawKey's output: 'raw:' and hex digits only (storage/encryption.ts, checked below)
     'scope.sql', // export's row scope: one of two fixed fragments, the ids bound as `?` (io/jsonl.ts)
     'FTS_INSTANCES', // the fixed name of the lexical index's instance table (store/schema.ts)
+    'FTS_TOKENS', // the fixed name of the lexical index's token table (store/schema.ts)
     'COLUMN_OF', // a CASE over the lexical index's fixed column names (recall/phrase-instances.ts)
   ]);
   const SQL = /\b(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|WHERE|MATCH|VALUES)\b/;

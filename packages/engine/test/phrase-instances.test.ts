@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DocLengths } from '../src/recall/doc-lengths.ts';
-import { matchMemo } from '../src/recall/match.ts';
+import { matchMemo, phraseCount } from '../src/recall/match.ts';
 import { columnWeights, instanceScores } from '../src/recall/phrase-instances.ts';
 import { phraseToken } from '../src/recall/phrase-key.ts';
 import { topBm25 } from '../src/recall/top-bm25.ts';
@@ -110,6 +110,8 @@ function expectScoresOfFts5(read: Reader, lengths: DocLengths, generation: objec
         current!,
       );
       expect(computed, `${word} under ${call}`).toBeDefined();
+      // the word's memories counted among the index's tokens: as many as it matches
+      expect(phraseCount(read, matchMemo(), phrase)).toBe(truth.length);
       const pairs = Array.from(computed!.rids, (rid, j) => [rid, computed!.bm25[j]!] as const);
       // toEqual tells 0 from -0 and compares numbers with Object.is: the same bits
       expect(pairs, `${word} under ${call}`).toEqual(truth);

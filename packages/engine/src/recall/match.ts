@@ -1,7 +1,8 @@
 import type { Reader } from '../store/reader.ts';
+import { FTS_TOKENS } from '../store/schema.ts';
 import { DocLengths } from './doc-lengths.ts';
 import { KeptLists } from './kept-lists.ts';
-import { phraseKey } from './phrase-key.ts';
+import { phraseKey, phraseToken } from './phrase-key.ts';
 import { PhraseScores } from './phrase-scores.ts';
 import { ftsString } from './query/parse.ts';
 import type { ResolvedSlot } from './query/resolve.ts';
@@ -117,15 +118,25 @@ export function storeSize(read: Reader, memo: MatchMemo): number {
   return memo.total;
 }
 
-/** Memories matching an FTS5 expression, counted once per store generation (by {@link phraseKey}). */
+/**
+ * Memories matching an FTS5 expression, counted once per store generation (by {@link phraseKey}):
+ * a phrase of one word looked up among the index's tokens (FTS5 counts its memories there at
+ * about half the cost of counting its matches), any other expression's matches counted.
+ */
 export function phraseCount(read: Reader, memo: MatchMemo, expression: string): number {
   const key = phraseKey(expression);
   let n = memo.slotCounts.get(key);
   if (n === undefined) {
+    const token = phraseToken(expression);
     n =
-      read.all('SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?', [expression], (c) =>
-        c.num(0),
-      )[0] ?? 0;
+      (token === undefined
+        ? read.all(
+            'SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?',
+            [expression],
+            (c) => c.num(0),
+          )
+        : read.all(`SELECT doc FROM ${FTS_TOKENS} WHERE term = ?`, [token], (c) => c.num(0)))[0] ??
+      0;
     memo.slotCounts.set(key, n);
   }
   return n;

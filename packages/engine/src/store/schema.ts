@@ -15,6 +15,11 @@ export const INSERT_INDEXES_FTS = 'insert_indexes_fts';
  * each connection's own (`migrate` creates it), so that no store holds it.
  */
 export const FTS_INSTANCES = 'temp.memories_fts_instances';
+/**
+ * The lexical index's tokens with the number of memories holding each (`recall/match.ts` counts
+ * a one-word phrase's memories there: a lookup, not a scan of its matches); the connection's own.
+ */
+export const FTS_TOKENS = 'temp.memories_fts_tokens';
 
 /**
  * Versioned migrations: migration i brings the store from version i to i + 1. A store newer than
@@ -352,7 +357,8 @@ export function migrate(
     });
   }
   db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS_INSTANCES} USING fts5vocab(main, memories_fts, 'instance')`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS_INSTANCES} USING fts5vocab(main, memories_fts, 'instance');
+     CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS_TOKENS} USING fts5vocab(main, memories_fts, 'row');`,
   );
   return SCHEMA_VERSION;
 }
