@@ -353,8 +353,8 @@ const MUTANTS = [
   {
     id: 'floored-phrase-read',
     file: 'packages/engine/src/recall/top-bm25.ts',
-    find: '      if (n > lookupCost * candidates || bound <= FLOORED) break;',
-    replace: '      if (n > lookupCost * candidates) break;',
+    find: '      if (candidates <= lookupsAtMost || bound <= FLOORED) break;',
+    replace: '      if (candidates <= lookupsAtMost) break;',
     what: 'a phrase half the store matches (floored idf) is read for the candidates',
     tests: [T('top-bm25')],
   },

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Reader } from '../src/store/reader.ts';
 import { recordingReader, textStore } from './helpers.ts';
 import { topBm25, type TopBm25Work } from '../src/recall/top-bm25.ts';
-import { LOOKUP_COST, matchMemo, type MatchMemo } from '../src/recall/match.ts';
+import { LOOKUPS_AT_MOST, matchMemo, type MatchMemo } from '../src/recall/match.ts';
 import { PhraseScores } from '../src/recall/phrase-scores.ts';
 
 const BM25 = 'bm25(memories_fts, 1.0, 0.5, 0.3)';
@@ -49,9 +49,9 @@ function expectRankedAsFts5(
   memo: MatchMemo,
   phrases: readonly string[],
   k: number,
-  lookupCost: number,
+  lookupsAtMost: number,
 ): void {
-  const pruned = topBm25(read, memo, phrases, BM25, k, undefined, lookupCost);
+  const pruned = topBm25(read, memo, phrases, BM25, k, undefined, lookupsAtMost);
   const full = exhaustive(read, phrases, k);
   // the same scores, to within what phrases half the store matches add (≤ 2.2e-6 each,
   // every time the query gives them)
@@ -87,8 +87,8 @@ describe('top k of BM25 without scoring every match', () => {
         fc.boolean(),
         fc.uniqueArray(fc.constantFrom(...WORDS.slice(0, 40)), { maxLength: 5 }),
         fc.boolean(),
-        fc.constantFrom(LOOKUP_COST, 0),
-        async (texts, words, k, phrase, earlier, small, lookupCost) => {
+        fc.constantFrom(LOOKUPS_AT_MOST, Infinity),
+        async (texts, words, k, phrase, earlier, small, lookupsAtMost) => {
           const { db, read } = await textStore(texts, tagged);
           try {
             const phrases = words.map((w) => `"${w}"`);
@@ -108,8 +108,8 @@ describe('top k of BM25 without scoring every match', () => {
                 BM25,
                 1 + (k >> 1),
               );
-            // lookupCost 0: every phrase after step 1 looked up in each candidate (step 3)
-            expectRankedAsFts5(read, memo, phrases, k, lookupCost);
+            // lookupsAtMost ∞: every phrase after step 1 looked up in each candidate (step 3)
+            expectRankedAsFts5(read, memo, phrases, k, lookupsAtMost);
           } finally {
             db.close();
           }
@@ -142,8 +142,8 @@ describe('top k of BM25 without scoring every match', () => {
         fc.array(formText, { minLength: 20, maxLength: 300 }),
         fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 6 }),
         fc.integer({ min: 1, max: 20 }),
-        fc.constantFrom(LOOKUP_COST, 0),
-        async (texts, words, k, lookupCost) => {
+        fc.constantFrom(LOOKUPS_AT_MOST, Infinity),
+        async (texts, words, k, lookupsAtMost) => {
           const { db, read } = await textStore(texts);
           try {
             const { reader, calls } = recordingReader(read);
@@ -152,7 +152,7 @@ describe('top k of BM25 without scoring every match', () => {
               matchMemo(),
               words.map((w) => `"${w}"`),
               k,
-              lookupCost,
+              lookupsAtMost,
             );
             // each stem's matches read whole at most once (by whichever of its forms came first)
             const wholeReads = calls
@@ -262,9 +262,9 @@ describe('top k of BM25 without scoring every match', () => {
       // the 1,000 matches of "w2x" are visited, but only the 10 candidates come back scored
       const forCandidates = calls.filter((c) => c.sql.includes('+rowid IN'));
       expect(forCandidates.map((c) => c.rows)).toEqual([10]);
-      // looked up in each candidate instead where a lookup is priced below a visited match
+      // looked up in each candidate instead where as many lookups are allowed
       const looked: TopBm25Work = { scanned: 0, forCandidates: 0, rows: 0, lookups: 0 };
-      expect(topBm25(read, matchMemo(), phrases, BM25, 5, looked, 0)).toEqual(expected);
+      expect(topBm25(read, matchMemo(), phrases, BM25, 5, looked, 10)).toEqual(expected);
       expect(looked).toMatchObject({ scanned: 1, forCandidates: 0, lookups: 10 });
     } finally {
       db.close();

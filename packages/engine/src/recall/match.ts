@@ -38,14 +38,16 @@ export const Z_NONE = 2;
 /** … and where it is as strong as every word of the query matched. */
 export const Z_FULL = 6;
 /**
- * What looking an FTS5 expression up in one memory (`MATCH ? AND rowid = ?`) costs, in matches
- * visited by a read that scores only the candidates (`top-bm25.ts`): at 100k memories a lookup
- * takes 0.4–0.8 ms in Node (FTS5 probes each segment of a large doclist; 0.37 ms in a word of 23k
- * memories, 2026-11-29) and such a read 0.08 µs a match in native SQLite, 0.19 µs in SQLite-WASM
- * (2026-11-29: 2.2 and 5.2 ms for a word of 27k memories), so an expression matching fewer
- * memories than this many per candidate is read that way instead of looked up.
+ * Candidates at most that the pruned top k looks a phrase up in, one by one (`MATCH ? AND rowid
+ * = ?`, `top-bm25.ts`); for more, one read visits the phrase's matches and scores only the
+ * candidates. Each lookup's `bm25()` counts all the phrase's matches again for its idf, so a
+ * lookup costs a share of such a read whatever the phrase: a fifth in native SQLite (0.37 ms in a
+ * word of 23k memories, 16 ns a match, against 0.08 µs a match read; 2026-11-29), a twelfth in
+ * SQLite-WASM (5.8 ms in a word of 350k memories, 17 ns a match, against 0.2 µs; 2026-11-30).
+ * A fixed number of candidates per phrase matches (1,000 before) looked a common name up in 364
+ * candidates at a million memories: 2 s.
  */
-export const LOOKUP_COST = 1000;
+export const LOOKUPS_AT_MOST = 8;
 /**
  * The same without `bm25()`: a scanned match's row id costs ~0.3 µs, a lookup 0.4–1.2 ms (at 100k
  * memories in Node, 2026-11-29: 0.4 ms in a word of 17k memories, 0.8 ms in one of 27k, 1.1 ms in

@@ -10,8 +10,8 @@
  * The stemmer is FTS5's own (`fts5PorterCb` in SQLite's `fts5_tokenize.c`, public domain), its
  * generated rule tables written out as data: `phrase-key.test.ts` checks it against FTS5 itself
  * on every word of the default model's vocabulary and of the test corpora. Only a phrase of one
- * lower-case ASCII word gets a stem key (`unicode61` passes such a word to `porter` unchanged);
- * any other phrase is its own key.
+ * word of lower-case ASCII letters and digits gets a stem key (`unicode61` passes such a word to
+ * `porter` unchanged; a digit is a consonant to it); any other phrase is its own key.
  */
 
 /** A rule's condition on the stem left before the suffix (Porter's m > 0, m > 1, *v*…). */
@@ -160,7 +160,7 @@ function step(word: string, rules: readonly Rule[]): [string, boolean] {
 /** Longest token FTS5's porter stems; longer ones (and those under 3 letters) pass unchanged. */
 const MAX_TOKEN = 64;
 
-/** FTS5's `porter` stem of one lower-case ASCII word. */
+/** FTS5's `porter` stem of one word of lower-case ASCII letters and digits. */
 export function porterStem(token: string): string {
   if (token.length > MAX_TOKEN || token.length < 3) return token;
   let w = token;
@@ -203,12 +203,15 @@ export function porterStem(token: string): string {
   return w;
 }
 
-/** A phrase of one lower-case ASCII word, as the query's phrases are written (`"word"`). */
-const ONE_WORD = /^"([a-z]+)"$/;
+/**
+ * A phrase of one word of lower-case ASCII letters and digits, as the query's phrases are written
+ * (`"word"`, `"2024"`).
+ */
+const ONE_WORD = /^"([a-z0-9]+)"$/;
 
 /**
- * What FTS5 searches for when given `phrase`: for a phrase of one lower-case ASCII word, its
- * stem (marked, so that it equals no phrase); any other phrase as it is.
+ * What FTS5 searches for when given `phrase`: for a phrase of one word of lower-case ASCII letters
+ * and digits, its stem (marked, so that it equals no phrase); any other phrase as it is.
  */
 export function phraseKey(phrase: string): string {
   const token = phraseToken(phrase);
@@ -217,7 +220,8 @@ export function phraseKey(phrase: string): string {
 
 /**
  * The one token FTS5's `porter unicode61` tokenizer makes of `phrase`, for a phrase of one
- * lower-case ASCII word (`"officials"`: `offici`); undefined for any other phrase.
+ * word of lower-case ASCII letters and digits (`"officials"`: `offici`); undefined for any other
+ * phrase.
  */
 export function phraseToken(phrase: string): string | undefined {
   const word = ONE_WORD.exec(phrase)?.[1];

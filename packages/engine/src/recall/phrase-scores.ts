@@ -20,6 +20,9 @@ export interface PhraseMatches {
   readonly bm25: Float64Array;
 }
 
+/** The share of the capacity a phrase's matches may take and still be kept a while ({@link PhraseScores.lasting}). */
+const LASTING_SHARE = 1 / 16;
+
 /** Phrases whose greatest score is kept, at most (all forgotten at once past it). */
 const MAXIMA_CAPACITY = 1 << 16;
 
@@ -34,9 +37,20 @@ export class PhraseScores {
   /** Each phrase's key as last read (its matches are the same memories whatever the call). */
   readonly #keyOf = new Map<string, string>();
 
+  readonly #capacity: number;
+
   /** @param capacity memories kept over all phrases; default 1,048,576 */
   constructor(capacity = DEFAULT_CAPACITY) {
+    this.#capacity = capacity;
     this.#lists = new KeptLists(capacity, (m) => m.rids.length);
+  }
+
+  /**
+   * Whether a phrase of `matches` matches is small enough beside the capacity
+   * ({@link LASTING_SHARE}) to stay kept over the next searches, others' phrases read meanwhile.
+   */
+  lasting(matches: number): boolean {
+    return matches <= this.#capacity * LASTING_SHARE;
   }
 
   /** The kept matches of `phrase` under `bm25Call`, or those `read` gives (kept when they fit). */

@@ -1,5 +1,5 @@
 import type { Reader } from '../store/reader.ts';
-import { LOOKUP_COST, phraseCount, storeSize, type MatchMemo } from './match.ts';
+import { LOOKUPS_AT_MOST, phraseCount, storeSize, type MatchMemo } from './match.ts';
 import { columnWeights, instanceScores } from './phrase-instances.ts';
 import { phraseKey, phraseToken } from './phrase-key.ts';
 import type { PhraseMatches } from './phrase-scores.ts';
@@ -23,8 +23,7 @@ import type { PhraseMatches } from './phrase-scores.ts';
  *    of the phrases are scored only for the candidates that could still get there: merged from
  *    the memo where it keeps the phrase's matches, else (a word: every match computed from its
  *    instances, and kept) by one read that visits the phrase's matches and scores only the
- *    candidates among them, while the phrase matches fewer memories than {@link LOOKUP_COST}
- *    per candidate;
+ *    candidates among them, while more than {@link LOOKUPS_AT_MOST} candidates are left;
  * 3. the phrases left, candidates best first, one lookup each (`MATCH phrase AND rowid = ?`,
  *    which FTS5 answers by seeking in the phrase's doclist): one whose partial score plus what it
  *    could still gain cannot beat the k-th best complete score is dropped unread.
@@ -80,8 +79,8 @@ export interface TopBm25Work {
 
 /**
  * The top `limit` memories for the OR of `phrases` by `bm25Call` (an engine-fixed `bm25(…)`
- * expression), best first, exactly as `ORDER BY bm25 LIMIT limit` ranks them. `lookupCost`:
- * see {@link LOOKUP_COST} (tests lower it to reach step 3 in small stores).
+ * expression), best first, exactly as `ORDER BY bm25 LIMIT limit` ranks them. `lookupsAtMost`:
+ * see {@link LOOKUPS_AT_MOST} (tests raise it to reach step 3 in small stores).
  */
 export function topBm25(
   read: Reader,
@@ -90,7 +89,7 @@ export function topBm25(
   bm25Call: string,
   limit: number,
   work?: TopBm25Work,
-  lookupCost = LOOKUP_COST,
+  lookupsAtMost = LOOKUPS_AT_MOST,
 ): TopItem[] {
   const total = storeSize(read, memo);
   // a phrase given twice counts twice, as FTS5's bm25() counts each phrase of the query; so do
@@ -147,10 +146,12 @@ export function topBm25(
     if (memo.phrases.holds(bm25Call, phrase)) {
       addToLive(partial, live, matches(counted[i]!), repeats);
     } else {
-      if (n > lookupCost * candidates || bound <= FLOORED) break;
-      // every match computed from the word's instances costs what scoring the candidates among
-      // them does, and is kept for the next search with the word
-      const whole = computedMatches(read, memo, phrase, n, bm25Call, false);
+      if (candidates <= lookupsAtMost || bound <= FLOORED) break;
+      // every match computed from the word's instances costs about 1.5× scoring the candidates
+      // among them, and is kept for the next search with the word: worth it while it stays kept
+      const whole = memo.phrases.lasting(n)
+        ? computedMatches(read, memo, phrase, n, bm25Call, false)
+        : undefined;
       addToLive(
         partial,
         live,
