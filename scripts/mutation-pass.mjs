@@ -136,7 +136,8 @@ const MUTANTS = [
     id: 'memo-match-keep-counts',
     file: 'packages/engine/src/recall/rid-memo.ts',
     find: '    this.match = matchMemo(this.match.lengths);\n  }\n',
-    replace: '    this.match = { ...matchMemo(this.match.lengths), slotCounts: this.match.slotCounts };\n  }\n',
+    replace:
+      '    this.match = { ...matchMemo(this.match.lengths), slotCounts: this.match.slotCounts };\n  }\n',
     what: "clearing the memo keeps each query slot's document count",
     tests: RECALL_TESTS,
   },
@@ -144,7 +145,8 @@ const MUTANTS = [
     id: 'memo-match-keep-total',
     file: 'packages/engine/src/recall/rid-memo.ts',
     find: '    this.match = matchMemo(this.match.lengths);\n  }\n',
-    replace: '    this.match = { ...matchMemo(this.match.lengths), total: this.match.total };\n  }\n',
+    replace:
+      '    this.match = { ...matchMemo(this.match.lengths), total: this.match.total };\n  }\n',
     what: "clearing the memo keeps the store's size (idf)",
     tests: RECALL_TESTS,
   },
@@ -152,7 +154,8 @@ const MUTANTS = [
     id: 'memo-match-keep-sample',
     file: 'packages/engine/src/recall/rid-memo.ts',
     find: '    this.match = matchMemo(this.match.lengths);\n  }\n',
-    replace: '    this.match = { ...matchMemo(this.match.lengths), sample: this.match.sample };\n  }\n',
+    replace:
+      '    this.match = { ...matchMemo(this.match.lengths), sample: this.match.sample };\n  }\n',
     what: "clearing the memo keeps the store's cosine sample (meaning strength)",
     tests: RECALL_TESTS,
   },
@@ -160,7 +163,8 @@ const MUTANTS = [
     id: 'memo-match-keep-phrases',
     file: 'packages/engine/src/recall/rid-memo.ts',
     find: '    this.match = matchMemo(this.match.lengths);\n  }\n',
-    replace: '    this.match = { ...matchMemo(this.match.lengths), phrases: this.match.phrases };\n  }\n',
+    replace:
+      '    this.match = { ...matchMemo(this.match.lengths), phrases: this.match.phrases };\n  }\n',
     what: "clearing the memo keeps the phrases' matches with their bm25()",
     tests: [T('recall-memo')],
   },
@@ -168,7 +172,8 @@ const MUTANTS = [
     id: 'memo-match-keep-words',
     file: 'packages/engine/src/recall/rid-memo.ts',
     find: '    this.match = matchMemo(this.match.lengths);\n  }\n',
-    replace: '    this.match = { ...matchMemo(this.match.lengths), words: this.match.words };\n  }\n',
+    replace:
+      '    this.match = { ...matchMemo(this.match.lengths), words: this.match.words };\n  }\n',
     what: "clearing the memo keeps the store's words by prefix",
     tests: [T('recall-memo')],
   },
