@@ -78,6 +78,32 @@ function expectRankedAsFts5(
 }
 
 describe('top k of BM25 without scoring every match', () => {
+  it('bounds a phrase read before by its greatest score, so a memory only it matches still tops the list', async () => {
+    // a commoner word in every 3rd memory (long ones, and one memory of it ten times), a rarer
+    // one in 900 short ones: each of the rarer word's memories scores above every one of the
+    // commoner word's but the ten-times memory, which a bound below its score would leave out
+    const texts = Array.from({ length: 3000 }, (_, i) => {
+      if (i === 3) return Array<string>(10).fill(WORDS[6]!).join(' ');
+      if (i % 3 === 0) return [WORDS[6], ...WORDS.slice(20, 36)].join(' ');
+      if (i % 20 < 9) return [WORDS[5], ...WORDS.slice(50, 55)].join(' ');
+      return [WORDS[10 + (i % 10)], WORDS[50], WORDS[51]].join(' ');
+    });
+    const { db, read } = await textStore(texts);
+    try {
+      const phrases = [`"${WORDS[5]}"`, `"${WORDS[6]}"`];
+      const expected = exhaustive(read, phrases, 1);
+      expect(expected.map((t) => t.rid)).toEqual([4]); // the fourth memory: rid 4
+      // the commoner word read before (its greatest score known), its matches kept or not
+      for (const capacity of [0, 1 << 20]) {
+        const memo: MatchMemo = { ...matchMemo(), phrases: new PhraseScores(capacity) };
+        topBm25(read, memo, [phrases[1]!], BM25, 1);
+        expect(topBm25(read, memo, phrases, BM25, 1)).toEqual(expected);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it('ranks as FTS5 ranks every match, on generated stores and queries', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -221,32 +247,6 @@ describe('top k of BM25 without scoring every match', () => {
       expect(topBm25(read, memo, phrases, BM25, 10, bounded).map((t) => t.rid)).toEqual(expected);
       // the commoner word is then read for the rarer word's memories only
       expect(bounded).toMatchObject({ scanned: 1, forCandidates: 1 });
-    } finally {
-      db.close();
-    }
-  });
-
-  it('bounds a phrase read before by its greatest score, so a memory only it matches still tops the list', async () => {
-    // a commoner word in every 3rd memory (long ones, and one memory of it ten times), a rarer
-    // one in 900 short ones: each of the rarer word's memories scores above every one of the
-    // commoner word's but the ten-times memory, which a bound below its score would leave out
-    const texts = Array.from({ length: 3000 }, (_, i) => {
-      if (i === 3) return Array<string>(10).fill(WORDS[6]!).join(' ');
-      if (i % 3 === 0) return [WORDS[6], ...WORDS.slice(20, 36)].join(' ');
-      if (i % 20 < 9) return [WORDS[5], ...WORDS.slice(50, 55)].join(' ');
-      return [WORDS[10 + (i % 10)], WORDS[50], WORDS[51]].join(' ');
-    });
-    const { db, read } = await textStore(texts);
-    try {
-      const phrases = [`"${WORDS[5]}"`, `"${WORDS[6]}"`];
-      const expected = exhaustive(read, phrases, 1);
-      expect(expected.map((t) => t.rid)).toEqual([4]); // the fourth memory: rid 4
-      // the commoner word read before (its greatest score known), its matches kept or not
-      for (const capacity of [0, 1 << 20]) {
-        const memo: MatchMemo = { ...matchMemo(), phrases: new PhraseScores(capacity) };
-        topBm25(read, memo, [phrases[1]!], BM25, 1);
-        expect(topBm25(read, memo, phrases, BM25, 1)).toEqual(expected);
-      }
     } finally {
       db.close();
     }
