@@ -44,15 +44,15 @@ export const Z_FULL = 6;
  * lookup costs a share of such a read whatever the phrase: a fifth in native SQLite (0.37 ms in a
  * word of 23k memories, 16 ns a match, against 0.08 µs a match read; 2026-11-29), a twelfth in
  * SQLite-WASM (5.8 ms in a word of 350k memories, 17 ns a match, against 0.2 µs; 2026-11-30).
- * A fixed number of candidates per phrase matches (1,000 before) looked a common name up in 364
- * candidates at a million memories: 2 s.
  */
 export const LOOKUPS_AT_MOST = 8;
 /**
- * The same without `bm25()`: a scanned match's row id costs ~0.3 µs, a lookup 0.4–1.2 ms (at 100k
- * memories in Node, 2026-11-29: 0.4 ms in a word of 17k memories, 0.8 ms in one of 27k, 1.1 ms in
- * two words of 49k together, where most candidates are not found), so the matches of an expression
- * are read whole (and kept) unless it matches more than this many memories per candidate.
+ * Lexical coverage's choice between looking an expression up in each candidate (`MATCH ? AND
+ * rowid = ?`, no `bm25()`) and reading its matches whole: a scanned match's row id costs ~0.3 µs,
+ * a lookup 0.4–1.2 ms (at 100k memories in Node, 2026-11-29: 0.4 ms in a word of 17k memories,
+ * 0.8 ms in one of 27k, 1.1 ms in two words of 49k together, where most candidates are not
+ * found), so the matches of an expression are read whole (and kept) unless it matches more than
+ * this many memories per candidate.
  */
 const MATCH_LOOKUP_COST = 2500;
 /** Row ids kept over all expressions read whole for lexical coverage (4 bytes each: 4 MiB). */
