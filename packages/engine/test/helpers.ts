@@ -144,15 +144,21 @@ export async function textStore(
   const db = new sqlite3.oo1.DB(':memory:', 'c') as unknown as Database;
   migrate(db, 'memory');
   db.exec('BEGIN');
-  texts.forEach((text, i) =>
-    db.exec({
-      sql: `INSERT INTO memories (id, text, kind, tags, meta, importance, created_at, updated_at, content_hash)
-            VALUES (?, ?, 'note', ?, '{}', 0.5, 0, 0, ?)`,
-      bind: [`m${i}`, text, tagsOf(i), `h${i}`],
-    }),
-  );
+  texts.forEach((text, i) => insertMemory(db, { id: `m${i}`, text, tags: tagsOf(i) }));
   db.exec('COMMIT');
   return { db, read: new WasmReader(db as never, sqlite3, 16) };
+}
+
+/** Inserts a note straight into a store's `memories` (its triggers index it), without the engine. */
+export function insertMemory(
+  db: Database,
+  m: { id: string; text: string; tags?: string; meta?: string },
+): void {
+  db.exec({
+    sql: `INSERT INTO memories (id, text, kind, tags, meta, importance, created_at, updated_at, content_hash)
+          VALUES (?, ?, 'note', ?, ?, 0.5, 0, 0, ?)`,
+    bind: [m.id, m.text, m.tags ?? '[]', m.meta ?? '{}', `h-${m.id}`],
+  });
 }
 
 /** One statement a {@link recordingReader} ran: how (`all` or `each`), its SQL and parameters, and the rows it gave. */

@@ -12,7 +12,7 @@ import { columnWeights, instanceScores } from '../src/recall/phrase-instances.ts
 import { phraseToken } from '../src/recall/phrase-key.ts';
 import { topBm25 } from '../src/recall/top-bm25.ts';
 import type { Reader } from '../src/store/reader.ts';
-import { recordingReader, textStore } from './helpers.ts';
+import { insertMemory, recordingReader, textStore } from './helpers.ts';
 
 /** Words, some of them forms of one stem (`walk`, `walks`, `walking`: one token). */
 const VOCABULARY = [
@@ -66,16 +66,11 @@ type Db = Awaited<ReturnType<typeof textStore>>['db'];
 let next = 0;
 function add(db: Db, m: Memory): void {
   next++;
-  db.exec({
-    sql: `INSERT INTO memories (id, text, kind, tags, meta, importance, created_at, updated_at, content_hash)
-          VALUES (?, ?, 'note', ?, ?, 0.5, 0, 0, ?)`,
-    bind: [
-      `m${next}`,
-      m.text,
-      JSON.stringify(m.tags ? m.tags.split(' ') : []),
-      JSON.stringify(m.url ? { url: m.url } : {}),
-      `h${next}`,
-    ],
+  insertMemory(db, {
+    id: `m${next}`,
+    text: m.text,
+    tags: JSON.stringify(m.tags ? m.tags.split(' ') : []),
+    meta: JSON.stringify(m.url ? { url: m.url } : {}),
   });
 }
 

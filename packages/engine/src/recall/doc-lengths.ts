@@ -59,11 +59,17 @@ export class DocLengths {
     this.#catchUp(read);
     // the averages record: the rows, then each column's tokens (a copy: a blob read is a view
     // of SQLite's memory while its row is read)
-    const [rows = 0, ...columns] = varints(
+    const record =
       read.all('SELECT block FROM memories_fts_data WHERE id = 1', [], (c) =>
         c.blob(0).slice(),
-      )[0] ?? new Uint8Array(0),
+      )[0] ?? new Uint8Array(0);
+    const values: number[] = [];
+    eachVarint(
+      record.length,
+      (i) => record[i]!,
+      (value) => values.push(value),
     );
+    const [rows = 0, ...columns] = values;
     let tokens = 0;
     for (const n of columns) tokens += n;
     this.#generation = generation;
@@ -91,22 +97,16 @@ export class DocLengths {
       let rid = 0;
       for (let c = list.charCodeAt(at); c !== 32; c = list.charCodeAt(++at))
         rid = rid * 10 + c - 48;
+      const start = ++at;
+      while (at < list.length && list.charCodeAt(at) !== 32) at += 2;
       let sum = 0;
-      let value = 0;
-      let bytes = 0;
-      for (at++; at < list.length && list.charCodeAt(at) !== 32; at += 2) {
-        const byte = (nibble(list.charCodeAt(at)) << 4) | nibble(list.charCodeAt(at + 1));
-        bytes++;
-        if (bytes === 9) {
-          sum += value * 256 + byte;
-        } else {
-          value = value * 128 + (byte & 127);
-          if (byte < 128) sum += value;
-          else continue;
-        }
-        value = 0;
-        bytes = 0;
-      }
+      eachVarint(
+        (at - start) / 2,
+        (i) =>
+          (nibble(list.charCodeAt(start + 2 * i)) << 4) |
+          nibble(list.charCodeAt(start + 2 * i + 1)),
+        (value) => (sum += value),
+      );
       at++;
       this.#set(rid, sum);
     }
@@ -127,13 +127,15 @@ function nibble(code: number): number {
   return code <= 57 ? code - 48 : code - 55;
 }
 
-/** The SQLite varints of `bytes`, in order (FTS5's records are written with them). */
-function varints(bytes: Uint8Array): number[] {
-  const out: number[] = [];
-  for (let at = 0; at < bytes.length;) {
+/**
+ * Calls `each` with every SQLite varint of the `length` bytes that `byteAt` gives (FTS5's records
+ * are written with them: 7 bits a byte, high bit set while more follow, the ninth byte whole).
+ */
+function eachVarint(length: number, byteAt: (i: number) => number, each: (value: number) => void) {
+  for (let at = 0; at < length;) {
     let value = 0;
     for (let i = 0; ; i++) {
-      const byte = bytes[at++] ?? 0;
+      const byte = at < length ? byteAt(at++) : 0;
       if (i === 8) {
         value = value * 256 + byte;
         break;
@@ -141,7 +143,6 @@ function varints(bytes: Uint8Array): number[] {
       value = value * 128 + (byte & 127);
       if (byte < 128) break;
     }
-    out.push(value);
+    each(value);
   }
-  return out;
 }

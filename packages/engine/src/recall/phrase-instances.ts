@@ -18,7 +18,7 @@ import type { PhraseMatches } from './phrase-scores.ts';
 const COLUMNS = ['text', 'tags', 'site'] as const;
 const COLUMN_OF = `CASE col ${COLUMNS.map((c, i) => `WHEN '${c}' THEN ${i}`).join(' ')} END`;
 /** FTS5's `bm25()` constants (fixed in FTS5). */
-const K1 = 1.2;
+export const K1 = 1.2;
 const B = 0.75;
 
 /**

@@ -1,6 +1,6 @@
 import type { Reader } from '../store/reader.ts';
 import { LOOKUPS_AT_MOST, phraseCount, storeSize, type MatchMemo } from './match.ts';
-import { columnWeights, instanceScores } from './phrase-instances.ts';
+import { columnWeights, instanceScores, K1 } from './phrase-instances.ts';
 import { phraseKey, phraseToken } from './phrase-key.ts';
 import type { PhraseMatches } from './phrase-scores.ts';
 
@@ -42,8 +42,6 @@ import type { PhraseMatches } from './phrase-scores.ts';
  * query for the idf's logarithm costs more than the instances save).
  */
 const INSTANCES_FROM = 256;
-/** FTS5's `bm25()` k1 (fixed in FTS5). */
-const K1 = 1.2;
 /** What a phrase with FTS5's floored idf (10⁻⁶) adds at most. */
 const FLOORED = 1e-6 * (K1 + 1);
 /**
