@@ -63,15 +63,10 @@ export class DocLengths {
       read.all('SELECT block FROM memories_fts_data WHERE id = 1', [], (c) =>
         c.blob(0).slice(),
       )[0] ?? new Uint8Array(0);
-    const values: number[] = [];
-    eachVarint(
-      record.length,
-      (i) => record[i]!,
-      (value) => values.push(value),
-    );
-    const [rows = 0, ...columns] = values;
+    const cursor = { at: 0 };
+    const rows = varint(record, record.length, cursor);
     let tokens = 0;
-    for (const n of columns) tokens += n;
+    while (cursor.at < record.length) tokens += varint(record, record.length, cursor);
     this.#generation = generation;
     this.#owed = 0;
     this.#current = { rows, mean: tokens / rows, tokens: this.#tokens };
@@ -93,21 +88,20 @@ export class DocLengths {
     ) as [readonly [string, number]];
     this.#origin = Math.max(this.#origin, origin);
     // "rid HEX rid HEX …": each HEX the columns' token counts as SQLite varints
+    let bytes: Uint8Array = new Uint8Array(16);
+    const cursor = { at: 0 };
     for (let at = 0; at < list.length;) {
       let rid = 0;
       for (let c = list.charCodeAt(at); c !== 32; c = list.charCodeAt(++at))
         rid = rid * 10 + c - 48;
-      const start = ++at;
-      while (at < list.length && list.charCodeAt(at) !== 32) at += 2;
-      let sum = 0;
-      eachVarint(
-        (at - start) / 2,
-        (i) =>
-          (nibble(list.charCodeAt(start + 2 * i)) << 4) |
-          nibble(list.charCodeAt(start + 2 * i + 1)),
-        (value) => (sum += value),
-      );
+      let length = 0;
+      for (at++; at < list.length && list.charCodeAt(at) !== 32; at += 2) {
+        if (length === bytes.length) bytes = grow(bytes);
+        bytes[length++] = (nibble(list.charCodeAt(at)) << 4) | nibble(list.charCodeAt(at + 1));
+      }
       at++;
+      let sum = 0;
+      for (cursor.at = 0; cursor.at < length;) sum += varint(bytes, length, cursor);
       this.#set(rid, sum);
     }
   }
@@ -127,22 +121,24 @@ function nibble(code: number): number {
   return code <= 57 ? code - 48 : code - 55;
 }
 
+/** A copy of `bytes` twice as long. */
+function grow(bytes: Uint8Array): Uint8Array {
+  const grown = new Uint8Array(bytes.length * 2);
+  grown.set(bytes);
+  return grown;
+}
+
 /**
- * Calls `each` with every SQLite varint of the `length` bytes that `byteAt` gives (FTS5's records
- * are written with them: 7 bits a byte, high bit set while more follow, the ninth byte whole).
+ * The SQLite varint at `cursor.at` of the first `length` bytes of `bytes`, moving `cursor.at`
+ * past it (FTS5's records are written with them: 7 bits a byte, the high bit set while more
+ * follow, a ninth byte whole).
  */
-function eachVarint(length: number, byteAt: (i: number) => number, each: (value: number) => void) {
-  for (let at = 0; at < length;) {
-    let value = 0;
-    for (let i = 0; ; i++) {
-      const byte = at < length ? byteAt(at++) : 0;
-      if (i === 8) {
-        value = value * 256 + byte;
-        break;
-      }
-      value = value * 128 + (byte & 127);
-      if (byte < 128) break;
-    }
-    each(value);
+function varint(bytes: Uint8Array, length: number, cursor: { at: number }): number {
+  let value = 0;
+  for (let i = 0; ; i++) {
+    const byte = cursor.at < length ? bytes[cursor.at++]! : 0;
+    if (i === 8) return value * 256 + byte;
+    value = value * 128 + (byte & 127);
+    if (byte < 128) return value;
   }
 }
