@@ -273,7 +273,7 @@ export function createWorkerApi(): WorkerApi {
         await engine.model; // a model that fails (or does not fit the store) fails the open
         ready?.send('model');
       }
-      const stats = await engine.stats();
+      const about = engine.about; // not `stats()`: its counts read the store, which an open need not
       if (!model) ready?.send('model'); // TF-IDF: fitted as the store opened
       ready?.send('store');
       if (early) {
@@ -299,9 +299,9 @@ export function createWorkerApi(): WorkerApi {
         device: embedder?.device ?? (early ? (model.device ?? 'auto') : 'none'),
         ...(embedder?.runtime ? { runtime: embedder.runtime } : {}),
         ...(embedder?.selection ? { selection: embedder.selection } : {}),
-        backend: stats.backend,
-        ...(stats.backendReason ? { backendReason: stats.backendReason } : {}),
-        model: { id: model?.model ?? stats.model.id, dims: stats.model.dims },
+        backend: about.backend,
+        ...(about.backendReason ? { backendReason: about.backendReason } : {}),
+        model: { id: model?.model ?? about.model.id, dims: about.model.dims },
         openMs: performance.now() - start,
         timings: {
           modelMs: modelDone - start,

@@ -19,7 +19,7 @@ import {
   type WriteMethod,
 } from './engine/options.ts';
 import { dropSnapshots, saveSnapshots } from './engine/snapshots.ts';
-import { engineStats, verifyStore } from './engine/stats.ts';
+import { engineStats, storeAbout, verifyStore, type StoreAbout } from './engine/stats.ts';
 import { VectorParts } from './engine/vector-parts.ts';
 import type { ForgetAll } from './input/filter.ts';
 import { validateId } from './input/validate.ts';
@@ -72,6 +72,7 @@ export type {
   OpenTimings,
   DeviceUsage,
   RememberManyOptions,
+  StoreAbout,
   UsageEvent,
   WriteMethod,
 };
@@ -237,6 +238,15 @@ export class Engine {
    */
   get modelState(): ModelState {
     return this.#model.state;
+  }
+
+  /**
+   * What the store and its model are, as {@link stats} says them (backend, why it is memory where
+   * OPFS was asked for, encryption, the model's id, dimensions, device and state), without
+   * {@link stats}' counts: nothing is read from the store. What an open reports.
+   */
+  get about(): StoreAbout {
+    return storeAbout(this.#ctx, this.#model.state);
   }
 
   /** Resolves when the model is ready (see {@link modelState}); rejects with why it failed. */

@@ -10,6 +10,7 @@ export {
   type OpenTimings,
   type RememberManyOptions,
   type StorageKind,
+  type StoreAbout,
   type UsageEvent,
   type WriteMethod,
   WRITE_METHODS,

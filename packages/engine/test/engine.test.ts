@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../src/index.ts';
+import { createEngine, type Embedder, type Engine } from '../src/index.ts';
 import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
 
 let engine: Engine;
@@ -197,6 +197,25 @@ describe('engine: stats and lifecycle', () => {
     const g = s.generation;
     await engine.markUsed('cat', 'selected');
     expect((await engine.stats()).generation).toBe(g + 1);
+  });
+
+  it('says what the store and model are (`about`) as stats does, and an unopened model as loading', async () => {
+    const { backend, encrypted, model } = await engine.stats();
+    expect(engine.about).toEqual({ backend, encrypted, model });
+    let arrive!: (e: Embedder) => void;
+    const later = await createEngine({
+      storage: 'memory',
+      embedder: new Promise<Embedder>((resolve) => (arrive = resolve)),
+    });
+    try {
+      expect(later.about.model).toMatchObject({ id: '', dims: 0, state: 'loading' });
+      arrive(await defaultEmbedder());
+      await later.model;
+      expect(later.about.model).toEqual((await later.stats()).model);
+      expect(later.about.model.dims).toBe(100);
+    } finally {
+      await later.close();
+    }
   });
 
   it('close is idempotent, waits for calls in flight, and later calls fail with CLOSED', async () => {

@@ -12,6 +12,25 @@ export interface StatsInput {
   readonly recallStages: RecallStageTimes;
 }
 
+/** What the store and its model are (`Engine.about`): read from memory, not from the store. */
+export type StoreAbout = Pick<EngineStats, 'backend' | 'backendReason' | 'encrypted' | 'model'>;
+
+/** {@link StoreAbout} of the engine's context. */
+export function storeAbout(ctx: EngineContext, modelState: ModelState): StoreAbout {
+  const similarity = ctx.similarity();
+  return {
+    backend: ctx.io.kind,
+    ...(ctx.io.reason ? { backendReason: ctx.io.reason } : {}),
+    encrypted: ctx.io.encrypted ?? false,
+    model: {
+      id: similarity.id,
+      dims: similarity.dims,
+      device: similarity.device,
+      state: modelState,
+    },
+  };
+}
+
 /** Counts, sizes, model, cache and generation (`Engine.stats`). */
 export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats {
   const { db } = ctx.io;
@@ -28,15 +47,7 @@ export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats
     usageEvents:
       n('SELECT count(*) FROM usage') + n('SELECT coalesce(sum(count), 0) FROM usage_folded'),
     bytes: n('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
-    backend: ctx.io.kind,
-    ...(ctx.io.reason ? { backendReason: ctx.io.reason } : {}),
-    encrypted: ctx.io.encrypted ?? false,
-    model: {
-      id: similarity.id,
-      dims: similarity.dims,
-      device: similarity.device,
-      state: engine.modelState,
-    },
+    ...storeAbout(ctx, engine.modelState),
     truncated: similarity.truncated,
     cache: { hits: cache.hits, misses: cache.misses, size: engine.cache.size },
     recallStages: { recalls: engine.recallStages.recalls, ms: { ...engine.recallStages.ms } },
