@@ -8,7 +8,7 @@ import type { OpenMemoryOptions } from '@anamnesis/client';
 import { expect, test } from '../fixtures.ts';
 import { EXAMPLE_URL } from '../playwright.config.ts';
 import { ok, openClientPage } from './client.ts';
-import { damageStore } from './opfs.ts';
+import { damageStore, storePageSize } from './opfs.ts';
 import { PROBES } from './probes.ts';
 
 const NOTES = [
@@ -17,12 +17,17 @@ const NOTES = [
   { id: 'trip', text: 'we hiked along the mountain trail and camped by a lake' },
 ];
 
-test('remember → recall in the worker on OPFS; stats say opfs, persisted, usage and quota', async ({
+test('remember → recall in the worker on OPFS; stats say opfs, persisted, usage and quota; a new store has 16 KiB pages', async ({
   page,
 }) => {
   const c = await openClientPage(page);
   const info = ok(await c.open('a', { name: 'basic', persist: true }));
-  expect(info).toMatchObject({ role: 'owner', backend: 'opfs', device: 'wasm' });
+  expect(info).toMatchObject({
+    role: 'owner',
+    backend: 'opfs',
+    device: 'wasm',
+    model: { id: 'anamnesis/glove-100d-sif', dims: 100 },
+  });
   expect(ok(await c.call('a', 'rememberMany', [NOTES]))).toEqual(['cat', 'tax', 'trip']);
   const hits = ok(await c.call('a', 'recall', ['my cat', { explain: true }])) as {
     id: string;
@@ -33,6 +38,15 @@ test('remember → recall in the worker on OPFS; stats say opfs, persisted, usag
   expect(typeof stats.persisted).toBe('boolean');
   expect(stats.usage).toBeGreaterThan(0);
   expect(stats.quota).toBeGreaterThan(0);
+  ok(await c.close('a'));
+  expect(await storePageSize(page, 'basic')).toBe(16_384);
+  // reopened and written again: the same pages, the same memories
+  ok(await c.open('a', { name: 'basic' }));
+  ok(await c.call('a', 'remember', [{ text: 'the boiler service is booked for friday' }]));
+  expect((ok(await c.call('a', 'recall', ['my cat'])) as { id: string }[])[0]!.id).toBe('cat');
+  expect(ok(await c.call('a', 'stats', []))).toMatchObject({ memories: 4 });
+  ok(await c.close('a'));
+  expect(await storePageSize(page, 'basic')).toBe(16_384);
 });
 
 test('pageCacheMb caps what SQLite keeps of the store: 1 MB holds its memory down where 64 MB grows; an invalid size is INVALID_INPUT', async ({
