@@ -6,13 +6,13 @@ import { checkHeader, fileHeader } from './encryption.ts';
 import { wasmBackend } from './memory.ts';
 
 /**
- * Bytes per page of a new OPFS store (this SQLite-WASM build makes 8,192 without it). Each page
+ * The page size of a new OPFS store, 16 KiB (this SQLite-WASM build makes 8 KiB without it). Each page
  * SQLite reads or writes is one call into JavaScript and one sync access handle read or write.
  * Measured in Chromium on the shared 2-core machine (`docs/benchmark-log.md`, 2026-11-30):
  * ingest +12 % at 100k memories and +6 % at a million, warm and first recalls the same within
  * the runs' spread; 64 KiB pages ingested faster still but made a single `remember` 1.5× slower.
  */
-const OPFS_PAGE_SIZE = 16_384;
+const PAGE_SIZE_PRAGMA = 'PRAGMA page_size = 16384';
 
 /** The opfs-sahpool pool of one store. */
 export type StorePool = Awaited<ReturnType<Sqlite3['installOpfsSAHPoolVfs']>>;
@@ -61,7 +61,7 @@ export async function openOpfsStorage(sqlite3: Sqlite3, name: string): Promise<S
     try {
       db.selectValue('SELECT count(*) FROM sqlite_master');
       // takes effect in a new store (at its first write); a store made before keeps its pages
-      db.exec(`PRAGMA page_size = ${OPFS_PAGE_SIZE}`);
+      db.exec(PAGE_SIZE_PRAGMA);
     } catch (e) {
       db.close();
       // Not a SQLite file: an encrypted store says so in its header (bytes 16–23, left plain by
