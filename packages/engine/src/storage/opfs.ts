@@ -6,11 +6,12 @@ import { checkHeader, fileHeader } from './encryption.ts';
 import { wasmBackend } from './memory.ts';
 
 /**
- * The page size of a new OPFS store, 16 KiB (this SQLite-WASM build makes 8 KiB without it). Each page
- * SQLite reads or writes is one call into JavaScript and one sync access handle read or write.
- * Measured in Chromium on the shared 2-core machine (`docs/benchmark-log.md`, 2026-11-30):
- * ingest +12 % at 100k memories and +6 % at a million, warm and first recalls the same within
- * the runs' spread; 64 KiB pages ingested faster still but made a single `remember` 1.5× slower.
+ * The page size of a new OPFS store, 16 KiB (this SQLite-WASM build makes 8 KiB without it):
+ * each page SQLite reads or writes is one call into JavaScript and one sync access handle read
+ * or write. Measured in Chromium on the shared 2-core machine (`docs/benchmark-log.md`,
+ * 2026-11-30): ingest +12 % at 100k memories and +6 % at a million, warm and first recalls the
+ * same within the runs' spread; 64 KiB pages ingested faster still but made a single `remember`
+ * 1.5× slower.
  */
 const PAGE_SIZE_PRAGMA = 'PRAGMA page_size = 16384';
 
