@@ -190,7 +190,7 @@ describe('engine: stats and lifecycle', () => {
     expect(s).toMatchObject({
       backend: 'memory',
       model: { id: 'anamnesis/glove-100d-sif', dims: 100, device: 'cpu' },
-      schemaVersion: 10,
+      schemaVersion: 11,
     });
     expect(s.memories).toBe(NOTES.length);
     expect(s.bytes).toBeGreaterThan(0);

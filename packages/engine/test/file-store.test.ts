@@ -83,6 +83,7 @@ describe('file store on disk', () => {
       DROP TRIGGER memories_changes_au; DROP TRIGGER embeddings_changes_ai;
       DROP TRIGGER embeddings_changes_ad; DROP TRIGGER embeddings_changes_au;
       DROP TABLE changes; DROP TABLE usage_folded; DROP INDEX usage_at; DROP TABLE usage_devices;
+          DROP INDEX usage_feedback;
       PRAGMA user_version = 5; PRAGMA journal_mode = DELETE`);
     db.close();
     expect(readFileSync(path)[18]).toBe(1); // the file format's write version: rollback journal

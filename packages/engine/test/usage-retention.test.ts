@@ -5,9 +5,13 @@
  * events themselves give, up to rounding. An import keeps at most a thousand events per memory
  * and folds the rest: a line with a million events is one pass, not a million statements.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.ts';
-import { defaultEmbedder } from './helpers.ts';
+import { FEEDBACK_RIDS } from '../src/recall/recall-legs.ts';
+import { defaultEmbedder, textStore } from './helpers.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -159,5 +163,52 @@ describe('usage retention', () => {
       [...(await usageScores(engine, 'garden hose shed')).values()].every((v) => v === 0),
     ).toBe(true);
     await engine.close();
+  });
+
+  it('a memory used after recalls counts at the next recall: in this engine, and in another that shares the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'anamnesis-usage-'));
+    try {
+      const path = join(dir, 'shared.db');
+      const embedder = await defaultEmbedder();
+      const a = await createEngine({ storage: 'file', path, embedder });
+      const b = await createEngine({ storage: 'file', path, embedder });
+      const [first, second] = await a.rememberMany([
+        { text: 'the garden hose is in the shed' },
+        { text: 'the garden shed key hangs by the door' },
+      ]);
+      // recalls that read the memories with feedback (none yet), and the 'retrieved' events they write
+      for (let i = 0; i < 3; i++) expect((await usageScores(a, 'garden shed')).get(first!)).toBe(0);
+      await a.markUsed(first!, 'used');
+      expect((await usageScores(a, 'garden shed')).get(first!)).toBeGreaterThan(0);
+      expect((await usageScores(a, 'garden shed')).get(second!)).toBe(0);
+      await b.markUsed(second!, 'selected'); // another process
+      expect((await usageScores(a, 'garden shed')).get(second!)).toBeGreaterThan(0);
+      await b.setDeviceUsage(first!, 'phone', [
+        { event: 'used', count: 1, decayed: 5, at: Date.now() },
+      ]);
+      const withPhone = (await usageScores(a, 'garden shed')).get(first!)!;
+      expect(withPhone).toBeGreaterThan(5);
+      await a.close();
+      await b.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the memories with feedback are read through partial indexes, not every usage row', async () => {
+    const { db } = await textStore(['a note']);
+    try {
+      const details = db
+        .selectArrays(`EXPLAIN QUERY PLAN ${FEEDBACK_RIDS}`)
+        .map((row) => String(row[3]))
+        .filter((d) => /^(SCAN|SEARCH) /.test(d));
+      expect(details).toEqual([
+        expect.stringContaining('usage_feedback'),
+        expect.stringContaining('usage_folded_feedback'),
+        expect.stringContaining('usage_devices_feedback'),
+      ]);
+    } finally {
+      db.close();
+    }
   });
 });

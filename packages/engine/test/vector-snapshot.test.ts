@@ -198,6 +198,7 @@ describe('vector snapshot parts', () => {
           DROP TRIGGER memories_changes_au; DROP TRIGGER embeddings_changes_ai;
           DROP TRIGGER embeddings_changes_ad; DROP TRIGGER embeddings_changes_au;
           DROP TABLE changes; DROP TABLE usage_folded; DROP INDEX usage_at; DROP TABLE usage_devices;
+          DROP INDEX usage_feedback;
           PRAGMA user_version = 2`),
     );
     const b = await open(path);

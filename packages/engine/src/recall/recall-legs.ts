@@ -12,6 +12,7 @@ import { readRidsByIds, type CandidateRow } from '../store/store.ts';
 import type { PreparedQuery, SimilarityBackend } from '../similarity/similarity.ts';
 import type { ExtraList } from '../types.ts';
 import { phraseCount, storeSize, type MatchMemo } from './match.ts';
+import type { RecallReads } from './rid-memo.ts';
 import { topBm25, type TopBm25Work } from './top-bm25.ts';
 
 /**
@@ -257,26 +258,39 @@ export function recencyLeg(rows: readonly CandidateRow[], now: number): RankedLi
 }
 
 /**
+ * The memories with any `selected` or `used` event, through the partial indexes that hold only
+ * those (schema.ts): few rows, where the usage tables hold a row per `retrieved` event.
+ */
+export const FEEDBACK_RIDS = `SELECT rid FROM usage WHERE event IN ('selected', 'used')
+  UNION SELECT rid FROM usage_folded WHERE event IN ('selected', 'used')
+  UNION SELECT rid FROM usage_devices WHERE event IN ('selected', 'used')`;
+
+/**
  * Each candidate's decayed `selected` / `used` events (seed 002, half-life 7 days); absent: none.
+ * Only the candidates among the memories with such events (`RecallMemo.feedback`) are read.
  * Events older than a week are stored folded (`store/usage-fold.ts`): a count of them and their
  * decayed sum at the time of the newest, which decays on from there, so the score is the same sum
  * up to rounding. Other devices' events (`usage_devices`, applied by a sync) count the same way.
  */
 export function usageScores(
-  read: Reader,
+  { read, memo }: RecallReads,
   rows: readonly CandidateRow[],
   now: number,
 ): Map<number, number> {
+  memo.feedback ??= new Set(read.all(FEEDBACK_RIDS, [], (c) => c.num(0)));
+  const used = memo.feedback;
+  const rids = rows.map((r) => r.rid).filter((rid) => used.has(rid));
+  const scores = new Map<number, number>();
+  if (rids.length === 0) return scores;
   const events = read.all(
     `SELECT rid, at, 1.0 FROM usage WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?1))
      UNION ALL
      SELECT rid, at, decayed FROM usage_folded WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?1))
      UNION ALL
      SELECT rid, at, decayed FROM usage_devices WHERE event IN ('selected', 'used') AND rid IN (SELECT value FROM json_each(?1))`,
-    [JSON.stringify(rows.map((r) => r.rid))],
+    [JSON.stringify(rids)],
     (c) => [c.num(0), c.num(1), c.num(2)] as const,
   );
-  const scores = new Map<number, number>();
   for (const [rid, at, weight] of events) {
     const age = Math.max(0, (now - at) / DAY);
     scores.set(rid, (scores.get(rid) ?? 0) + weight * halfLifeDecay(age, USAGE_HALF_LIFE_DAYS));
@@ -285,8 +299,12 @@ export function usageScores(
 }
 
 /** Candidates by their decayed `selected` / `used` events (half-life 7 days). */
-export function usageLeg(read: Reader, rows: readonly CandidateRow[], now: number): RankedList {
-  const items = [...usageScores(read, rows, now)]
+export function usageLeg(
+  reads: RecallReads,
+  rows: readonly CandidateRow[],
+  now: number,
+): RankedList {
+  const items = [...usageScores(reads, rows, now)]
     .map(([rid, score]) => ({ rid, score }))
     .sort((a, b) => b.score - a.score || a.rid - b.rid)
     .map((x) => ({ id: String(x.rid), score: x.score }));

@@ -196,7 +196,7 @@ export async function recall(
   const present = [...rows.values()];
   if (profile.legs.includes('importance')) fused.push(importanceLeg(present));
   if (profile.legs.includes('recency')) fused.push(recencyLeg(present, ctx.now));
-  if (profile.legs.includes('usage')) fused.push(usageLeg(ctx.read, present, ctx.now));
+  if (profile.legs.includes('usage')) fused.push(usageLeg(ctx, present, ctx.now));
 
   const weights: Record<string, number> = { ...plan.extraWeights };
   if (profile.fusion.kind === 'rrf')
@@ -217,7 +217,7 @@ export async function recall(
       : profile;
   let scored = fuse(fusionProfile, fused, features);
   if (profile.priors) {
-    const usage = profile.priors.usage !== 0 ? usageScores(ctx.read, present, ctx.now) : undefined;
+    const usage = profile.priors.usage !== 0 ? usageScores(ctx, present, ctx.now) : undefined;
     const priorFeatures = new Map<string, PriorFeatures>();
     for (const [id, f] of features)
       priorFeatures.set(id, {

@@ -71,6 +71,13 @@ export class RecallMemo {
    * with their `bm25()` and the store's words by prefix (`match.ts`).
    */
   match: MatchMemo = matchMemo();
+  /**
+   * The memories with any `selected` or `used` event (in `usage`, `usage_folded` or
+   * `usage_devices`), read at the first recall that weighs usage: a candidate outside it has no
+   * usage score, so most recalls read no usage at all. Recording `retrieved` events (and folding
+   * old ones) leaves it as it is; any write clears it.
+   */
+  feedback: ReadonlySet<number> | undefined;
 
   /**
    * Forgets what depends on access counts and usage (the candidate rows): recalls' retrieval
@@ -87,6 +94,7 @@ export class RecallMemo {
     this.speakers.clear();
     this.neighbours.clear();
     this.match = matchMemo(this.match.lengths);
+    this.feedback = undefined;
   }
 }
 

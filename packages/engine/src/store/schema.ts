@@ -261,6 +261,14 @@ const MIGRATIONS: readonly string[] = [
     vectors BLOB NOT NULL
   );
   `,
+  // The memories with any `selected` or `used` event, read by recall once until the store changes
+  // (recall-legs.ts, usageScores): a partial index on each usage table, so that read costs the
+  // feedback events only, not every `retrieved` event (most of the usage tables' rows).
+  `
+  CREATE INDEX usage_feedback ON usage(rid) WHERE event IN ('selected', 'used');
+  CREATE INDEX usage_folded_feedback ON usage_folded(rid) WHERE event IN ('selected', 'used');
+  CREATE INDEX usage_devices_feedback ON usage_devices(rid) WHERE event IN ('selected', 'used');
+  `,
 ];
 
 /** The schema version this code writes. */
