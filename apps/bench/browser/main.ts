@@ -152,6 +152,18 @@ const bench = {
     };
   },
 
+  /**
+   * Waits until the store opened by `ingest` is at rest: the work the engine does behind the
+   * writes once quiet (the lexical indexes' merge, `stats().lexicalMerge`) done, as for a store
+   * filled earlier and searched now. Each check is a call, which the merge waits two quiet
+   * seconds after: checked every three. Returns the ms waited.
+   */
+  async atRest(): Promise<number> {
+    const start = performance.now();
+    while ((await memory!.stats()).lexicalMerge.due) await new Promise((r) => setTimeout(r, 3000));
+    return performance.now() - start;
+  },
+
   /** Closes the store opened by `ingest`. */
   async close(): Promise<void> {
     await memory?.close();

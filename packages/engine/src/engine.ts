@@ -20,6 +20,7 @@ import {
 } from './engine/options.ts';
 import { dropSnapshots, saveSnapshots } from './engine/snapshots.ts';
 import { engineStats, storeAbout, verifyStore, type StoreAbout } from './engine/stats.ts';
+import { LexicalMerge } from './engine/lexical-merge.ts';
 import { VectorParts } from './engine/vector-parts.ts';
 import type { ForgetAll } from './input/filter.ts';
 import { validateId } from './input/validate.ts';
@@ -131,6 +132,8 @@ export class Engine {
   readonly #parts: VectorParts;
   /** What the similarity backend's open left on disk (the float32 rows), read while quiet. */
   readonly #rest: QuietSteps;
+  /** The lexical indexes merged behind the calls (see `LexicalMerge`). */
+  readonly #merge: LexicalMerge;
   /** What the engine's parts (`engine/`, the write plans) use of it. */
   readonly #ctx: EngineContext;
   /** The timer of {@link Engine.#watchElsewhere}, once started. */
@@ -186,6 +189,7 @@ export class Engine {
       REST_IDLE_MS,
       busy,
     );
+    this.#merge = new LexicalMerge(io.db, busy);
   }
 
   /** Opens (or creates) a store and loads its vectors. */
@@ -213,6 +217,7 @@ export class Engine {
         loadMs: opened.step(),
       };
       engine.#parts.schedule();
+      engine.#merge.schedule();
       engine.#sync = new SyncSlot(options.sync, engine, {
         name: options.name ?? 'anamnesis',
         ...(options.path === undefined ? {} : { path: options.path }),
@@ -273,6 +278,7 @@ export class Engine {
     if (this.#parts.scheduled) this.#parts.schedule(); // not while calls come
     this.#dedup.postpone(); // nor a rebuild of the Bloom filter
     this.#rest.postpone(); // nor the rest of the stored vectors
+    this.#merge.postpone(); // nor a merge of the lexical indexes
     // What other processes committed to a shared file store, before this call reads anything.
     this.#catchUp();
     if (flushRetrieved && this.#retrieved.pending) this.#retrieved.flush();
@@ -286,6 +292,7 @@ export class Engine {
       this.#pending.delete(p);
       this.#dedup.postpone();
       this.#rest.postpone();
+      this.#merge.postpone();
     };
     p.then(done, done);
     return p;
@@ -345,6 +352,7 @@ export class Engine {
     this.#generation++;
     this.#memo.clear();
     this.#parts.schedule();
+    this.#merge.schedule();
     this.#changed(change);
   }
 
@@ -643,6 +651,7 @@ export class Engine {
       this.#retrieved.flush();
       this.#dedup.stop();
       this.#rest.stop();
+      this.#merge.stop();
       this.#closed = true;
       this.#parts.schedule(); // clears the timer
       try {

@@ -406,6 +406,18 @@ export interface EngineStats {
     vectors: number;
   };
   /**
+   * The lexical indexes' merge into one segment each, behind the writes once the engine is quiet
+   * (FTS5 keeps an index written over time in several segments, and each term a recall looks up
+   * is looked up in each): the changes written since the last merge finished, and whether the
+   * next is due (at least 2,000 changes, and half as many as before it; a memory written is two).
+   */
+  lexicalMerge: {
+    /** Changes written since the last merge finished (all of them before the first). */
+    changesSince: number;
+    /** Whether a merge is due: it runs once no call has come for two seconds. */
+    due: boolean;
+  };
+  /**
    * Memory the engine holds, in bytes: `sqliteWasm`, SQLite-WASM's whole WebAssembly memory (its
    * page cache, up to `PRAGMA cache_size`, included; a WebAssembly memory never shrinks);
    * `vectors`, the in-memory vector index (float32 matrix, its int8 copy from 4,096 memories on,

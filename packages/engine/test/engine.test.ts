@@ -191,6 +191,7 @@ describe('engine: stats and lifecycle', () => {
       backend: 'memory',
       model: { id: 'anamnesis/glove-100d-sif', dims: 100, device: 'cpu' },
       schemaVersion: 11,
+      lexicalMerge: { due: false }, // a few notes: no merge due
     });
     expect(s.memories).toBe(NOTES.length);
     expect(s.bytes).toBeGreaterThan(0);

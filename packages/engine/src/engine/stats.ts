@@ -1,6 +1,7 @@
 import type { ArcCache } from '@anamnesis/ranking';
 import type { EngineStats, RecallResult, RecallStageTimes } from '../types.ts';
 import type { EngineContext } from './context.ts';
+import { lexicalMergeState } from './lexical-merge.ts';
 import type { ModelState } from './model.ts';
 
 /** What {@link engineStats} reads of the engine besides its context. */
@@ -54,6 +55,7 @@ export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats
     generation: engine.generation,
     schemaVersion: engine.schemaVersion,
     vectorParts: { parts, vectors: inParts },
+    lexicalMerge: lexicalMergeState(db),
     memory: {
       sqliteWasm: ctx.io.sqliteWasmBytes(),
       ...(similarity.bytes !== undefined ? { vectors: similarity.bytes } : {}),
