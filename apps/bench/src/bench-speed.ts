@@ -644,7 +644,8 @@ async function main(): Promise<void> {
       'a wasm memory never shrinks): ' +
       runs.map((r) => `${r.memory.sqlite_after_recalls_mb} MB (n=${r.n})`).join(', '),
   );
-  const last = runs.at(-1)!;
+  // the targets are at n = TARGETS.atN: a run at another n is not held to them
+  const at = runs.find((r) => r.n === TARGETS.atN);
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
   console.log(
     `targets: client cached round trip p50 ≤ ${TARGETS.cachedP50Ms} ms: ` +
@@ -655,10 +656,10 @@ async function main(): Promise<void> {
   console.log(
     `targets: engine recall p50 ≤ ${TARGETS.recallP50Ms} ms, p95 ≤ ${TARGETS.recallP95Ms} ms at ` +
       `n=${TARGETS.atN} (in the worker, warm): ` +
-      (last.n >= TARGETS.atN
-        ? `p50 ${last.worker.recall_p50_ms} ${met(last.worker.recall_p50_ms <= TARGETS.recallP50Ms)}, ` +
-          `p95 ${last.worker.recall_p95_ms} ${met(last.worker.recall_p95_ms <= TARGETS.recallP95Ms)}`
-        : `not measured (largest n=${last.n}: p50 ${last.worker.recall_p50_ms}, p95 ${last.worker.recall_p95_ms})`),
+      (at
+        ? `p50 ${at.worker.recall_p50_ms} ${met(at.worker.recall_p50_ms <= TARGETS.recallP50Ms)}, ` +
+          `p95 ${at.worker.recall_p95_ms} ${met(at.worker.recall_p95_ms <= TARGETS.recallP95Ms)}`
+        : `not measured (n=${runs.map((r) => r.n).join(', ')})`),
   );
   // the tables of --md and --docs
   const tables = [
