@@ -51,6 +51,32 @@ describe('date leg in the default profile', () => {
     }
   });
 
+  it('a window read once is read again after a write: a memory written into it, or forgotten, counts at the next recall', async () => {
+    const q = 'the garden on 3 June, 2023';
+    const dated = async () =>
+      (await engine.recall(q, { explain: true, noCache: true }))
+        .filter((r) => r.explain!.legs.some((l) => l.leg === 'date'))
+        .map((r) => r.id)
+        .sort();
+    expect(await dated()).toEqual(['on']);
+    expect(await dated()).toEqual(['on']); // the window kept
+    await engine.remember({
+      id: 'also',
+      text: 'The garden gate was painted green',
+      createdAt: june3 + 3_600_000,
+    });
+    expect(await dated()).toEqual(['also', 'on']);
+    // the same window under another filter is its own
+    const filtered = await engine.recall(q, {
+      explain: true,
+      noCache: true,
+      filter: { ids: ['also'] },
+    });
+    expect(filtered.map((r) => r.id)).toEqual(['also']);
+    await engine.forget('also');
+    expect(await dated()).toEqual(['on']);
+  });
+
   it('stays inside the recall filter', async () => {
     const rs = await engine.recall('garden on 3 June, 2023', {
       filter: { ids: ['early', 'late'] },

@@ -155,7 +155,18 @@ export async function recall(
   clock.lap('vector');
   if (profile.legs.includes('date')) {
     const { where, params } = filter;
-    lists.push(dateLeg(ctx.read, ctx.similarity, queryVector, query, where, params, perLeg));
+    lists.push(
+      dateLeg(
+        ctx.read,
+        ctx.similarity,
+        queryVector,
+        query,
+        where,
+        params,
+        perLeg,
+        ctx.memo.windows,
+      ),
+    );
     clock.lap('date');
   }
   if (graph) {
