@@ -73,6 +73,26 @@ describe("the store's words kept by prefix", () => {
     }
   });
 
+  it('two words typed apart are looked up joined once: "park ing" reads "parking" as the store holds it, then from memory', async () => {
+    const { db, read, vocabReads } = await store();
+    try {
+      const kept = new WordsMemo();
+      for (const query of ['park ing permit', 'pass port', 'rest aurant booking']) {
+        const fresh = resolve(read, query, undefined, false);
+        expect(resolve(read, query, kept, false)).toEqual(fresh);
+        const before = vocabReads();
+        expect(resolve(read, query, kept, false)).toEqual(fresh);
+        expect(vocabReads()).toBe(before); // the pairs' lookups kept, found or not
+      }
+      const joined = resolve(read, 'park ing permit', kept, false);
+      expect(joined[0]!.terms).toContain('"parking"');
+      expect(kept.holds(read, 'parking')).toBe(true);
+      expect(kept.holds(read, 'parkingpermit')).toBe(false);
+    } finally {
+      db.close();
+    }
+  });
+
   it('keeps no more words than its capacity: past it, it starts again empty', async () => {
     const { db, read, vocabReads } = await store();
     try {

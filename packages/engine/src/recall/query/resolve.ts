@@ -79,9 +79,9 @@ function joinWords(words: Vocabulary, query: string, slots: ResolvedSlot[]): Res
     const start = a.words[0]! + b.words[0]!;
     const joined = b.prefix
       ? words.kept.beginning(words.read, start)[0]?.term
-      : words.read.all('SELECT term FROM memories_vocab WHERE term = ?', [start], (c) =>
-          c.text(0)!,
-        )[0];
+      : words.kept.holds(words.read, start)
+        ? start
+        : undefined;
     if (joined === undefined) continue;
     const term = ftsString([joined]);
     out[i] = { ...a, terms: [...a.terms, term] };

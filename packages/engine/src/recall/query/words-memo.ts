@@ -20,6 +20,8 @@ const MAX_CHAR = '\u{10FFFF}';
  */
 export class WordsMemo {
   readonly #byPrefix = new Map<string, readonly VocabWord[]>();
+  /** Whether the store holds a word as written, by word (see {@link holds}). */
+  readonly #held = new Map<string, boolean>();
   readonly #capacity: number;
   /** Words kept over all prefixes. */
   #size = 0;
@@ -56,5 +58,21 @@ export class WordsMemo {
     this.#byPrefix.set(prefix, words);
     this.#size += words.length;
     return words;
+  }
+
+  /**
+   * Whether a memory holds `word` as written (`memories_vocab`): kept, or looked up. Two words
+   * typed apart are asked for joined ("note book" → "notebook") at every recall of a query, and
+   * a search typed letter by letter asks for the same pairs again.
+   */
+  holds(read: Reader, word: string): boolean {
+    let held = this.#held.get(word);
+    if (held === undefined) {
+      held =
+        read.all('SELECT 1 FROM memories_vocab WHERE term = ?', [word], (c) => c.num(0)).length > 0;
+      if (this.#held.size >= this.#capacity) this.#held.clear();
+      this.#held.set(word, held);
+    }
+    return held;
   }
 }
