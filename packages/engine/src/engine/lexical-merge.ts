@@ -43,7 +43,7 @@ export function lexicalMergeState(db: Database): EngineStats['lexicalMerge'] {
  * The lexical indexes merged into one segment each, behind the engine's calls. FTS5 writes a
  * segment per transaction and merges segments of a size (its `automerge`), so an index filled
  * over many writes is several segments, and each term a recall looks up is looked up in each:
- * at 100,000 memories (six segments) a recall's lexical stages took ~20 % longer than on one.
+ * at 100,000 memories in Node a recall took ~15 % longer on six segments than on one.
  * Once enough was written since the last merge ({@link lexicalMergeState}), steps of FTS5's
  * `'merge'` command (each its own transaction, a few hundred index pages) run while the engine is
  * quiet, until neither index has segments left to merge; the sequence of the change log is then
