@@ -1,5 +1,6 @@
 import { queryDateWindows, type RankedList } from '@anamnesis/ranking';
 import type { Reader } from '../store/reader.ts';
+import { KeptLists } from './kept-lists.ts';
 import type { PreparedQuery, SimilarityBackend } from '../similarity/similarity.ts';
 
 /**
@@ -23,12 +24,16 @@ export function dateLeg(
   const windows = queryDateWindows(query);
   if (windows.length === 0) return { leg: 'date', items: [] };
   const sets = windows.map((w) =>
-    kept.get(JSON.stringify([w.start, w.end, where, params]), () =>
-      read.all(
-        `SELECT m.rid FROM memories m WHERE m.created_at >= ? AND m.created_at < ? AND ${where}`,
-        [w.start, w.end, ...params],
-        (c) => c.num(0),
-      ),
+    kept.get(
+      JSON.stringify([w.start, w.end, where, params]),
+      () =>
+        new Set(
+          read.all(
+            `SELECT m.rid FROM memories m WHERE m.created_at >= ? AND m.created_at < ? AND ${where}`,
+            [w.start, w.end, ...params],
+            (c) => c.num(0),
+          ),
+        ),
     ),
   );
   const rids = sets.length === 1 ? sets[0]! : new Set(sets.flatMap((set) => [...set]));
@@ -40,38 +45,18 @@ export function dateLeg(
   return { leg: 'date', items, tiesShareRank: true };
 }
 
-/** Memories kept at most over all windows by default (past it the memo starts again empty). */
+/** Memories kept at most over all windows (the least recently used window dropped first past it). */
 const KEPT_WINDOW_RIDS = 500_000;
 
 /**
- * The memories created in each window the date leg asked for (by window and recall filter), kept
- * until the store changes (in the recall memo): a search typed letter by letter, or questions
+ * The memories created in each window the date leg asked for, by window and recall filter: kept
+ * until the store changes (in the recall memo), as a search typed letter by letter, or questions
  * about the same month, ask for the same window again, which at a million memories is ~17,000
  * rows read through SQLite.
  */
-export class WindowRids {
-  readonly #sets = new Map<string, ReadonlySet<number>>();
-  readonly #capacity: number;
-  /** Memories kept over all windows. */
-  #size = 0;
+export type WindowRids = KeptLists<ReadonlySet<number>>;
 
-  /** @param capacity memories kept at most over all windows; default 500,000 */
-  constructor(capacity = KEPT_WINDOW_RIDS) {
-    this.#capacity = capacity;
-  }
-
-  /** The memories of window `key`: kept, or `read()` (then kept). */
-  get(key: string, read: () => number[]): ReadonlySet<number> {
-    const known = this.#sets.get(key);
-    if (known) return known;
-    const rids = new Set(read());
-    if (rids.size > this.#capacity) return rids;
-    if (this.#size + rids.size > this.#capacity) {
-      this.#sets.clear();
-      this.#size = 0;
-    }
-    this.#sets.set(key, rids);
-    this.#size += rids.size;
-    return rids;
-  }
+/** An empty {@link WindowRids}. */
+export function windowRids(): WindowRids {
+  return new KeptLists<ReadonlySet<number>>(KEPT_WINDOW_RIDS, (rids) => rids.size);
 }

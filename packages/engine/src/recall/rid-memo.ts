@@ -1,6 +1,6 @@
 import type { Reader } from '../store/reader.ts';
 import { candidateRows, type CandidateRow } from '../store/store.ts';
-import { WindowRids } from './date-leg.ts';
+import { windowRids } from './date-leg.ts';
 import { matchMemo, type MatchMemo } from './match.ts';
 
 /** Values kept at most by one memo; past it the memo starts again empty. */
@@ -80,7 +80,7 @@ export class RecallMemo {
    */
   feedback: ReadonlySet<number> | undefined;
   /** The memories of each date window the date leg read (`date-leg.ts`). */
-  windows = new WindowRids();
+  windows = windowRids();
 
   /**
    * Forgets what depends on access counts and usage (the candidate rows): recalls' retrieval
@@ -98,7 +98,7 @@ export class RecallMemo {
     this.neighbours.clear();
     this.match = matchMemo(this.match.lengths);
     this.feedback = undefined;
-    this.windows = new WindowRids();
+    this.windows = windowRids();
   }
 }
 
