@@ -20,7 +20,7 @@ import {
 } from './engine/options.ts';
 import { dropSnapshots, saveSnapshots } from './engine/snapshots.ts';
 import { engineStats, storeAbout, verifyStore, type StoreAbout } from './engine/stats.ts';
-import { LexicalMerge } from './engine/lexical-merge.ts';
+import { lexicalMerge } from './engine/lexical-merge.ts';
 import { VectorParts } from './engine/vector-parts.ts';
 import type { ForgetAll } from './input/filter.ts';
 import { validateId } from './input/validate.ts';
@@ -132,8 +132,8 @@ export class Engine {
   readonly #parts: VectorParts;
   /** What the similarity backend's open left on disk (the float32 rows), read while quiet. */
   readonly #rest: QuietSteps;
-  /** The lexical indexes merged behind the calls (see `LexicalMerge`). */
-  readonly #merge: LexicalMerge;
+  /** The lexical indexes merged behind the calls (see `lexicalMerge`). */
+  readonly #merge: QuietSteps;
   /** What the engine's parts (`engine/`, the write plans) use of it. */
   readonly #ctx: EngineContext;
   /** The timer of {@link Engine.#watchElsewhere}, once started. */
@@ -189,7 +189,7 @@ export class Engine {
       REST_IDLE_MS,
       busy,
     );
-    this.#merge = new LexicalMerge(io.db, busy);
+    this.#merge = lexicalMerge(io.db, busy);
   }
 
   /** Opens (or creates) a store and loads its vectors. */
@@ -217,7 +217,7 @@ export class Engine {
         loadMs: opened.step(),
       };
       engine.#parts.schedule();
-      engine.#merge.schedule();
+      engine.#merge.start();
       engine.#sync = new SyncSlot(options.sync, engine, {
         name: options.name ?? 'anamnesis',
         ...(options.path === undefined ? {} : { path: options.path }),
@@ -352,7 +352,7 @@ export class Engine {
     this.#generation++;
     this.#memo.clear();
     this.#parts.schedule();
-    this.#merge.schedule();
+    this.#merge.start();
     this.#changed(change);
   }
 

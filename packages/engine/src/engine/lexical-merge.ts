@@ -49,51 +49,29 @@ export function lexicalMergeState(db: Database): EngineStats['lexicalMerge'] {
  * quiet, until neither index has segments left to merge; the sequence of the change log is then
  * recorded. A call waits for one step at most; an interrupted merge (a call, a close, a killed
  * worker) leaves whole segments and goes on at the next quiet spell. Nothing a recall reads
- * changes: the same rows, terms and counts, in fewer segments.
+ * changes: the same rows, terms and counts, in fewer segments. `busy`: whether a call of the
+ * engine is in flight (no step runs then).
  */
-export class LexicalMerge {
-  readonly #db: Database;
-  readonly #steps: QuietSteps;
+export function lexicalMerge(db: Database, busy: () => boolean): QuietSteps {
+  return new QuietSteps(() => mergeStep(db), LEXICAL_MERGE_IDLE_MS, busy);
+}
 
-  /** @param busy whether a call of the engine is in flight (no step runs then) */
-  constructor(db: Database, busy: () => boolean) {
-    this.#db = db;
-    this.#steps = new QuietSteps(() => this.#step(), LEXICAL_MERGE_IDLE_MS, busy);
-  }
-
-  /** After writes (and at open): the merge's steps, once the engine is quiet, if one is due. */
-  schedule(): void {
-    this.#steps.start();
-  }
-
-  /** A call starts or ends: a scheduled step waits for another quiet spell. */
-  postpone(): void {
-    this.#steps.postpone();
-  }
-
-  /** Stops the steps (the engine is closing). */
-  stop(): void {
-    this.#steps.stop();
-  }
-
-  /** One step, in one transaction; returns whether steps remain. */
-  #step(): boolean {
-    const db = this.#db;
-    if (!lexicalMergeState(db).due) return false;
-    return transaction(db, 'merging the lexical index', () => {
-      let merged = false;
-      for (const step of MERGE_STEPS) {
-        const before = Number(db.selectValue('SELECT total_changes()'));
-        db.exec({ sql: step, bind: [-MERGE_PAGES] });
-        // FTS5: a difference of 2 or more means the command merged something
-        if (Number(db.selectValue('SELECT total_changes()')) - before >= 2) merged = true;
-      }
-      if (merged) return true;
-      db.exec({
-        sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)',
-        bind: [MERGED_AT, String(db.selectValue(CHANGES_SEQ))],
-      });
-      return false;
+/** One step of the merge, in one transaction, if one is due; returns whether steps remain. */
+function mergeStep(db: Database): boolean {
+  if (!lexicalMergeState(db).due) return false;
+  return transaction(db, 'merging the lexical index', () => {
+    let merged = false;
+    for (const step of MERGE_STEPS) {
+      const before = Number(db.selectValue('SELECT total_changes()'));
+      db.exec({ sql: step, bind: [-MERGE_PAGES] });
+      // FTS5: a difference of 2 or more means the command merged something
+      if (Number(db.selectValue('SELECT total_changes()')) - before >= 2) merged = true;
+    }
+    if (merged) return true;
+    db.exec({
+      sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)',
+      bind: [MERGED_AT, String(db.selectValue(CHANGES_SEQ))],
     });
-  }
+    return false;
+  });
 }
