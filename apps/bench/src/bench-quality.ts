@@ -41,8 +41,10 @@ import { heldOutFreezes, loadCorpora, type Split } from './quality-corpora.ts';
 import { lineIntervals, scoreLine, SHOWN, type LineIntervals } from './quality-lines.ts';
 import {
   crossStoreNoAnswer,
+  MEANING,
   runSearchBox,
   runSearchBoxOrama,
+  SEARCH_BOX,
   type SearchBoxReport,
 } from './search-box.ts';
 import { runTyping, runTypingOrama, type TypingReport } from './typing.ts';
@@ -137,10 +139,14 @@ for (const line of lines) {
 }
 
 // The search box: the suite, the typing simulation, and queries whose answer is not stored.
-const searchBox: SearchBoxReport[] = [await runSearchBox('dev', embedder, k)];
-if (values['held-out']) searchBox.push(await runSearchBox('held-out', embedder, k));
-// Orama's typo-tolerant peer on the suite's dev split only (issue 42): its held-out rows show "—".
-const searchBoxOrama = [await runSearchBoxOrama('dev', embedder, k)];
+const searchBox: SearchBoxReport[] = [];
+const searchBoxOrama: Awaited<ReturnType<typeof runSearchBoxOrama>>[] = [];
+for (const suite of [SEARCH_BOX, MEANING]) {
+  searchBox.push(await runSearchBox(suite, 'dev', embedder, k));
+  if (values['held-out']) searchBox.push(await runSearchBox(suite, 'held-out', embedder, k));
+  // Orama's typo-tolerant peer on the dev splits only (issue 42): its held-out rows show "—".
+  searchBoxOrama.push(await runSearchBoxOrama(suite, 'dev', embedder, k));
+}
 const typed: {
   corpus: string;
   split: Split;
@@ -242,17 +248,19 @@ for (const { line, ci } of results)
 console.log(`${oramaSentence}\n${bm25Sentence}`);
 
 /** Orama's score of a kind of the suite on a split (hit@1 / MRR / R@k). */
-const oramaKind = (split: Split, kind: string) => {
-  const s = searchBoxOrama.find((r) => r.split === split)?.kinds.find((x) => x.kind === kind);
+const oramaKind = (suite: string, split: Split, kind: string) => {
+  const s = searchBoxOrama
+    .find((r) => r.suite === suite && r.split === split)
+    ?.kinds.find((x) => x.kind === kind);
   return s ? `${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)}` : '—';
 };
 console.log(
-  `\nsearch box (search-box suite, default profile and options): hit@1 / MRR / R@${k} / weak best | Orama hybrid, typo tolerance 1: hit@1 / MRR / R@${k}`,
+  `\nsearch box (the search-box and meaning suites, default profile and options): hit@1 / MRR / R@${k} / weak best | Orama hybrid, typo tolerance 1: hit@1 / MRR / R@${k}`,
 );
 for (const r of searchBox) {
   for (const s of r.kinds)
     console.log(
-      `  ${r.split.padEnd(9)} ${s.kind.padEnd(12)} ${String(s.queries).padStart(3)}  ${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)} / ${fmt(s.weak)} | ${oramaKind(r.split, s.kind)}`,
+      `  ${r.suite.padEnd(10)} ${r.split.padEnd(9)} ${s.kind.padEnd(12)} ${String(s.queries).padStart(3)}  ${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)} / ${fmt(s.weak)} | ${oramaKind(r.suite, r.split, s.kind)}`,
     );
 }
 console.log(
@@ -260,11 +268,28 @@ console.log(
 );
 for (const r of searchBox)
   console.log(
-    `  search-box ${r.split.padEnd(9)} ${String(r.noAnswer.queries).padStart(4)}  ${fmt(r.noAnswer.rate)} (${r.noAnswer.empty} empty, ${r.noAnswer.onlyWeak} only weak)`,
+    `  ${`${r.suite} ${r.split}`.padEnd(21)} ${String(r.noAnswer.queries).padStart(4)}  ${fmt(r.noAnswer.rate)} (${r.noAnswer.empty} empty, ${r.noAnswer.onlyWeak} only weak)`,
   );
 for (const c of cross)
   console.log(
     `  ${c.name.padEnd(21)} ${String(c.rate.queries).padStart(4)}  ${fmt(c.rate.rate)} (${c.rate.empty} empty, ${c.rate.onlyWeak} only weak)`,
+  );
+console.log(
+  '\nmatch strength: answers found (a target in the first k) but marked weak, goal ≤ 0.05 | queries about nothing stored answered strong (not all weak), goal ≤ 0.10',
+);
+for (const { line, reports } of results) {
+  const f = reports.default!.foundWeak!;
+  console.log(
+    `  ${`${line.corpus} ${line.split}`.padEnd(26)} found ${String(f.found).padStart(4)}  weak ${fmt(f.rate)}`,
+  );
+}
+for (const r of searchBox)
+  console.log(
+    `  ${`${r.suite} ${r.split}`.padEnd(26)} found ${String(r.foundWeak.found).padStart(4)}  weak ${fmt(r.foundWeak.rate)} | none ${String(r.noAnswer.queries).padStart(4)}  strong ${fmt(1 - r.noAnswer.rate)}`,
+  );
+for (const c of cross)
+  console.log(
+    `  ${c.name.padEnd(26)} ${' '.repeat(21)} | none ${String(c.rate.queries).padStart(4)}  strong ${fmt(1 - c.rate.rate)}`,
   );
 console.log(
   `\ntyping simulation: every ⌈n / ${TYPED_QUESTIONS}⌉-th dev question typed one character at a time; MRR over every keystroke, at ¼ / ½ / ¾ / all of it, share first (typing: true | the last word a whole word | Orama hybrid, typo tolerance 1: MRR, ¼ / ½ / ¾ / all, first)`,
@@ -405,10 +430,11 @@ if (values.docs) {
     );
   body.push(
     '',
-    `The search box (issue 38): the search-box suite (\`apps/bench/search-box/\`, our own texts; every third query of each kind held out), \`default\` with recall's default options (\`minMatch\` 0.1; \`typing\` for the prefix kind): hit@1 / MRR / R@${k}, and the share whose best result was weak (an app would have said "no match"); beside it Orama hybrid on the same vectors with typo tolerance 1 and its prefix matching (always on), for every kind, on the dev split only.`,
+    `The search box (issues 38 and 66): the search-box suite (\`apps/bench/search-box/\`: prefixes, typos, codes, sites…) and the meaning suite (\`apps/bench/meaning/\`: time words, whole matches and negation, long notes, paraphrase, other languages), our own texts, every third query of each kind held out; \`default\` with recall's default options (\`minMatch\` 0.1; \`typing\` for the prefix kind): hit@1 / MRR / R@${k}, and the share whose best result was weak (an app would have said "no match"); beside it Orama hybrid on the same vectors with typo tolerance 1 and its prefix matching (always on), for every kind, on the dev split only.`,
     '',
     markdownTable([
       [
+        'suite',
         'split',
         'kind',
         'queries',
@@ -418,12 +444,13 @@ if (values.docs) {
       ],
       ...searchBox.flatMap((r) =>
         r.kinds.map((s) => [
+          r.suite,
           r.split,
           s.kind,
           String(s.queries),
           `${fmt(s.hit1)} / ${fmt(s.mrr)} / ${fmt(s.recall)}`,
           fmt(s.weak),
-          oramaKind(r.split, s.kind),
+          oramaKind(r.suite, r.split, s.kind),
         ]),
       ),
     ]),
@@ -433,7 +460,7 @@ if (values.docs) {
     markdownTable([
       ['queries', 'asked', 'rate', 'empty', 'only weak'],
       ...searchBox.map((r) => [
-        `search-box ${r.split}`,
+        `${r.suite} ${r.split}`,
         String(r.noAnswer.queries),
         fmt(r.noAnswer.rate),
         String(r.noAnswer.empty),
@@ -499,13 +526,14 @@ if (values.json) {
         corpus: line.corpus,
         split: line.split,
         rankers: Object.fromEntries(Object.entries(reports).map(([n, r]) => [n, metrics(r)])),
+        foundWeak: reports.default!.foundWeak,
         intervals95: ci,
       })),
       bm25Tuned: Object.fromEntries(bm25Tuned),
       searchBox,
       searchBoxOrama,
       noRelatedMemory: [
-        ...searchBox.map((r) => ({ name: `search-box ${r.split}`, ...r.noAnswer })),
+        ...searchBox.map((r) => ({ name: `${r.suite} ${r.split}`, ...r.noAnswer })),
         ...cross.map((c) => ({ name: c.name, ...c.rate })),
       ],
       typing: typed,

@@ -101,6 +101,28 @@ export interface Report extends Metrics {
    * (`bootstrap.ts`). Absent where a report is a sum of others.
    */
   perQuestion?: Omit<Metrics, 'questions'>[];
+  /**
+   * Questions whose answer was found (a target in the first k), and of those, the ones whose
+   * first target was marked weak (`RecallResult.weak`: an app hides it). Absent where the ranker
+   * marks nothing weak (outside the engine).
+   */
+  foundWeak?: FoundWeak;
+}
+
+/** Answers found, and found but marked weak. */
+export interface FoundWeak {
+  found: number;
+  weak: number;
+  /** weak / found. */
+  rate: number;
+}
+
+/** Adds one question's outcome to a {@link FoundWeak}: `first`, its first target in the first k, if any. */
+export function countFoundWeak(tally: FoundWeak, first: { weak?: true } | undefined): void {
+  if (!first) return;
+  tally.found++;
+  if (first.weak) tally.weak++;
+  tally.rate = tally.weak / tally.found;
 }
 
 /** Scores one ranked list of ids against the evidence. */
@@ -127,6 +149,13 @@ export class ReportBuilder {
   #all: Metrics = { questions: 0, recall: 0, mrr: 0, ndcg10: 0 };
   #cats = new Map<number, Metrics>();
   #each: Omit<Metrics, 'questions'>[] = [];
+  #foundWeak: FoundWeak | undefined;
+
+  /** Counts one question's first target in the first k (undefined: not found) for {@link Report.foundWeak}. */
+  found(first: { weak?: true } | undefined): void {
+    this.#foundWeak ??= { found: 0, weak: 0, rate: 0 };
+    countFoundWeak(this.#foundWeak, first);
+  }
 
   add(category: number, s: Omit<Metrics, 'questions'>): void {
     this.#each.push({ recall: s.recall, mrr: s.mrr, ndcg10: s.ndcg10 });
@@ -153,7 +182,12 @@ export class ReportBuilder {
     });
     const byCategory: Record<string, Metrics> = {};
     for (const c of [...this.#cats.keys()].sort()) byCategory[String(c)] = avg(this.#cats.get(c)!);
-    return { ...avg(this.#all), byCategory, perQuestion: this.#each };
+    return {
+      ...avg(this.#all),
+      byCategory,
+      perQuestion: this.#each,
+      ...(this.#foundWeak ? { foundWeak: this.#foundWeak } : {}),
+    };
   }
 }
 
@@ -188,7 +222,8 @@ export async function runLocomo(
             topK: Math.max(k, 10),
             noCache: true,
           });
-          builders[name]!.add(
+          const builder = builders[name]!;
+          builder.add(
             q.category,
             scoreRanking(
               results.map((r) => r.id),
@@ -196,6 +231,7 @@ export async function runLocomo(
               k,
             ),
           );
+          builder.found(results.slice(0, k).find((r) => q.evidence.includes(r.id)));
         }
       }
     } finally {

@@ -11,11 +11,42 @@ import {
   type EngineOptions,
   type RememberInput,
 } from '@anamnesis/engine';
+import { ASKED_AT as MEANING_ASKED_AT, MEMORIES as MEANING_MEMORIES } from '../meaning/memories.ts';
+import { CASES as MEANING_CASES } from '../meaning/cases.ts';
 import { ASKED_AT, MEMORIES } from '../search-box/memories.ts';
 import { CASES } from '../search-box/cases.ts';
-import type { Conversation } from './locomo.ts';
+import { countFoundWeak, type Conversation, type FoundWeak } from './locomo.ts';
 import { oramaAsk } from './orama.ts';
 import type { Split } from './quality-corpora.ts';
+
+/** A suite of queries about one store, each with the memories that answer it (none: `none`). */
+export interface Suite {
+  name: string;
+  memories: readonly RememberInput[];
+  askedAt: number;
+  cases: readonly {
+    kind: string;
+    query: string;
+    targets: readonly string[];
+    typing?: boolean;
+    split: Split;
+  }[];
+}
+
+/** The search-box suite (issue 38): what people type into a search box. */
+export const SEARCH_BOX: Suite = {
+  name: 'search-box',
+  memories: MEMORIES,
+  askedAt: ASKED_AT,
+  cases: CASES,
+};
+/** The meaning suite (issue 66): time words, whole matches, long notes, paraphrase, other languages. */
+export const MEANING: Suite = {
+  name: 'meaning',
+  memories: MEANING_MEMORIES,
+  askedAt: MEANING_ASKED_AT,
+  cases: MEANING_CASES,
+};
 
 /** Scores of one kind of query. */
 export interface KindScore {
@@ -32,10 +63,13 @@ export interface KindScore {
 
 /** The suite's scores on one split. */
 export interface SearchBoxReport {
+  suite: string;
   split: Split;
   kinds: KindScore[];
   /** The `none` kind: queries about nothing stored. */
   noAnswer: NoAnswerRate;
+  /** Queries with an answer: found in the first k, and found but marked weak. */
+  foundWeak: FoundWeak;
 }
 
 /** How queries about nothing stored were answered. */
@@ -80,14 +114,16 @@ const emptyRate = (): NoAnswerRate => ({ queries: 0, empty: 0, onlyWeak: 0, rate
 
 /** Scores the suite's `split` as `ask` answers it: per kind, and the `none` kind's rate. */
 async function scoreSuite(
+  suite: Suite,
   split: Split,
   ask: Ask,
   k: number,
-): Promise<Pick<SearchBoxReport, 'kinds' | 'noAnswer'>> {
+): Promise<Pick<SearchBoxReport, 'kinds' | 'noAnswer' | 'foundWeak'>> {
   const kinds = new Map<string, KindScore>();
   const noAnswer = emptyRate();
-  for (const c of CASES.filter((c) => c.split === split)) {
-    const results = await ask(c.query, c.typing);
+  const foundWeak: FoundWeak = { found: 0, weak: 0, rate: 0 };
+  for (const c of suite.cases.filter((c) => c.split === split)) {
+    const results = await ask(c.query, c.typing ?? false);
     if (c.targets.length === 0) {
       countNoAnswer(noAnswer, results);
       continue;
@@ -106,6 +142,10 @@ async function scoreSuite(
     if (rank > 0) s.mrr += 1 / rank;
     if (rank > 0 && rank <= k) s.recall++;
     if (results.length === 0 || results[0]!.weak) s.weak++;
+    countFoundWeak(
+      foundWeak,
+      results.slice(0, k).find((r) => c.targets.includes(r.id)),
+    );
     kinds.set(c.kind, s);
   }
   const out = [...kinds.values()].map((s) => ({
@@ -115,18 +155,26 @@ async function scoreSuite(
     recall: s.recall / s.queries,
     weak: s.weak / s.queries,
   }));
-  return { kinds: out, noAnswer };
+  return { kinds: out, noAnswer, foundWeak };
 }
 
 /** Runs the suite's `split` on the default profile, with recall's defaults (`minMatch` too). */
 export async function runSearchBox(
+  suite: Suite,
   split: Split,
   embedder: EngineOptions['embedder'],
   k = 10,
 ): Promise<SearchBoxReport> {
   return {
+    suite: suite.name,
     split,
-    ...(await withStore(MEMORIES, ASKED_AT, embedder, (ask) => scoreSuite(split, ask, k), k)),
+    ...(await withStore(
+      suite.memories,
+      suite.askedAt,
+      embedder,
+      (ask) => scoreSuite(suite, split, ask, k),
+      k,
+    )),
   };
 }
 
@@ -137,17 +185,19 @@ export async function runSearchBox(
  * `weak` is the share answered with nothing, and the `none` kind is not scored.
  */
 export async function runSearchBoxOrama(
+  suite: Suite,
   split: Split,
   embedder: Embedder,
   k = 10,
-): Promise<Omit<SearchBoxReport, 'noAnswer'>> {
-  const search = await oramaAsk(MEMORIES, embedder, { tolerance: 1, k });
+): Promise<Omit<SearchBoxReport, 'noAnswer' | 'foundWeak'>> {
+  const search = await oramaAsk(suite.memories, embedder, { tolerance: 1, k });
   const { kinds } = await scoreSuite(
+    suite,
     split,
     async (query) => (await search(query)).map((id) => ({ id })),
     k,
   );
-  return { split, kinds };
+  return { suite: suite.name, split, kinds };
 }
 
 /**

@@ -91,6 +91,8 @@ function pageView(page: PageHit, query: string): HTMLElement {
 
 /** A passage's text without the page title it starts with (passages are found by it). */
 function passageText(hit: RecallResult): string {
+  // a long page shows the passage that matched (recall's `passage`), not its first words
+  if (hit.passage) return hit.passage.text;
   const title = typeof hit.meta?.title === 'string' ? hit.meta.title : '';
   return title && hit.text.startsWith(`${title}\n`) ? hit.text.slice(title.length + 1) : hit.text;
 }

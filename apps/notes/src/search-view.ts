@@ -51,9 +51,11 @@ export class SearchView {
       h(
         'p',
         { class: 'snippet' },
-        ...snippet(hit.text.slice(note.title.length), searchedWords(query, hit.explain?.query)).map(
-          (s) => (s.match ? h('mark', {}, s.text) : s.text),
-        ),
+        // a long note shows the passage that matched, not its first words
+        ...snippet(
+          hit.passage?.text ?? hit.text.slice(note.title.length),
+          searchedWords(query, hit.explain?.query),
+        ).map((s) => (s.match ? h('mark', {}, s.text) : s.text)),
       ),
       explainDetails(hit),
     );

@@ -203,12 +203,18 @@ export interface Explain {
   partial?: string;
   /** What compression removed, when only the compressed text fitted the token budget. */
   compression?: Omit<Compression, 'text'>;
-  /** The parts of the match strength (`RecallResult.match` is the greater). */
+  /** The parts of the match strength (`RecallResult.match` is the greater, the time weighed in). */
   match?: {
     /** The query's words (each weighted by its rarity in the store) the memory holds, in [0, 1]. */
     lexical: number;
     /** How far its meaning stands above the store's usual for the query, in [0, 1]. */
     meaning: number;
+    /**
+     * Whether it was made in the time the query names ("two days ago"), when the query names
+     * one: the time counts as one more of the query's words, held by a memory made then as far
+     * as it matches the rest of the query.
+     */
+    time?: boolean;
   };
   /** What the query was read as: one entry per thing it asks for. */
   query?: QueryReading[];
@@ -216,8 +222,12 @@ export interface Explain {
 
 /** One thing a query asks for, as recall read it (`Explain.query`). */
 export interface QueryReading {
-  /** A word, a quoted phrase, a code ("4521-0092"), an address or domain, or an emoji. */
-  kind: 'word' | 'phrase' | 'code' | 'site' | 'emoji';
+  /**
+   * A word, a quoted phrase, a code ("4521-0092"), an address or domain, an emoji, a negated
+   * word ("without cheese": held by a memory that says the word near a negation of its own), or a
+   * time ("two days ago", "last summer": searched as a window of creation times, not as words).
+   */
+  kind: 'word' | 'phrase' | 'code' | 'site' | 'emoji' | 'negation' | 'time';
   /** As typed. */
   text: string;
   /** The words searched, lower case (an emoji's name, an address's host and path words). */
@@ -228,6 +238,13 @@ export interface QueryReading {
   completions?: string[];
   /** No memory has the word: it was read as this word of the store (a typo corrected). */
   correction?: string;
+  /** A time's window of creation times. */
+  window?: {
+    /** Its first instant, ms since the epoch. */
+    start: number;
+    /** The instant after its last, ms since the epoch. */
+    end: number;
+  };
 }
 
 /** A memory's text as shrunk to fit a token budget (`recall` with `compress: true`). */
@@ -260,12 +277,27 @@ export interface RecallResult extends Memory {
   /**
    * How well the memory answers the query, in [0, 1], comparable across queries and stores: the
    * greater of the share of the query's words it holds (rare words weighing more) and how far its
-   * meaning stands above the store's usual for the query. An app can threshold it (recall itself
-   * answers nothing when the best is below `minMatch`).
+   * meaning stands above what the best of the store's memories reaches by chance. Where the query
+   * names a time ("two days ago"), the time counts as one more of its words: a memory made then
+   * holds it as far as it matches the rest, and one made at another time is weak. An app can
+   * threshold it (recall itself answers nothing when the best is below `minMatch`).
    */
   match: number;
   /** Set when `match` is below `WEAK_MATCH` (0.3): a weak match, not an answer one can rely on. */
   weak?: true;
+  /**
+   * In a long memory (over 800 characters), the passage that matched: the sentence or two that
+   * hold most of the query's words, to show instead of the memory's first words. A long memory's
+   * lexical match is this passage's, not the whole text's (a diary holds most words somewhere).
+   */
+  passage?: {
+    /** The passage's text (trimmed). */
+    text: string;
+    /** Where it begins in `text` (UTF-16 offset). */
+    start: number;
+    /** Where it ends (UTF-16 offset, excluded). */
+    end: number;
+  };
   /** Why it ranks where it does, with `explain: true`. */
   explain?: Explain;
   /** Set when only a compressed form of the text fitted the token budget (see `compress`). */

@@ -42,6 +42,8 @@ describe('the lexical margin', () => {
     context: null,
     priors: null,
     lexicalEvidence: { full: 0.01, exponent: 0, ...(margin !== undefined ? { margin } : {}) },
+    // the margin alone: whole matches first would lift `strong` (it holds both words) either way
+    wholeFirst: null,
   });
   const ask = (margin?: number) =>
     engine.recall('zeppelin hangar', {

@@ -256,14 +256,17 @@ describe('spelling, negation and emoji', () => {
     expect((await texts(engine, 'colour printer'))[0]).toMatch(/^Color printer/);
   });
 
-  it('negators are query terms: the lexical leg ranks the memory with the negation first', async () => {
+  it('a negator and the word after it are one slot: the lexical leg ranks the memory with the negation first', async () => {
     const engine = await store([
       'Plant roses by the fence',
       'Do not plant roses by the fence, the soil is too wet',
       'Ferns grow well in wet soil',
     ]);
     const rs = await engine.recall("don't plant roses", { explain: true });
-    expect(rs[0]!.explain!.query!.flatMap((q) => q.words)).toEqual(['not', 'plant', 'roses']);
+    expect(rs[0]!.explain!.query!.map((q) => [q.kind, q.text, q.words])).toEqual([
+      ['negation', 'not plant', ['plant']],
+      ['word', 'roses', ['roses']],
+    ]);
     const lexicalFirst = rs.find((r) =>
       r.explain!.legs.some((l) => l.leg === 'fts' && l.rank === 1),
     );

@@ -23,7 +23,6 @@ export {
   type ContextScore,
   type ContextWeights,
 } from './context.ts';
-export { queryDateWindows, type TimeWindow } from './query-dates.ts';
 export { applyPriors, priorContributions, type PriorFeatures, type Priors } from './priors.ts';
 export { namesSpeaker, normalizeSpeaker, queryWords, SPEAKER_META_KEY } from './speaker.ts';
 export { ftsTokens, prepareFtsQuery, type FtsQueryOptions } from './fts-query.ts';
@@ -76,6 +75,7 @@ export {
   type SessionResult,
 } from './memsense.ts';
 export { mmr, redundancy, tagJaccard, type MmrCandidate, type MmrOptions } from './mmr.ts';
+export { wholeFirst, type WholeFirstItem } from './whole-first.ts';
 export {
   boilerplateRatio,
   pathBoilerplateFloor,

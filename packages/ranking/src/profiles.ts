@@ -122,6 +122,18 @@ export interface ScoringProfile {
      */
     margin?: number;
   } | null;
+  /**
+   * Whole matches first, after context and speaker focus (see `wholeFirst`): of a query of two
+   * or more parts, among the first `head` candidates, a memory holding every part ranks above
+   * those holding some, unless their meaning strength exceeds the best whole one's by `margin`.
+   * Absent or `null`: none (every seed profile).
+   */
+  readonly wholeFirst?: {
+    /** Candidates reordered, from the first. */
+    head: number;
+    /** Meaning strength, in [0, 1], by which a partial match must lead the best whole one to keep its place. */
+    margin: number;
+  } | null;
 }
 
 const DEFAULT_POOL = { perLegFactor: 3, minPerLeg: 60 } as const;

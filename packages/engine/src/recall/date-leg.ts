@@ -1,28 +1,54 @@
-import { queryDateWindows, type RankedList } from '@anamnesis/ranking';
+import type { RankedList } from '@anamnesis/ranking';
 import type { Reader } from '../store/reader.ts';
 import { KeptLists } from './kept-lists.ts';
 import type { PreparedQuery, SimilarityBackend } from '../similarity/similarity.ts';
+import type { TimeReading } from './query/time.ts';
 
 /**
- * The `date` leg: when the query names a calendar day or month ("on 3 June, 2023", "in May 2023";
- * see `queryDateWindows`), the memories created then, the `limit` most similar to the query by
- * cosine (a search of the vector index restricted to the period, however many memories it holds;
- * a cosine of exactly 0, no meaning in common, is no candidate). A query that names no date gets
- * an empty list, so the leg costs nothing and changes nothing; it never reaches outside the recall
- * filter (`where` over `m`).
+ * The `date` leg: when the query names a time ("two days ago", "last summer", "on 3 June 2023";
+ * see `query/time.ts`), the memories created then, the `limit` most similar to the query by cosine
+ * (a search of the vector index restricted to the period, however many memories it holds; a cosine
+ * of exactly 0, no meaning in common, is no candidate). Where the rest of the query asks for nothing
+ * (`timeOnly`: "what happened yesterday"), every memory of the period is a candidate, tied. A
+ * query that names no time gets an empty list, so the leg costs nothing and changes nothing; it
+ * never reaches outside the recall filter (`where` over `m`).
  */
 export function dateLeg(
   read: Reader,
   similarity: SimilarityBackend,
   queryVector: PreparedQuery,
-  query: string,
+  windows: readonly TimeReading[],
   where: string,
   params: readonly (string | number | null)[],
   limit: number,
   kept: WindowRids,
+  timeOnly: boolean,
 ): RankedList {
-  const windows = queryDateWindows(query);
   if (windows.length === 0) return { leg: 'date', items: [] };
+  const rids = inWindows(read, windows, where, params, kept);
+  if (rids.size === 0) return { leg: 'date', items: [] };
+  const items = similarity
+    .search(queryVector, limit, rids)
+    .filter((h) => h.score !== 0)
+    .map((h) => ({ id: String(h.rid), score: h.score }));
+  if (timeOnly) {
+    const listed = new Set(items.map((i) => i.id));
+    for (const rid of rids) {
+      if (items.length >= limit) break;
+      if (!listed.has(String(rid))) items.push({ id: String(rid), score: 0 });
+    }
+  }
+  return { leg: 'date', items, tiesShareRank: true };
+}
+
+/** The memories created in any of the windows (and passing the recall filter), kept until the next write. */
+export function inWindows(
+  read: Reader,
+  windows: readonly TimeReading[],
+  where: string,
+  params: readonly (string | number | null)[],
+  kept: WindowRids,
+): ReadonlySet<number> {
   const sets = windows.map((w) =>
     kept.get(
       JSON.stringify([w.start, w.end, where, params]),
@@ -36,13 +62,7 @@ export function dateLeg(
         ),
     ),
   );
-  const rids = sets.length === 1 ? sets[0]! : new Set(sets.flatMap((set) => [...set]));
-  if (rids.size === 0) return { leg: 'date', items: [] };
-  const items = similarity
-    .search(queryVector, limit, rids)
-    .filter((h) => h.score !== 0)
-    .map((h) => ({ id: String(h.rid), score: h.score }));
-  return { leg: 'date', items, tiesShareRank: true };
+  return sets.length === 1 ? sets[0]! : new Set(sets.flatMap((set) => [...set]));
 }
 
 /** Memories kept at most over all windows (the least recently used window dropped first past it). */

@@ -55,6 +55,7 @@ export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   speaker: 1,
   priors: DEFAULT_PRIORS,
   lexicalEvidence: { full: 0.3, exponent: 0.5 },
+  wholeFirst: { head: 20, margin: 0.4 },
 } satisfies ScoringProfile);
 
 /** Every profile recall accepts: the seeds' and `default`. */
@@ -145,6 +146,18 @@ export function resolveProfile(profile: string | ScoringProfile): ScoringProfile
       (ev.margin !== undefined && (!finite(ev.margin) || ev.margin < 0)))
   )
     throw bad('lexicalEvidence needs full in (0, 1], an exponent ≥ 0 and a margin ≥ 0');
+  const wf = profile.wholeFirst;
+  if (
+    wf !== undefined &&
+    wf !== null &&
+    (typeof wf !== 'object' ||
+      !Number.isInteger(wf.head) ||
+      wf.head < 0 ||
+      wf.head > 1000 ||
+      !finite(wf.margin) ||
+      wf.margin < 0)
+  )
+    throw bad('wholeFirst needs an integer head in [0, 1000] and a margin ≥ 0');
   const sp = profile.speaker;
   if (sp !== undefined && sp !== null && (!finite(sp) || sp < 0))
     throw bad('speaker must be a finite weight ≥ 0');

@@ -8,6 +8,7 @@ import {
   poolSize,
   sessionFirst,
   valueDensity,
+  wholeFirst,
   type CandidateFeatures,
   type PriorFeatures,
   type RankedList,
@@ -15,7 +16,7 @@ import {
   type ScoringProfile,
 } from '@anamnesis/ranking';
 import { applyContext } from './context-signal.ts';
-import { dateLeg } from './date-leg.ts';
+import { dateLeg, inWindows } from './date-leg.ts';
 import { applySpeaker } from './speaker-signal.ts';
 import { buildFilter } from '../input/filter.ts';
 import { lexicalWords } from '../store/lexical.ts';
@@ -33,19 +34,25 @@ import {
 } from './recall-legs.ts';
 import { planRecall, type RecallPlan } from './recall-options.ts';
 import {
+  bestPassages,
   cosineScale,
+  idf,
   lexicalCoverage,
   meaningStrength,
   queryEvidence,
   sampleRids,
+  storeSize,
+  timedMatch,
   WEAK_MATCH,
 } from './match.ts';
 import { parseQuery } from './query/parse.ts';
+import { readTime, type TimeReading } from './query/time.ts';
 import { standsAlone } from './query/word-at.ts';
 import { modelShare } from './model-share.ts';
 import { modelQuery, resolveQuery, type ResolvedSlot } from './query/resolve.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
 import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
+import { LONG_CHARS } from './passage-evidence.ts';
 import { StageClock } from './stage-clock.ts';
 import {
   memoryRows,
@@ -72,6 +79,8 @@ export interface RecallContext extends RecallReads {
 }
 
 const HOUR = 3_600_000;
+/** The lexical coverage of a memory holding every part of a query (sums of shares round). */
+const WHOLE = 1 - 1e-9;
 
 /** Runs the pipeline of the README: legs → fuse → post-fusion → MMR → select → explain. */
 export async function recall(
@@ -87,15 +96,18 @@ export async function recall(
     profile,
     plan.tokenBudget ? Math.max(plan.topK, 50) : plan.topK,
   );
+  // the time the query names becomes windows of the date leg; its words leave the other legs
+  const time = readTime(query, ctx.now);
+  const asked = time.rest;
   const slots = resolveQuery(
     ctx.read,
-    query,
-    parseQuery(query, plan.typing),
+    asked,
+    parseQuery(asked, plan.typing),
     (w) => ctx.similarity.knows?.(w) ?? false,
     ctx.memo.match.words,
   );
   // the model reads corrected words and the completed word being typed, as the lexical leg does
-  const read = modelQuery(query, slots);
+  const read = modelQuery(asked, slots);
   clock.lap('query');
   const queryVector = await ctx.similarity.query(read);
   clock.lap('embed');
@@ -109,6 +121,12 @@ export async function recall(
   const evidence = queryEvidence(ctx.read, ctx.memo.match, slots, (s) =>
     relatedWords(ctx.similarity, read, s),
   );
+  /** The query's coverage by each of these memories (a long one's: its best passage's). */
+  const coverageOf = (rids: readonly number[]) => {
+    const rows = keptCandidateRows(ctx, rids);
+    const long = rids.filter((rid) => (rows.get(rid)?.length ?? 0) > LONG_CHARS);
+    return lexicalCoverage(ctx.read, ctx.memo.match, evidence, rids, long);
+  };
   clock.lap('query');
   if (profile.legs.includes('fts')) {
     const site = slots.some((s) => s.kind === 'site');
@@ -116,12 +134,7 @@ export async function recall(
     const weigh = profile.lexicalEvidence;
     if (weigh) {
       // a rank won on a small share of the query (one common word of it) counts for that share
-      const cover = lexicalCoverage(
-        ctx.read,
-        ctx.memo.match,
-        evidence,
-        fts.items.map((i) => Number(i.id)),
-      );
+      const cover = coverageOf(fts.items.map((i) => Number(i.id)));
       // …and, with a margin, by its BM25 score against the leg's best
       const best = fts.items.reduce((m, i) => Math.max(m, i.score), 0);
       const margin = weigh.margin ?? 0;
@@ -137,7 +150,7 @@ export async function recall(
   }
   if (profile.legs.includes('expansion')) {
     lists.push(
-      expansionLeg(ctx.read, ctx.similarity, query, queryWords, filter, perLeg, ctx.memo.match),
+      expansionLeg(ctx.read, ctx.similarity, asked, queryWords, filter, perLeg, ctx.memo.match),
     );
     clock.lap('expansion');
   }
@@ -148,6 +161,7 @@ export async function recall(
         queryVector,
       )
       .values(),
+    storeSize(ctx.read, ctx.memo.match),
   );
   if (profile.legs.includes('vector')) {
     lists.push(vectorLeg(ctx.similarity, queryVector, perLeg, allowed));
@@ -160,11 +174,12 @@ export async function recall(
         ctx.read,
         ctx.similarity,
         queryVector,
-        query,
+        time.readings,
         where,
         params,
         perLeg,
         ctx.memo.windows,
+        slots.length === 0,
       ),
     );
     clock.lap('date');
@@ -283,6 +298,24 @@ export async function recall(
     scored = groupBySession(scored, (id) => rows.get(Number(id))!.session, sessionInfo);
   }
 
+  if (profile.wholeFirst && evidence.slots.length >= 2) {
+    // a memory holding every part of the query above those holding some, unless their meaning
+    // is clearly stronger
+    const head = scored.slice(0, profile.wholeFirst.head);
+    const cover = coverageOf(head.map((c) => Number(c.id)));
+    scored = [
+      ...wholeFirst(
+        head,
+        head.map((c) => ({
+          whole: cover.get(Number(c.id))! >= WHOLE,
+          meaning: meaningStrength(c.similarity, scale),
+        })),
+        profile.wholeFirst.margin,
+      ),
+      ...scored.slice(head.length),
+    ];
+  }
+
   clock.lap('signals');
 
   // Diversity: MMR over the head of the fused list.
@@ -325,13 +358,29 @@ export async function recall(
 
   // Match strength of what is selected: a query whose best answer is weak gets none.
   const selectedRids = selected.map((s) => Number(s.c.id));
-  const coverage = lexicalCoverage(ctx.read, ctx.memo.match, evidence, selectedRids);
-  const strength = new Map<number, { lexical: number; meaning: number; match: number }>();
+  const coverage = coverageOf(selectedRids);
+  const strength = new Map<
+    number,
+    { lexical: number; meaning: number; time?: boolean; match: number }
+  >();
+  // the time the query names is evidence too: memories made then hold it
+  const made =
+    time.readings.length > 0
+      ? inWindows(ctx.read, time.readings, filter.where, filter.params, ctx.memo.windows)
+      : undefined;
+  const timeWeight = made ? idf(storeSize(ctx.read, ctx.memo.match), made.size) : 0;
   for (const { c } of selected) {
     const rid = Number(c.id);
     const lexical = coverage.get(rid) ?? 0;
     const meaning = meaningStrength(c.similarity, scale);
-    strength.set(rid, { lexical, meaning, match: Math.max(lexical, meaning) });
+    const rest = Math.max(lexical, meaning);
+    if (!made) {
+      strength.set(rid, { lexical, meaning, match: rest });
+      continue;
+    }
+    const inWindow = made.has(rid);
+    const match = timedMatch(rest, inWindow, evidence.total, timeWeight);
+    strength.set(rid, { lexical, meaning, time: inWindow, match });
   }
   // even the best is too weak to answer: the store holds nothing on the query (unless the caller
   // named what to find: graph seeds or its own lists are evidence the query cannot weigh)
@@ -344,6 +393,13 @@ export async function recall(
 
   const results: RecallResult[] = [];
   const answer = wholeRows(selectedRids);
+  // a long memory shows the passage that matched
+  const passages = bestPassages(
+    ctx.read,
+    ctx.memo.match,
+    evidence,
+    selectedRids.filter((rid) => answer.get(rid)!.text.length > LONG_CHARS),
+  );
   for (const { c, compressed } of selected) {
     const row = answer.get(Number(c.id))!;
     const m = strength.get(Number(c.id))!;
@@ -354,14 +410,25 @@ export async function recall(
       match: m.match,
     };
     if (m.match < WEAK_MATCH) result.weak = true;
+    const passage = passages.get(Number(c.id));
+    if (passage && passage.coverage > 0)
+      result.passage = {
+        text: row.text.slice(passage.start, passage.end).trim(),
+        start: passage.start,
+        end: passage.end,
+      };
     if (compressed) result.compressed = compressed;
     if (plan.explain) {
       result.explain = {
         profile: profile.name,
         legs: c.legs,
         contributions: c.contributions,
-        match: { lexical: m.lexical, meaning: m.meaning },
-        query: queryExplain(slots),
+        match: {
+          lexical: m.lexical,
+          meaning: m.meaning,
+          ...(m.time !== undefined ? { time: m.time } : {}),
+        },
+        query: [...queryExplain(slots), ...time.readings.map(timeExplain)],
         ...(sessionInfo.has(c.id) ? { session: sessionInfo.get(c.id)! } : {}),
         ...(mmrRank.has(c.id) ? { mmrRank: mmrRank.get(c.id)! } : {}),
         ...(compressed
@@ -433,6 +500,11 @@ function queryExplain(slots: readonly ResolvedSlot[]): QueryReading[] {
     ...(s.completions ? { completions: s.completions } : {}),
     ...(s.correction ? { correction: s.correction } : {}),
   }));
+}
+
+/** A time the query names, for `explain.query`. */
+function timeExplain(t: TimeReading): QueryReading {
+  return { kind: 'time', text: t.text, words: [], window: { start: t.start, end: t.end } };
 }
 
 /**

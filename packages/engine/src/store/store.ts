@@ -22,7 +22,10 @@ export interface MemoryRow extends Memory {
 export type CandidateRow = Pick<
   MemoryRow,
   'rid' | 'session' | 'importance' | 'createdAt' | 'accessCount' | 'memoryScore' | 'contentHash'
->;
+> & {
+  /** The text's length in characters (a long memory's evidence is its best passage's). */
+  length: number;
+};
 
 function toCandidateRow(c: Columns): CandidateRow {
   return {
@@ -33,6 +36,7 @@ function toCandidateRow(c: Columns): CandidateRow {
     accessCount: c.num(4),
     memoryScore: c.num(5),
     contentHash: c.text(6)!,
+    length: c.num(7),
   };
 }
 
@@ -57,7 +61,7 @@ export function readMemoryRow(c: Columns): MemoryRow {
 
 /** The candidate columns of rows by rid, in {@link toCandidateRow}'s order. */
 const CANDIDATES_BY_RIDS =
-  'SELECT m.rid, m.session, m.importance, m.created_at, m.access_count, m.memory_score, m.content_hash FROM memories m WHERE m.rid IN (SELECT value FROM json_each(?))';
+  'SELECT m.rid, m.session, m.importance, m.created_at, m.access_count, m.memory_score, m.content_hash, length(m.text) FROM memories m WHERE m.rid IN (SELECT value FROM json_each(?))';
 const ROWS_BY_RIDS = `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.rid IN (SELECT value FROM json_each(?))`;
 
 /** Reads the candidate columns of the given rids (any order). */

@@ -15,8 +15,10 @@ import { americanSpelling } from '../../store/spelling.ts';
  * - a token whose parts are joined by `-` `.` `/` `#` `:` `_` `+` `@` ("4521-0092", "18.19.1",
  *   "node.js") is a `code`: its parts as a phrase, and each part as a word of half the weight;
  * - an emoji is its name, as a phrase ("🎉" → "party popper");
+ * - a negator ("no", "not", "without", "never", and "n't" read as "not") and the word after it
+ *   are a `negation`: held by a memory that says the word near a negation of its own;
  * - every other word is a `word` (British spellings folded into American ones), stop words
- *   dropped but negators kept ("not", "no", and "n't" read as "not"); a number and letters
+ *   dropped (a negator with no word after it kept); a number and letters
  *   written as one ("7pm") also match the two apart ("7 pm"), and two words the store holds as
  *   one ("note book") match that word (`resolve.ts`).
  *
@@ -25,7 +27,7 @@ import { americanSpelling } from '../../store/spelling.ts';
  */
 
 /** What a slot is. */
-export type SlotKind = 'word' | 'phrase' | 'code' | 'site' | 'emoji';
+export type SlotKind = 'word' | 'phrase' | 'code' | 'site' | 'emoji' | 'negation';
 
 /** One thing the query asks for. */
 export interface QuerySlot {
@@ -45,7 +47,8 @@ export interface QuerySlot {
 
 /**
  * Question words, dropped as stop words are: "what did the vet suggest" asks about the vet and a
- * suggestion, and a memory that happens to say "what" is no closer to the answer.
+ * suggestion, and a memory that happens to say "what" is no closer to the answer. So are the verbs
+ * that ask about any event ("what happened yesterday" asks what was noted yesterday).
  */
 const QUESTION_WORDS: ReadonlySet<string> = new Set([
   'what',
@@ -56,6 +59,10 @@ const QUESTION_WORDS: ReadonlySet<string> = new Set([
   'whom',
   'whose',
   'why',
+  'happen',
+  'happened',
+  'happening',
+  'happens',
 ]);
 
 /** Words the query keeps although they are stop words: a negation changes what is asked. */
@@ -153,10 +160,9 @@ export function parseQuery(query: string, typing = false): QuerySlot[] {
       continue;
     }
     if (NOT_CONTRACTION.test(bare)) {
-      // "don't" asks "do not": the negation kept, the verb as its own word ("can't": "can")
-      slots.push(slot('word', bare, ['not'], ['"not"'], false));
+      // "don't" asks "do not": the verb as its own word ("can't": "can"), then the negation
       const verb = bare.replace(/n['’]t$/iu, '');
-      token = { ca: 'can', wo: 'will', sha: 'shall' }[verb.toLowerCase()] ?? verb;
+      token = `${{ ca: 'can', wo: 'will', sha: 'shall' }[verb.toLowerCase()] ?? verb} not`;
     }
     words += ` ${token}`;
     last = bare;
@@ -166,18 +172,57 @@ export function parseQuery(query: string, typing = false): QuerySlot[] {
     stillTyping && last !== undefined && /[\p{L}\p{N}\p{M}]$/u.test(rest)
       ? groups.at(-1)
       : undefined;
+  // a negator and the word after it are one slot ("without cheese"), unless that word is the one
+  // being typed; a negator with no word after it is a word
+  let negator: string | undefined;
+  const negatorAlone = () => {
+    if (negator) slots.push(slot('word', negator, [negator], [ftsString([negator])], false));
+    negator = undefined;
+  };
   for (const forms of groups) {
     const word = forms[0]!;
     const prefix = forms === lastWord;
+    if (NEGATORS.has(word) && !prefix) {
+      negatorAlone();
+      negator = word;
+      continue;
+    }
     if (!keepWord(word, prefix)) continue;
     const us = americanSpelling(word);
     const all = us === undefined ? forms : [us, ...forms];
+    if (negator && !prefix) {
+      slots.push(negation(negator, all));
+      negator = undefined;
+      continue;
+    }
+    negatorAlone();
     const terms = all.map((f) => ftsString([f]));
     const apart = NUMBER_AND_LETTERS.exec(word);
     if (apart) terms.push(ftsString(apart.slice(1).filter(Boolean)));
     slots.push(slot('word', word, [all[0]!], terms, prefix));
   }
+  negatorAlone();
   return dedupe(slots);
+}
+
+/**
+ * Words a memory says a negation with, as the index holds them: "don't" is indexed as "don" and
+ * "t", and "cheese-free" as "cheese" and "free".
+ */
+const NEGATION_WORDS = ['no', 'not', 'without', 'never', 't', 'free'];
+/** Words at most between a negation and what it negates, in a memory ("no onions or garlic"). */
+const NEGATION_REACH = 3;
+
+/**
+ * A negated word ("without cheese", "no sugar", "don't add"): held by a memory that says the word
+ * near a negation of its own ("Pizza, no cheese"; "dairy-free"), in any order, whatever the
+ * negation's word, and not by one that only says the word ("with extra cheese").
+ */
+function negation(negator: string, forms: readonly string[]): QuerySlot {
+  const terms = forms.flatMap((f) =>
+    NEGATION_WORDS.map((n) => `NEAR(${ftsString([n])} ${ftsString([f])}, ${NEGATION_REACH})`),
+  );
+  return slot('negation', `${negator} ${forms[0]!}`, [forms[0]!], terms, false);
 }
 
 function slot(
