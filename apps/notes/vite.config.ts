@@ -14,9 +14,12 @@ export default defineConfig({
   // Serves and emits the default model and ONNX Runtime's wasm files, from the app's own origin:
   // both builds, for the person who picks ONNX Runtime (wasm) or WebGPU in the Model panel; the
   // service worker precaches neither (see sw-files.ts). SQLite3 Multiple Ciphers' build, for notes
-  // locked with a passphrase, is fetched when they are first locked (see sw-files.ts too).
+  // locked with a passphrase, is fetched when they are first locked (see sw-files.ts too). No
+  // `preload` of SQLite's wasm: the worker cannot take a page's preload, and from a server without
+  // ETag or Last-Modified it would then download the wasm a second time (the worker starts loading
+  // it as soon as it starts).
   plugins: [
-    anamnesis({ ortBuilds: ['plain', 'asyncify'], preload: true, encryption: true }),
+    anamnesis({ ortBuilds: ['plain', 'asyncify'], encryption: true }),
     notices.write,
     sw.write,
   ],

@@ -3,17 +3,19 @@
  * its loaders, or the transformers.js chunk that carries its JavaScript) is requested by the page,
  * its workers or the service worker, and none is precached; after it, the app works offline. It is
  * served by a plain static server that sends no ETag, Last-Modified or Cache-Control (as many do),
- * where a browser cannot revalidate: every file of the build is still downloaded once, the service
+ * where a browser cannot revalidate, in a persistent profile as a person's browser keeps (which
+ * also fetches the manifest's icon): every file of the build is still downloaded once, the service
  * worker's precache keeping what the page and its worker already fetched. A
  * person who then picks ONNX Runtime in the Model panel downloads it (with a progress bar), the
  * store reopens on it, and it keeps working offline from the service worker's cache.
  */
 import { fileURLToPath } from 'node:url';
 
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import type { Page as PuppeteerPage } from 'puppeteer-core';
 
 import { serveStatic, type StaticServer } from '../../apps/bench/src/static-server.ts';
+import { launchProfile } from '../chromium.ts';
 import { isForeign } from '../fixtures.ts';
 import { inFirefox } from '../firefox.ts';
 import { HARNESS_PORT } from '../harness/port.ts';
@@ -26,24 +28,6 @@ const NOTES_DIST = fileURLToPath(new URL('../../apps/notes/dist', import.meta.ur
 /** Where the plain server (no validators) serves it: the port after the React example's. */
 const PLAIN_PORT = HARNESS_PORT + 4;
 const PLAIN_URL = `http://127.0.0.1:${PLAIN_PORT}`;
-
-/**
- * The notes tests' `test`, watching for requests to other origins without routing them: Playwright
- * turns Chromium's HTTP cache off in a context with routes, and what a first visit downloads
- * depends on it (nothing leaves this machine either way; such a request still fails the test).
- */
-const plainTest = test.extend({
-  // an override of the automatic fixture: it stays automatic
-  foreignRequests: async ({ context, baseURL }, use) => {
-    const origin = new URL(baseURL ?? PLAIN_URL).origin;
-    const foreign: string[] = [];
-    context.on('request', (r) => {
-      if (isForeign(r.url(), origin)) foreign.push(r.url());
-    });
-    await use(foreign);
-    expect(foreign, `requests to origins other than ${origin}`).toEqual([]);
-  },
-});
 
 /** A file only an ONNX Runtime path needs. */
 const ONNX_FILE = /\/ort\/|ort-wasm|onnxruntime|transformers/;
@@ -69,64 +53,85 @@ async function started(page: Page): Promise<void> {
   await page.waitForSelector('body[data-store="open"]', { state: 'attached', timeout: 60_000 });
 }
 
-plainTest.describe('on a server without ETag or Last-Modified', () => {
+test.describe('on a server without ETag or Last-Modified', () => {
   let server: StaticServer;
-  plainTest.beforeAll(async () => {
+  test.beforeAll(async () => {
     server = await serveStatic(NOTES_DIST, { validators: false, port: PLAIN_PORT });
   });
-  plainTest.afterAll(() => server.close());
-  plainTest.use({ baseURL: PLAIN_URL });
+  test.afterAll(() => server.close());
 
-  plainTest(
-    'the first visit requests no ONNX Runtime file and downloads each file once; offline after it, a note is saved and found',
-    async ({ page, context }) => {
-      const errors = consoleErrors(page);
-      const requested: string[] = [];
-      // Pages, dedicated workers and (in Chromium) the service worker's own fetches.
-      context.on('request', (r) => requested.push(new URL(r.url()).pathname));
-      await page.goto('/');
-      await started(page);
-      await page.waitForSelector('body[data-model="ready"]', {
-        state: 'attached',
-        timeout: 60_000,
-      });
-      await page.evaluate(controlled);
-      await createNote(page, 'Harbour', 'The ferry to the island leaves at nine from pier four.');
-      expect((await search(page, 'ferry island'))[0]).toBe('Harbour');
-
-      expect(requested.length).toBeGreaterThan(10);
-      expect(requested).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
-      expect(requested.filter((p) => ONNX_FILE.test(p))).toEqual([]);
-      const cached = await page.evaluate(cachedUrls);
-      const all = Object.values(cached).flat();
-      expect(all).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
-      expect(all.filter((p) => ONNX_FILE.test(p))).toEqual([]);
-      // Every file came from the server once: the precache kept what the page and its worker had
-      // fetched (the server sends no validators, so a second request would be a second download).
-      // One exception: SQLite's wasm, preloaded by the page (`preload` of the Vite plugin) and
-      // fetched again by the worker, which cannot take the page's preload and, without a
-      // validator, cannot revalidate it either (0.9 MB; the precache takes it from the HTTP cache).
-      const served = Object.fromEntries(server.bodies);
-      expect(served['models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx']).toBe(1);
-      expect(Object.entries(served).filter(([, n]) => n > 1)).toEqual([
-        [expect.stringMatching(/^assets\/sqlite3-[\w-]+\.wasm$/), 2],
-      ]);
-
-      await context.setOffline(true);
-      try {
-        await page.reload();
-        await started(page);
-        await createNote(page, 'Offline', 'Written on the train with no network at all.');
-        expect((await search(page, 'train network'))[0]).toBe('Offline');
-        expect((await search(page, 'ferry island'))[0]).toBe('Harbour');
-        expect(requested.filter((p) => ONNX_FILE.test(p))).toEqual([]);
-      } finally {
-        await context.setOffline(false);
-      }
-      expect(errors).toEqual([]);
-    },
-  );
+  test('the first visit requests no ONNX Runtime file and downloads each file once; offline after it, a note is saved and found', async () => {
+    // A persistent profile, as a person's browser (an incognito context skips some of the
+    // browser's own fetches, such as the manifest's icon).
+    const profile = await launchProfile('anamnesis-notes-plain-', {
+      baseURL: PLAIN_URL,
+      serviceWorkers: 'allow',
+    });
+    try {
+      await firstVisitOnce(profile.context, server);
+    } finally {
+      await profile.close();
+    }
+  });
 });
+
+/**
+ * The plain server's test in `context`: a first visit that downloads each file once, then the app
+ * offline. Requests to other origins are watched, not routed: Playwright turns Chromium's HTTP
+ * cache off in a context with routes, and what a first visit downloads depends on it (nothing
+ * leaves this machine either way; such a request still fails the test).
+ */
+async function firstVisitOnce(context: BrowserContext, server: StaticServer): Promise<void> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors = consoleErrors(page);
+  const foreign: string[] = [];
+  const requested: string[] = [];
+  // Pages, dedicated workers and (in Chromium) the service worker's own fetches.
+  context.on('request', (r) => {
+    requested.push(new URL(r.url()).pathname);
+    if (isForeign(r.url(), PLAIN_URL)) foreign.push(r.url());
+  });
+  await page.goto('/');
+  await started(page);
+  await page.waitForSelector('body[data-model="ready"]', {
+    state: 'attached',
+    timeout: 60_000,
+  });
+  await page.evaluate(controlled);
+  await createNote(page, 'Harbour', 'The ferry to the island leaves at nine from pier four.');
+  expect((await search(page, 'ferry island'))[0]).toBe('Harbour');
+
+  expect(requested.length).toBeGreaterThan(10);
+  expect(requested).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
+  expect(requested.filter((p) => ONNX_FILE.test(p))).toEqual([]);
+  const cached = await page.evaluate(cachedUrls);
+  const all = Object.values(cached).flat();
+  expect(all).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
+  expect(all.filter((p) => ONNX_FILE.test(p))).toEqual([]);
+  // Every file came from the server once: the precache kept what the page and its worker had
+  // fetched (the server sends no validators, so a second request would be a second download).
+  // Nothing is asked for twice by the page either: SQLite's wasm is not preloaded (the worker
+  // could not take the preload), and the favicon is inline (the browser fetches the manifest's
+  // icon on its own).
+  const served = Object.fromEntries(server.bodies);
+  expect(served['models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx']).toBe(1);
+  expect(Object.keys(served).some((f) => /^assets\/sqlite3-[\w-]+\.wasm$/.test(f))).toBe(true);
+  expect(Object.entries(served).filter(([, n]) => n > 1)).toEqual([]);
+
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await started(page);
+    await createNote(page, 'Offline', 'Written on the train with no network at all.');
+    expect((await search(page, 'train network'))[0]).toBe('Offline');
+    expect((await search(page, 'ferry island'))[0]).toBe('Harbour');
+    expect(requested.filter((p) => ONNX_FILE.test(p))).toEqual([]);
+  } finally {
+    await context.setOffline(false);
+  }
+  expect(errors).toEqual([]);
+  expect(foreign, `requests to origins other than ${PLAIN_URL}`).toEqual([]);
+}
 
 test('picking ONNX Runtime downloads it with a progress bar, reopens the store on it, and it works offline after', async ({
   page,

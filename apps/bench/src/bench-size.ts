@@ -1,6 +1,6 @@
 /**
  * `pnpm bench:size -- [--repo DIR] [--apps notes,extension,example] [--no-build] [--no-browser]
- * [--runs N] [--down MBIT] [--latency MS] [--json] [--html FILE] [--docs]`: what the apps cost a person on the default path. Builds (unless `--no-build`) the notes app, the extension
+ * [--runs N] [--down MBIT] [--latency MS] [--server etag|plain] [--json] [--html FILE] [--docs]`: what the apps cost a person on the default path. Builds (unless `--no-build`) the notes app, the extension
  * and the example app of the checkout at `--repo` (default: this one; point it at another worktree
  * to measure another commit) with their own build scripts, and prints per app:
  *
@@ -9,7 +9,8 @@
  *   precaches, plus anything else the page asked for; the example app: what the page asked for;
  *   the extension: its zip), as a static server sends them: gzip and brotli at level 6 for text,
  *   JavaScript, JSON and wasm, other files as they are (`static-server.ts`); and the bytes the
- *   bench's server actually sent during the timed visit (brotli: Chromium asks for it);
+ *   bench's server actually sent during the timed visit (brotli: Chromium asks for it), with the
+ *   files it sent whole more than once;
  * - offline: what is kept for offline use (the notes app: its precache; the extension: everything
  *   it installs, unpacked; the example app has no service worker);
  * - first search (notes, example; unless `--no-browser`): headless Chromium on a fresh profile under
@@ -20,7 +21,9 @@
  *
  * `--runs N` times each app N times (fresh profiles) and reports medians; `--down` (Mbit/s, default
  * 10; 0 turns emulation off, to see what the machine alone costs) and `--latency` (ms, default 40)
- * set the network.
+ * set the network. `--server etag` (the default) serves the build with `Cache-Control: no-cache`
+ * and an ETag (a repeat request is a 304); `--server plain` as many plain static servers do, with
+ * neither (no ETag, no Last-Modified: a repeat request downloads the file again).
  *
  * Targets (reported, never failing the run): notes first visit ≤ 8 MB transferred and first search
  * ≤ 3 s; extension ≤ 8 MB unpacked and ≤ 4 MB zip. With `--json` the last line printed is one
@@ -58,8 +61,16 @@ const { values } = parseArgs({
     apps: { type: 'string', default: 'notes,extension,example' },
     down: { type: 'string', default: String(TEN_MBIT.downBitsPerS / 1e6) },
     latency: { type: 'string', default: String(TEN_MBIT.latencyMs) },
+    server: { type: 'string', default: 'etag' },
   },
 });
+if (values.server !== 'etag' && values.server !== 'plain')
+  throw new Error('--server: etag (ETag and no-cache) or plain (no validators)');
+/** Whether the bench's server sends validators (`--server etag`) or none (`--server plain`). */
+const validators = values.server === 'etag';
+const serverText = validators
+  ? 'a server sending ETag and Cache-Control: no-cache'
+  : 'a plain server (no ETag, Last-Modified or Cache-Control)';
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs: a positive integer');
 /** The emulated network (`--down 0`: none, to see what the machine alone costs). */
@@ -109,7 +120,12 @@ const APPS: AppSpec[] = [
 interface AppResult {
   app: string;
   disk: SizeSum;
-  first_visit: SizeSum & { source: string; served_bytes: number | null };
+  first_visit: SizeSum & {
+    source: string;
+    served_bytes: number | null;
+    /** Files the server sent whole more than once during the first visit, with the count. */
+    served_twice: [string, number][] | null;
+  };
   offline: { raw: number; files: number; source: string } | null;
   zip_bytes?: number;
   /** The largest files of the first visit (path, bytes on disk, brotli). */
@@ -138,15 +154,20 @@ async function measure(spec: AppSpec): Promise<AppResult> {
 
   let visits: Awaited<ReturnType<typeof timeVisits>> | undefined;
   let served: number | null = null;
+  let servedTwice: [string, number][] | null = null;
   if (spec.kind && !values['no-browser']) {
     const all: Awaited<ReturnType<typeof timeVisits>>[] = [];
     for (let i = 0; i < runs; i++) {
       log(`timing ${spec.name} in Chromium (${networkText}), run ${i + 1} of ${runs}…`);
-      const server = await serveStatic(dist);
+      const server = await serveStatic(dist, { validators });
       try {
-        all.push(await timeVisits(server.url, spec.kind, network));
-        // what the first visit cost on the wire (the offline visit sends nothing)
-        served = server.sent.bytes;
+        // what the first visit cost on the wire (before the repeat visit, whose service worker
+        // update check still reaches the server)
+        const firstVisitDone = () => {
+          served = server.sent.bytes;
+          servedTwice = [...server.bodies].filter(([, n]) => n > 1).sort();
+        };
+        all.push(await timeVisits(server.url, spec.kind, network, undefined, firstVisitDone));
       } finally {
         await server.close();
       }
@@ -172,6 +193,7 @@ async function measure(spec: AppSpec): Promise<AppResult> {
       br: zipBytes,
       source: `the zip (${spec.zip})`,
       served_bytes: null,
+      served_twice: null,
     };
     offline = { raw: disk.raw, files: disk.files, source: 'installed unpacked' };
   } else {
@@ -190,6 +212,7 @@ async function measure(spec: AppSpec): Promise<AppResult> {
             ? 'the page requests'
             : 'every file (no browser run)',
       served_bytes: served,
+      served_twice: servedTwice,
     };
     if (precache.size > 0) {
       const cached = sum(files, (p) => precache.has(p));
@@ -315,9 +338,17 @@ async function main(): Promise<void> {
         `${r.app}: ONNX Runtime / transformers.js requests on the first visit: ${r.first.onnx_requests}`,
       );
     }
+    if (r.first_visit.served_twice) {
+      const twice = r.first_visit.served_twice;
+      console.log(
+        `${r.app}: files sent whole more than once by ${serverText}: ` +
+          (twice.length === 0 ? 'none' : twice.map(([f, n]) => `${f} ×${n}`).join(', ')),
+      );
+    }
   }
   console.log(
-    `times: headless Chromium, fresh profile, CDP network emulation: ${networkText}; median of ${runs} run(s); ` +
+    `served: bytes on the wire from ${serverText}, the first visit of the last run; ` +
+      `times: headless Chromium, fresh profile, CDP network emulation: ${networkText}; median of ${runs} run(s); ` +
       `ms from the navigation's start; first search = a note written and its words ` +
       'searched as soon as the page takes input, to the first result painted; model ready = search by meaning; ' +
       'offline ready = the service worker controls the page (its precache complete)',
@@ -346,7 +377,7 @@ async function main(): Promise<void> {
         `The apps of ${values.repo === undefined ? 'this checkout' : repo} at ${commit}. MB = 10^6 bytes; gzip and brotli at level 6, as a static server sends text, JS, JSON and wasm (the model's \`.onnx\` as it is). First visit: the notes app's service-worker precache and what the page asked for; the example app's requests; the extension's zip.` +
           (values['no-browser']
             ? ' Times not measured (`--no-browser`).'
-            : ` Times: headless Chromium, fresh profile, CDP network emulation ${networkText}; median of ${runs} run(s); ms from the navigation's start; first search = a note written and its words searched as soon as the page takes input, to the first result painted; model ready = search by meaning.`),
+            : ` Served: bytes on the wire from ${serverText}. Times: headless Chromium, fresh profile, CDP network emulation ${networkText}; median of ${runs} run(s); ms from the navigation's start; first search = a note written and its words searched as soon as the page takes input, to the first result painted; model ready = search by meaning.`),
         '',
         markdownTable([header, ...rows]),
         '',
@@ -361,7 +392,8 @@ async function main(): Promise<void> {
     writeReport(values.html, sizeReport(results, commit));
     console.log(`wrote ${values.html}`);
   }
-  if (values.json) console.log(JSON.stringify({ commit, network, runs, apps: results }));
+  if (values.json)
+    console.log(JSON.stringify({ commit, network, server: values.server, runs, apps: results }));
 }
 
 /** The `--html` report: bytes per app (disk, first visit, offline), and the first-search times. */

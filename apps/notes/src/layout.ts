@@ -70,7 +70,7 @@ export function buildLayout(app: HTMLElement) {
     { id: 'runtime', 'aria-label': 'Runs on' },
     ...RUNTIME_CHOICES.map((c) => h('option', { value: c.value }, c.label)),
   );
-  // No WebGPU in this browser: the choice could only fall back to JavaScript.
+  // No WebGPU in this browser at all: the choice could only fall back to wasm (see `gpuBanner`).
   if (!('gpu' in navigator))
     runtimeSelect.querySelector('option[value="webgpu"]')?.setAttribute('disabled', '');
   const runtimeProgress = h('progress', {
@@ -113,6 +113,16 @@ export function buildLayout(app: HTMLElement) {
     'This browser gives the app no on-disk storage (OPFS; a private window, for one), so notes ' +
       'live in memory only and will not be kept after this tab closes. Export them to keep a copy.',
   );
+  /**
+   * Shown when the person chose WebGPU under "Runs on" and the model runs without it (no WebGPU
+   * here, or it failed to start): filled by `panels-view.ts`.
+   */
+  const gpuBanner = h('div', {
+    class: 'banner',
+    role: 'status',
+    'aria-label': 'WebGPU notice',
+    hidden: true,
+  });
 
   /** The Lock panel's body: filled by `lock-view.ts` (lock, change the passphrase, remove it). */
   const lockPanel = h('div', { class: 'lock' });
@@ -121,6 +131,7 @@ export function buildLayout(app: HTMLElement) {
 
   app.replaceChildren(
     memoryBanner,
+    gpuBanner,
     h(
       'header',
       { class: 'top' },
@@ -214,6 +225,7 @@ export function buildLayout(app: HTMLElement) {
     folderInput,
     exportButton,
     memoryBanner,
+    gpuBanner,
   };
 }
 

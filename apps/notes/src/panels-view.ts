@@ -1,5 +1,8 @@
-/** The Model and Storage panels: what runs the model, where the notes live, how much they take. */
-import type { MemoryClient } from '@anamnesis/client';
+/**
+ * The Model and Storage panels: what runs the model, where the notes live, how much they take;
+ * and the banners that say so at the top (WebGPU chosen but not running, notes not saved).
+ */
+import type { MemoryClient, MemoryInfo } from '@anamnesis/client';
 
 import type { AppState } from './app-state.ts';
 import { bytes, h } from './dom.ts';
@@ -9,7 +12,7 @@ import { loadRuntimeChoice } from './runtime-choice.ts';
 /** Why the model runs where it does, for people. */
 const DEVICE_REASONS: Record<string, string> = {
   requested: 'chosen by the app (a static model gains nothing on a GPU)',
-  'no-webgpu': 'no WebGPU adapter in this browser',
+  'no-webgpu': 'WebGPU is not available in this browser',
   'webgpu-failed': 'WebGPU failed to start; fell back to wasm',
   'webgpu-faster': 'WebGPU was faster in a warm-up',
   'wasm-faster': 'wasm was faster than WebGPU in a warm-up',
@@ -41,9 +44,42 @@ export class PanelsView {
     return onnx ? 'ONNX Runtime' : 'JavaScript';
   }
 
+  /**
+   * The WebGPU notice: shown while the person's choice is WebGPU and the model runs without it
+   * (the client's `info.fellBackFrom`), in words for people; hidden otherwise.
+   */
+  #showGpuFallback(info: MemoryInfo | undefined): void {
+    const banner = this.#ui.gpuBanner;
+    const fell = info?.fellBackFrom;
+    if (!fell || loadRuntimeChoice(globalThis.localStorage) !== 'webgpu') {
+      banner.hidden = true;
+      return;
+    }
+    const absent = info.selection?.reason === 'no-webgpu';
+    banner.replaceChildren(
+      h(
+        'strong',
+        {},
+        absent ? 'WebGPU is not available in this browser. ' : 'WebGPU could not start here. ',
+      ),
+      absent
+        ? 'Search runs on WebAssembly (wasm) on the processor instead.'
+        : 'Search runs on the processor instead.',
+      ' Your notes and what search finds are the same; only the speed may differ.',
+    );
+    banner.hidden = false;
+  }
+
   async refreshStats(): Promise<void> {
     const { memory, store } = this.#state;
     const { modelPanel, storagePanel, persistButton, memoryBanner } = this.#ui;
+    let info: MemoryInfo | undefined;
+    try {
+      info = memory.info;
+    } catch {
+      info = undefined; // not open yet
+    }
+    this.#showGpuFallback(info);
     let s: Awaited<ReturnType<MemoryClient['stats']>>;
     try {
       s = await memory.stats();

@@ -50,8 +50,9 @@ export function runtimeOptions(
 
 /**
  * ONNX Runtime's files a choice loads (under the app's `/ort/`): the wasm-only build for `'onnx'`,
- * the asyncify build (wasm and WebGPU) for `'webgpu'`. Where WebGPU fails, the client falls back to
- * the default model in plain JavaScript, which needs neither.
+ * the asyncify build (wasm and WebGPU) for `'webgpu'`. Where the browser has no WebGPU, the model
+ * runs on that build's wasm; where a WebGPU session fails, the client falls back to the default
+ * model in plain JavaScript, which needs neither.
  */
 export function runtimeFiles(choice: RuntimeChoice, ort = '/ort/'): string[] {
   if (choice === 'onnx')

@@ -181,11 +181,20 @@ export type Role = 'owner' | 'follower';
 export interface MemoryInfo extends OpenInfo {
   /** This tab's role. */
   role: Role;
-  /** Set when WebGPU failed in a first worker and a fresh one runs on wasm. */
+  /**
+   * Set when `device: 'webgpu'` was asked for and the model runs on wasm instead: either WebGPU
+   * failed to create a session in a first worker and a fresh one runs on wasm, or there is no
+   * WebGPU adapter here (`navigator.gpu` missing, or its `requestAdapter()` giving null: the same
+   * worker loaded the model on wasm, and `selection` says `{ requested: 'webgpu', device: 'wasm',
+   * reason: 'no-webgpu' }`). Absent when the model runs where it was asked to.
+   */
   fellBackFrom?: {
-    /** The WebGPU failure's error code. */
+    /**
+     * The error code of what kept WebGPU from running: `'UNSUPPORTED'` (the failed session's code,
+     * or no adapter).
+     */
     code: string;
-    /** Its message. */
+    /** Its message, for logs (an app shows people its own words). */
     message: string;
   };
 }

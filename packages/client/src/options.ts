@@ -53,10 +53,12 @@ export interface OpenMemoryOptions {
    */
   model?: string;
   /**
-   * `'wasm'`, `'webgpu'`, or `'auto'` (loads both, keeps the faster after a short warm-up). When
-   * WebGPU fails to create a session, the client starts a fresh worker on `'wasm'` (and
-   * `info.fellBackFrom` says why). Default: `'wasm'` for the default model (a table lookup gains
-   * nothing from a GPU), `'auto'` for any other model.
+   * `'wasm'`, `'webgpu'`, or `'auto'` (loads both, keeps the faster after a short warm-up). With
+   * `'webgpu'`, where the browser has no WebGPU adapter the model loads on wasm in the same worker,
+   * and where WebGPU fails to create a session the client starts a fresh worker on `'wasm'`; either
+   * way `info.fellBackFrom` says why (and `info.selection.reason` is `'no-webgpu'` for the first).
+   * Default: `'wasm'` for the default model (a table lookup gains nothing from a GPU), `'auto'` for
+   * any other model.
    *
    * The default model (a static model) on `'wasm'` or `'auto'` runs in plain JavaScript, with the
    * same vectors and without ONNX Runtime (no `/ort/` file is fetched; about 130 MB less memory

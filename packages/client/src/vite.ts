@@ -219,8 +219,11 @@ export interface AnamnesisPluginOptions {
    * first visit the store opens sooner. (The worker script itself is not preloaded: a `Worker`
    * does not take a preloaded response, so it would be downloaded twice; the client starts the
    * worker as it connects instead.) For pages that open a store at once; a page that only forwards
-   * to another tab's store (`follow: true`, an extension popup) would download it for nothing.
-   * Build only. Default `false`.
+   * to another tab's store (`follow: true`, an extension popup) would download it for nothing. The
+   * worker does not take the page's preload either: it asks the HTTP cache, which reuses the
+   * preloaded copy only where the server sent a validator (ETag or Last-Modified, so a 304 can
+   * answer) or a freshness lifetime (`Cache-Control: max-age`); from a plain server that sends
+   * none, the wasm (0.9 MB) is downloaded twice. Build only. Default `false`.
    */
   preload?: boolean;
   /**

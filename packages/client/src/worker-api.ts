@@ -221,11 +221,14 @@ export function createWorkerApi(): WorkerApi {
     const model = options.embedder === 'tfidf' ? undefined : options.embedder;
     // The store opens while the model loads (`beside`), unless the model may need a fresh worker
     // (a WebGPU session of ONNX Runtime that fails can poison the worker's runtime; a static model
-    // runs in plain JavaScript). Beside it, an open asked for model first (`openMemory`) still
-    // answers once the model is ready; otherwise (`connectMemory`) recalls meanwhile are lexical
-    // and `partial`, writes are embedded once it is ready.
+    // runs in plain JavaScript) or WebGPU was asked for (loaded first, so that the open says where
+    // it runs, wasm where there is no adapter). Beside it, an open asked for model first
+    // (`openMemory`) still answers once the model is ready; otherwise (`connectMemory`) recalls
+    // meanwhile are lexical and `partial`, writes are embedded once it is ready.
     const beside =
-      model !== undefined && (!mayUseWebGpu(model.device) || (await isStaticModel(model)));
+      model !== undefined &&
+      model.device !== 'webgpu' &&
+      (!mayUseWebGpu(model.device) || (await isStaticModel(model)));
     const early = beside && !options.modelFirst;
     let loading: Promise<Embedder> | undefined;
     let waitingForModel = false;

@@ -53,10 +53,26 @@ export function signOfLife<E>(
     : undefined;
 }
 
+/** Why the model does not run on the WebGPU asked for (`MemoryInfo.fellBackFrom`'s form). */
+type FellBack = { code: string; message: string };
+
+/**
+ * What `info.fellBackFrom` says when WebGPU was asked for and the worker loaded the model
+ * elsewhere because there is no adapter (`selection.reason` `'no-webgpu'`); undefined otherwise.
+ */
+function noAdapterFallback(open: WorkerOpenOptions, info: OpenInfo): FellBack | undefined {
+  if (open.embedder === 'tfidf' || open.embedder.device !== 'webgpu') return undefined;
+  if (info.selection?.reason !== 'no-webgpu' || info.device === 'webgpu') return undefined;
+  return {
+    code: 'UNSUPPORTED',
+    message: `WebGPU has no adapter here: the model runs on ${info.device}`,
+  };
+}
+
 /** One started worker with its engine open. */
 export class WorkerHost {
   readonly info: OpenInfo;
-  readonly fellBackFrom: { code: string; message: string } | undefined;
+  readonly fellBackFrom: FellBack | undefined;
   readonly #worker: WorkerLike;
   readonly #remote: Comlink.Remote<RemoteWorkerApi>;
   readonly #timeoutMs: number;
@@ -66,7 +82,7 @@ export class WorkerHost {
     remote: Comlink.Remote<RemoteWorkerApi>,
     info: OpenInfo,
     timeoutMs: number,
-    fellBackFrom: { code: string; message: string } | undefined,
+    fellBackFrom: FellBack | undefined,
   ) {
     this.#worker = worker;
     this.#remote = remote;
@@ -77,8 +93,9 @@ export class WorkerHost {
 
   /**
    * Starts a worker (or takes `worker`, started and sent nothing yet) and opens the store in it;
-   * on a poisoned WebGPU, retries in a fresh worker on wasm. `onChange` hears every change the
-   * store commits while this worker has it open.
+   * on a poisoned WebGPU, retries in a fresh worker on wasm. WebGPU asked for where there is no
+   * adapter runs on wasm in the same worker (the engine's choice), and `fellBackFrom` says so too.
+   * `onChange` hears every change the store commits while this worker has it open.
    */
   static async start(
     env: ClientEnvironment,
@@ -115,7 +132,7 @@ export class WorkerHost {
     worker: WorkerLike,
     open: WorkerOpenOptions,
     settings: Settings,
-    fellBackFrom: { code: string; message: string } | undefined,
+    fellBackFrom: FellBack | undefined,
     onChange: ((change: StoreChange) => void) | undefined,
   ): Promise<WorkerHost> {
     const remote = Comlink.wrap<RemoteWorkerApi>(worker);
@@ -145,7 +162,8 @@ export class WorkerHost {
           failed,
         ]),
       );
-      return new WorkerHost(worker, remote, info, settings.timeoutMs, fellBackFrom);
+      const fell = fellBackFrom ?? noAdapterFallback(open, info);
+      return new WorkerHost(worker, remote, info, settings.timeoutMs, fell);
     } catch (e) {
       worker.terminate();
       throw e;

@@ -284,6 +284,47 @@ describe('tabs', () => {
     expect(ma.state).toBe('closed');
   });
 
+  it("device 'webgpu' without a WebGPU adapter: the model loads elsewhere in the same worker, and info says so at open, to owner and follower", async () => {
+    const registry = new LockRegistry();
+    const [a, b] = [newTab(registry), newTab(registry)];
+    const models = await modelRootPath();
+    // connectMemory, where navigator.gpu is missing (Node, as Firefox ESR): the open waits for the
+    // model, so that its info already says where it runs
+    const ma = connectMemory({ name: 'no-gpu', device: 'webgpu', assets: { models } }, a.env);
+    closeAfterTest(ma);
+    await ma.ready;
+    expect(a.workers).toHaveLength(1); // no fresh worker: nothing was poisoned
+    expect(ma.info.selection).toEqual({ requested: 'webgpu', device: 'cpu', reason: 'no-webgpu' });
+    expect(ma.info.device).toBe('cpu'); // Node's stand-in for a browser's wasm
+    expect(ma.info.fellBackFrom).toEqual({
+      code: 'UNSUPPORTED',
+      message: 'WebGPU has no adapter here: the model runs on cpu',
+    });
+    const mb = await open(b, { name: 'no-gpu', device: 'webgpu' });
+    expect(mb.role).toBe('follower');
+    expect(mb.info.fellBackFrom).toEqual(ma.info.fellBackFrom);
+    await mb.rememberMany(NOTES);
+    expect((await ma.recall('my cat'))[0]?.id).toBe('cat');
+    await ma.close();
+
+    // openMemory where navigator.gpu is there but requestAdapter() gives null (Chromium headless
+    // without --enable-unsafe-webgpu)
+    const requestAdapter = vi.fn(() => Promise.resolve(null));
+    vi.stubGlobal('navigator', { gpu: { requestAdapter } });
+    try {
+      const c = newTab(new LockRegistry());
+      const mc = await open(c, { name: 'null-adapter', device: 'webgpu' });
+      expect(requestAdapter).toHaveBeenCalled();
+      expect(mc.info.selection).toMatchObject({ requested: 'webgpu', reason: 'no-webgpu' });
+      expect(mc.info.fellBackFrom?.code).toBe('UNSUPPORTED');
+      expect(c.workers).toHaveLength(1);
+      await mc.remember(NOTES[0]!);
+      expect((await mc.recall('my cat'))[0]?.id).toBe('cat');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('follow: a page that never owns the store waits for an owner, forwards to it, and waits for the next one', async () => {
     const registry = new LockRegistry();
     const [popup, offscreen, next] = [newTab(registry), newTab(registry), newTab(registry)];

@@ -67,6 +67,54 @@ describe('createTransformersEmbedder (Node)', () => {
     expect(error.details).toMatchObject({ model: MODEL_ID, file, reason });
   });
 
+  it("an explicit 'webgpu' without an adapter loads in the same realm and says why (no-webgpu)", async () => {
+    // a navigator.gpu whose requestAdapter() gives null, as a browser without WebGPU answers
+    const requestAdapter = vi.fn(() => Promise.resolve(null));
+    vi.stubGlobal('navigator', { gpu: { requestAdapter } });
+    try {
+      const embedder = await createTransformersEmbedder({
+        model: MODEL_ID,
+        localModelPath: await modelRootPath(),
+        device: 'webgpu',
+        threads: 1,
+      });
+      expect(requestAdapter).toHaveBeenCalledTimes(1);
+      // Node has no wasm device: cpu there (a browser's worker loads on wasm, see e2e/tests)
+      expect(embedder.device).toBe('cpu');
+      expect(embedder.selection).toEqual({
+        requested: 'webgpu',
+        device: 'cpu',
+        reason: 'no-webgpu',
+      });
+      const [v] = await embedder.embed(['a short note about dinner']);
+      expect(v).toHaveLength(embedder.dims);
+      await embedder.dispose?.();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("an explicit 'webgpu' with a wasm-only wasmPaths is UNSUPPORTED (a configuration mistake), adapter or not", async () => {
+    vi.stubGlobal('navigator', { gpu: { requestAdapter: () => Promise.resolve(null) } });
+    try {
+      const error = await rejectsWith(
+        createTransformersEmbedder({
+          model: MODEL_ID,
+          localModelPath: await modelRootPath(),
+          device: 'webgpu',
+          wasmPaths: {
+            mjs: '/ort/ort-wasm-simd-threaded.mjs',
+            wasm: '/ort/ort-wasm-simd-threaded.wasm',
+          },
+        }),
+        'UNSUPPORTED',
+      );
+      expect(error.message).toContain('wasm-only');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('without tokenizer_config.json gives MODEL_LOAD_FAILED naming it', async () => {
     const dir = await brokenRoot('no-tokenizer-config', 'tokenizer_config.json');
     const error = await rejectsWith(

@@ -87,10 +87,12 @@ export interface DeviceSelection {
   device: 'webgpu' | 'wasm' | 'cpu';
   /**
    * Why: `'requested'` (an explicit device), `'node'` (`auto` in Node), `'no-webgpu'` (`auto`
-   * without a WebGPU adapter, or with a wasm-only ONNX Runtime build), `'webgpu-failed'` (`auto`: the WebGPU session could not be created;
-   * wasm was loaded first, so it stays usable in this worker), `'webgpu-faster'` or
-   * `'wasm-faster'` (`auto`: both loaded, the warm-up chose), `'static'` (a static model run in
-   * plain JavaScript, without ONNX Runtime; see `createModelEmbedder`).
+   * without a WebGPU adapter, or with a wasm-only ONNX Runtime build; an explicit `'webgpu'`
+   * without an adapter, loaded on wasm instead, or on cpu in Node), `'webgpu-failed'` (`auto`: the
+   * WebGPU session could not be created; wasm was loaded first, so it stays usable in this
+   * worker), `'webgpu-faster'` or `'wasm-faster'` (`auto`: both loaded, the warm-up chose),
+   * `'static'` (a static model run in plain JavaScript, without ONNX Runtime; see
+   * `createModelEmbedder`).
    */
   reason:
     | 'requested'
@@ -132,10 +134,14 @@ export interface TransformersEmbedderOptions {
    * `navigator.gpu.requestAdapter()` gives an adapter, in which case both are loaded (wasm first),
    * a short warm-up times each, and the faster one is kept (see `Embedder.selection`).
    *
-   * An explicit `'webgpu'` throws `UNSUPPORTED` without an adapter, and `UNSUPPORTED` with
+   * An explicit `'webgpu'` without an adapter (`navigator.gpu` missing, or its
+   * `requestAdapter()` giving null) loads the model on `'wasm'` in the same worker (no WebGPU
+   * session was created, so nothing is poisoned; `'cpu'` in Node), and `Embedder.selection` says
+   * `{ requested: 'webgpu', device: 'wasm', reason: 'no-webgpu' }`. It throws `UNSUPPORTED` with
    * `details.freshWorker === true` and `details.fallback === 'wasm'` when the WebGPU session cannot
    * be created: such a failure poisons later WebGPU sessions of the same worker, so the host should
-   * start a fresh worker with `'wasm'` (or `'auto'`).
+   * start a fresh worker with `'wasm'` (or `'auto'`). With a wasm-only `wasmPaths` it throws
+   * `UNSUPPORTED` at once: that is the app's configuration mistake (see `wasmPaths`).
    */
   device?: EmbedderDevice;
   /**
@@ -156,7 +162,8 @@ export interface TransformersEmbedderOptions {
    * `ort-wasm-simd-threaded.asyncify.{mjs,wasm}` (wasm and WebGPU, 27 MB), or the two file URLs
    * `{ mjs, wasm }`: of that build, or of the plain build `ort-wasm-simd-threaded.{mjs,wasm}`
    * (wasm only, 14 MB, about half the start-up time; with it `'auto'` never tries WebGPU and
-   * `'webgpu'` throws `UNSUPPORTED`). Required outside Node: without it the load is
+   * `'webgpu'` throws `UNSUPPORTED`, since asking for WebGPU with a build that lacks it is a
+   * configuration mistake rather than something to fall back from). Required outside Node: without it the load is
    * `INVALID_INPUT` before anything is fetched (transformers.js's own default is ONNX Runtime's
    * code on the jsDelivr CDN, with no integrity check, which is never used). `@anamnesis/client`
    * sets it from `assets.ort`, which its Vite plugin (`@anamnesis/client/vite`) serves. Node

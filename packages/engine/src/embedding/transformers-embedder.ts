@@ -80,8 +80,9 @@ async function timeWarmup(extractor: Extractor): Promise<number> {
  * Node, onnxruntime-web (WebGPU or wasm) in a browser worker. Mean pooling, unit length.
  *
  * Errors: `INVALID_INPUT` (options), `MODEL_LOAD_FAILED` with `details.file` naming the missing
- * or corrupt file, `UNSUPPORTED` for an explicit `'webgpu'` that cannot run here (see
- * {@link TransformersEmbedderOptions.device}).
+ * or corrupt file, `UNSUPPORTED` for an explicit `'webgpu'` with a wasm-only `wasmPaths` or whose
+ * WebGPU session fails (see {@link TransformersEmbedderOptions.device}); an explicit `'webgpu'`
+ * without an adapter loads on wasm instead.
  */
 export async function createTransformersEmbedder(
   options: TransformersEmbedderOptions,
@@ -194,6 +195,8 @@ export async function createTransformersEmbedder(
     extractor = await load('wasm');
     selection = { requested, device: 'wasm', reason: 'requested' };
   } else if (requested === 'webgpu') {
+    // A wasm-only build with 'webgpu' is the app's configuration mistake, not something this
+    // browser lacks: an error, not a fallback.
     if (!runtimeHasWebGpu(options.wasmPaths)) {
       throw new AnamnesisError(
         'UNSUPPORTED',
@@ -201,13 +204,16 @@ export async function createTransformersEmbedder(
         { details: { device: 'webgpu', fallback: 'wasm', freshWorker: false } },
       );
     }
-    if (!(await hasWebGpu())) {
-      throw new AnamnesisError('UNSUPPORTED', 'WebGPU has no adapter here', {
-        details: { device: 'webgpu', fallback: 'wasm', freshWorker: false },
-      });
+    if (await hasWebGpu()) {
+      extractor = await load('webgpu');
+      selection = { requested, device: 'webgpu', reason: 'requested' };
+    } else {
+      // No adapter: no WebGPU session was created, so nothing in this worker's runtime is
+      // poisoned, and the model loads here on wasm (the asyncify build runs it too; cpu in Node).
+      const device = browser ? 'wasm' : 'cpu';
+      extractor = await load(device);
+      selection = { requested, device, reason: 'no-webgpu' };
     }
-    extractor = await load('webgpu');
-    selection = { requested, device: 'webgpu', reason: 'requested' };
   } else {
     // auto in a browser: wasm first, so a WebGPU failure (which poisons later WebGPU sessions of
     // this worker) leaves a working model behind, and missing files fail before WebGPU is touched.
