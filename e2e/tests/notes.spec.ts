@@ -121,6 +121,24 @@ test('the sample loads in one click on an empty app', async ({ page }, info) => 
   expect(errors).toEqual([]);
 });
 
+test('with the sample notes, the pet is found by another word and a question about nothing stored says "No notes match"', async ({
+  page,
+}) => {
+  const errors = consoleErrors(page);
+  await openApp(page);
+  await page.getByRole('button', { name: 'Load sample notes' }).click();
+  await expect(page.getByRole('list', { name: 'Notes' }).locator('li')).toHaveCount(16, {
+    timeout: 30_000,
+  });
+  const results = page.getByRole('list', { name: 'Results' });
+  // "kitty": no note says it; "Luna the kitten" is listed, not hidden as weak
+  expect((await search(page, 'kitty'))[0]).toBe('Luna the kitten');
+  // a question about nothing stored: no note is listed, and the app says so
+  expect(await search(page, 'mortgage refinancing options')).toEqual([]);
+  await expect(results.locator('.no-results')).toHaveText('No notes match.');
+  expect(errors).toEqual([]);
+});
+
 test('offline after the first visit: the app loads and searches', async ({ page, context }) => {
   await openApp(page);
   await createNote(page, 'Offline', 'Written before the network went away.');
