@@ -27,6 +27,7 @@ export const HELD_OUT_COMMITS: Readonly<Record<string, string>> = {
   'lang-ja': 'b56279b2b92e5e0b8cc255e3c0f96ac86ce74dc6',
   'lang-ru': '603c2870fcea54e24e26c5caca6aac5bbf9f52d8',
   'lang-zh': 'b56279b2b92e5e0b8cc255e3c0f96ac86ce74dc6',
+  crosslang: '0d4fb7dc11ccf90cc5d75bf4511d219b94c2af9f',
 };
 
 /** The freeze commits of `corpora`, short, each with the corpora it froze: "6377f8c (notes, pages)". */
