@@ -3,7 +3,10 @@
  * for itself: vectors, access counts and usage, update times), and the clock stamps that order it
  * against other devices' records of the same memory.
  */
-import type { Stamp } from './clock.ts';
+import { AnamnesisError } from '@anamnesis/errors';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { isStamp, ZERO, type Stamp } from './clock.ts';
 
 /** A link as it travels. */
 export interface SyncedLink {
@@ -89,4 +92,42 @@ export function canonical(value: unknown): string {
 /** Whether two states are the same (links and meta compared whole). */
 export function sameState(a: SyncedMemory, b: SyncedMemory): boolean {
   return canonical(a) === canonical(b);
+}
+
+/** What rule 3 compares: SHA-256 (hex) of a memory's session and text. */
+export function textHash(memory: Pick<SyncedMemory, 'session' | 'text'>): string {
+  return bytesToHex(sha256(utf8ToBytes(`${memory.session ?? ''}\0${memory.text}`)));
+}
+
+/** The latest stamp of a memory's records. */
+export function latest(byDevice: ReadonlyMap<string, SyncRecord> | undefined): Stamp {
+  let max: Stamp = ZERO;
+  for (const r of byDevice?.values() ?? []) if (r.at > max) max = r.at;
+  return max;
+}
+
+/** A record's JSON, checked: `SYNC_TAMPERED` if it is not one (it authenticated, so a bug or a hostile peer). */
+export function parseRecord(bytes: Uint8Array, key: string): SyncRecord {
+  let r: SyncRecord;
+  try {
+    r = JSON.parse(new TextDecoder().decode(bytes)) as SyncRecord;
+  } catch (cause) {
+    throw new AnamnesisError('SYNC_TAMPERED', `the synced record ${key} is not JSON`, {
+      cause,
+      details: { key },
+    });
+  }
+  const ok =
+    r &&
+    typeof r.id === 'string' &&
+    isStamp(r.at) &&
+    (r.seen === ZERO || isStamp(r.seen)) &&
+    (r.forgotten === true
+      ? r.memory === undefined
+      : !!r.memory && typeof r.memory.text === 'string' && Array.isArray(r.memory.links));
+  if (!ok)
+    throw new AnamnesisError('SYNC_TAMPERED', `the synced record ${key} is not a memory record`, {
+      details: { key },
+    });
+  return r;
 }

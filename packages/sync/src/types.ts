@@ -1,0 +1,72 @@
+/**
+ * The sync's public types: what it needs of an engine, where a device keeps its state, the options
+ * of `startSync`, and the running sync. A leaf: every part of the package imports it.
+ */
+import type { DeviceUsage, StoreSync } from '@anamnesis/engine';
+import type { SyncedMemory } from './records.ts';
+
+/** What the sync needs of an engine (`Engine` from `@anamnesis/engine` has it). */
+export interface SyncEngine {
+  /** JSON Lines of these memories (their links included). */
+  export(options: { ids?: readonly string[] }): Promise<string>;
+  /** Adds memories received, with their ids, in one transaction. */
+  import(jsonl: string, options: { onConflict: 'skip' }): Promise<number>;
+  /** Applies an edit received. */
+  update(
+    id: string,
+    patch: Pick<SyncedMemory, 'text' | 'kind' | 'session' | 'tags' | 'importance' | 'meta'>,
+  ): Promise<unknown>;
+  /** Applies forgets received. */
+  forget(ids: string[]): Promise<number>;
+  /** Adds a link received. */
+  link(from: string, to: { to: string; kind: string; weight: number }): Promise<void>;
+  /** Removes a link another device removed. */
+  unlink(from: string, to: string, kind?: string): Promise<number>;
+  /** Replaces what another device recorded of a memory's use (its `markUsed` events, folded). */
+  setDeviceUsage(id: string, device: string, usage: DeviceUsage[]): Promise<unknown>;
+  /**
+   * Hears this device's changes (to publish them); returns the function that stops it. A change
+   * of kind `'elsewhere'` (another process wrote the store) makes the sync compare the whole store.
+   */
+  subscribe(listener: (change: { kind?: string; ids: string[] }) => void): () => void;
+}
+
+/** Where a device keeps its sync state between runs (ciphertext and its device id only). */
+export interface SyncStateStore {
+  /** The state saved last, or undefined for a device that never synced. */
+  load(): Promise<SavedSyncState | undefined>;
+  /** Replaces the saved state (atomically: a crash keeps the old state or the new). */
+  save(state: SavedSyncState): Promise<void>;
+}
+
+/** What a device keeps of its sync between runs. */
+export interface SavedSyncState {
+  /** This device's id in the room. */
+  device: string;
+  /** The room's Yjs document as this device had applied it (sealed records only). */
+  doc: Uint8Array;
+}
+
+/** Options of {@link startSync}. */
+export interface SyncOptions {
+  /** The Yjs websocket server, e.g. `wss://sync.example.org` (`ws://127.0.0.1:1234` in tests). */
+  url: string;
+  /** The memory's name, the same on every device (with the passphrase, it makes the keys). */
+  room: string;
+  /**
+   * The sync passphrase, the same on every device: the key every record is sealed with is derived
+   * from it (scrypt, about a second at start). Never sent. 1–1,024 characters.
+   */
+  passphrase: string;
+  /** Where this device keeps its sync state. Default: in memory (a restart syncs from scratch). */
+  state?: SyncStateStore;
+  /** The WebSocket class (Node 20 has none: pass `ws`'s). Default `globalThis.WebSocket`. */
+  WebSocket?: unknown;
+  /** Connect at start. Default true; `connect()` and `disconnect()` go on and off line. */
+  connect?: boolean;
+  /** The wall clock, ms since the epoch. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** A running sync (the engine's `StoreSync`). */
+export type Sync = StoreSync;
