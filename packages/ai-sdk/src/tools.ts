@@ -5,7 +5,7 @@
  */
 import type { MemoryFilter, RecallOptions, RememberInput } from '@anamnesis/engine';
 import { AnamnesisError } from '@anamnesis/errors';
-import { stripInvisible } from '@anamnesis/ranking';
+import { fenceLine } from '@anamnesis/ranking';
 import { tool, type Tool } from 'ai';
 import { z } from 'zod';
 
@@ -65,21 +65,24 @@ export interface RecallToolInput {
   query: string;
 }
 
-/** One memory as the `recall` tool returns it to the model. */
+/**
+ * One memory as the `recall` tool returns it to the model. Its strings are fenced as the memory
+ * block fences a memory (`fenceLine` of `@anamnesis/ranking`): without control characters and the
+ * characters no reader sees (every default-ignorable and format code point: Unicode tag
+ * characters, zero-width characters, bidi controls, variation selectors), in which a stored text,
+ * tag or id can hide an instruction to the model, every line break `\n` and tabs spaces, so that
+ * each is one line in the JSON the model reads.
+ */
 export interface RecalledMemory {
-  /** The memory's id. */
+  /** The memory's id, fenced (an id of letters, digits and `_.:@/+-` is unchanged). */
   id: string;
-  /**
-   * Its text, without the characters no reader sees (Unicode tag characters, zero-width
-   * characters, bidi controls, variation selectors: `stripInvisible`), in which a stored text can
-   * hide an instruction to the model.
-   */
+  /** Its text, fenced: one line of JSON, line breaks as `\n`. */
   text: string;
   /** Recall's fused score (higher is more relevant). */
   score: number;
   /** Creation time, ISO 8601 (UTC). */
   createdAt: string;
-  /** Its tags. */
+  /** Its tags, each fenced. */
   tags: string[];
 }
 
@@ -208,12 +211,12 @@ export function memoryTools(memory: ToolsMemory, options: MemoryToolsOptions = {
       const memories = [...results]
         .sort((a, b) => b.score - a.score)
         .map((r) => ({
-          id: r.id,
-          // what a person sees of it: no tag characters, zero-width characters or bidi controls
-          text: stripInvisible(r.text),
+          // what a person sees of each: no control, tag, zero-width or bidi character, one line
+          id: fenceLine(r.id),
+          text: fenceLine(r.text),
           score: r.score,
           createdAt: new Date(r.createdAt).toISOString(),
-          tags: r.tags,
+          tags: r.tags.map(fenceLine),
         }));
       return { memories };
     },

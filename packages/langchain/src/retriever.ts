@@ -4,10 +4,11 @@
  */
 import type { Explain, MemoryFilter, RecallOptions, RecallResult } from '@anamnesis/engine';
 import { AnamnesisError } from '@anamnesis/errors';
-import { fenceText } from '@anamnesis/ranking';
+import { fenceLine, fenceText } from '@anamnesis/ranking';
 import { Document, type DocumentInterface } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 
+import { fenceValue } from './fence.ts';
 import { assertMemory, type RecallMemory } from './memory.ts';
 import { decodeMetadata } from './metadata.ts';
 
@@ -46,10 +47,13 @@ export interface AnamnesisRetrieverInput extends BaseRetrieverInput {
   /**
    * Fence each memory as data, as `memoryBlock` does for the other adapters: `pageContent` is the
    * memory's text as one JSON-quoted line (every kind of line break escaped as `\n`, control
-   * characters and the characters no reader sees, such as Unicode tag characters, zero-width
-   * characters and bidi controls, removed), so that a chain pasting documents into a prompt never
-   * shows the model a new line, a role or hidden text from a memory (`JSON.parse(pageContent)`
-   * reads the text back). `false`: `pageContent` is the stored text as it is. Default true.
+   * characters and the characters no reader sees, every default-ignorable and format code point
+   * such as Unicode tag characters, zero-width characters and bidi controls, removed), so that a
+   * chain pasting documents into a prompt never shows the model a new line, a role or hidden text
+   * from a memory (`JSON.parse(pageContent)` reads the text back). The strings of `metadata` (id,
+   * kind, session, tags, the memory's own metadata, keys and values) and the document's `id` are
+   * cleaned the same way, unquoted: no control or invisible character, line breaks `\n`. `false`:
+   * the stored text and metadata as they are. Default true.
    */
   fence?: boolean;
   /**
@@ -65,26 +69,29 @@ function toRecalledDocument(
   explain: boolean,
   fence: boolean,
 ): DocumentInterface<RecalledMetadata> {
+  // unfenced, each string as stored
+  const shown = fence ? fenceLine : (s: string) => s;
+  const meta = decodeMetadata(result.meta);
   const metadata: RecalledMetadata = {
-    id: result.id,
+    id: shown(result.id),
     score: result.score,
     similarity: result.similarity,
-    kind: result.kind,
-    tags: result.tags,
-    session: result.session,
+    kind: shown(result.kind),
+    tags: result.tags.map((tag) => shown(tag)),
+    session: result.session === null ? null : shown(result.session),
     createdAt: result.createdAt,
-    meta: decodeMetadata(result.meta),
+    meta: fence ? (fenceValue(meta) as Record<string, unknown>) : meta,
   };
   if (explain && result.explain) metadata.explain = result.explain;
   const pageContent = fence ? fenceText(result.text) : result.text;
-  return new Document({ pageContent, metadata, id: result.id });
+  return new Document({ pageContent, metadata, id: metadata.id });
 }
 
 /**
  * A LangChain retriever over anamnesis: `invoke(query)` runs `recall(query)` on the engine or
  * client and returns `Document`s (text as `pageContent`, fenced as one JSON-quoted line unless
- * `fence: false`; id, score, tags, session, created time
- * and, with `explain: true`, the explain object in `metadata`), best first.
+ * `fence: false`; id, score, tags, session, created time, the memory's metadata (their strings
+ * fenced too) and, with `explain: true`, the explain object in `metadata`), best first.
  *
  * @example
  * const retriever = new AnamnesisRetriever({ memory, k: 3 });

@@ -3,11 +3,14 @@
  * `forget`, `list_recent`), a prompt (`what_do_you_remember`) and a resource template
  * (`anamnesis://about/{topic}`) over one engine. Every input schema has limits; recalled and
  * listed memories come back as `memoryBlock` text (`@anamnesis/ranking`): numbered lines, each
- * memory one quoted JSON string under a line saying the quotes are data, not instructions.
+ * memory one quoted JSON string under a line saying the quotes are data, not instructions. No
+ * text the server returns (tool results and errors, the prompt, the resource) holds a control
+ * character (but line feeds) or a character no reader sees (`stripInvisible`): ids in its own
+ * lines are fenced as the block fences them, and the prompt's topic is one line.
  */
 import type { Engine } from '@anamnesis/engine';
 import { AnamnesisError, isAnamnesisError } from '@anamnesis/errors';
-import { memoryBlock } from '@anamnesis/ranking';
+import { fenceId, fenceLine, memoryBlock, stripInvisible } from '@anamnesis/ranking';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -62,21 +65,40 @@ function positiveInteger(name: string, value: unknown, max: number): number {
   return value;
 }
 
-/** A tool's answer: text, plus structured content when the tool declares an output schema. */
+/**
+ * A tool's answer: text, plus structured content when the tool declares an output schema. The
+ * text goes through `stripInvisible` whatever built it (a block is clean already; a line of the
+ * server's own may quote an id).
+ */
 function ok(text: string, structured?: Record<string, unknown>): CallToolResult {
   return {
-    content: [{ type: 'text', text }],
+    content: [{ type: 'text', text: stripInvisible(text) }],
     ...(structured === undefined ? {} : { structuredContent: structured }),
   };
 }
 
-/** An engine error as an MCP tool error: `CODE: message`, never a crash. */
+/**
+ * An engine error as an MCP tool error: `CODE: message`, never a crash. The message may quote
+ * what the client sent (an id), so it goes through `stripInvisible` too.
+ */
 function failed(e: unknown, log: (line: string) => void): CallToolResult {
   const code = isAnamnesisError(e) ? e.code : 'INTERNAL';
   const message = e instanceof Error ? e.message : String(e);
   if (!isAnamnesisError(e))
     log(`anamnesis-mcp: ${e instanceof Error ? (e.stack ?? message) : message}`);
-  return { content: [{ type: 'text', text: `${code}: ${message}` }], isError: true };
+  return {
+    content: [{ type: 'text', text: stripInvisible(`${code}: ${message}`) }],
+    isError: true,
+  };
+}
+
+/**
+ * The prompt's topic as its text quotes it: `fenceLine`'s (no control or invisible character,
+ * trimmed), every run of white space, line breaks included, one space: one line of the person's
+ * own words, which no line break can turn into a new paragraph or role of the prompt.
+ */
+function topicLine(topic: string): string {
+  return fenceLine(topic).replace(/\s+/g, ' ');
 }
 
 /**
@@ -194,7 +216,8 @@ export function createMemoryServer(
         ...(kind === undefined ? {} : { kind }),
         ...(meta === undefined ? {} : { meta }),
       });
-      return ok(`Remembered as ${id}.`, { id });
+      // an existing memory's id when the text is stored already: one an import may have chosen
+      return ok(`Remembered as ${fenceId(id)}.`, { id: fenceLine(id) });
     }),
   );
 
@@ -251,11 +274,11 @@ export function createMemoryServer(
     tool(async ({ id }, target) => {
       const forgotten = await target.forget(id);
       if (forgotten === 0) {
-        throw new AnamnesisError('NOT_FOUND', `no memory has the id ${JSON.stringify(id)}`, {
+        throw new AnamnesisError('NOT_FOUND', `no memory has the id ${fenceId(id)}`, {
           details: { id },
         });
       }
-      return ok(`Forgot ${id}.`, { forgotten });
+      return ok(`Forgot ${fenceId(id)}.`, { forgotten });
     }),
   );
 
@@ -297,14 +320,15 @@ export function createMemoryServer(
     },
     async ({ topic }) => {
       const block = await recallBlock(await opened, topic, 10, budget);
+      const about = topicLine(topic);
       return {
-        description: `What is remembered about ${topic}`,
+        description: `What is remembered about ${about}`,
         messages: [
           {
             role: 'user',
             content: {
               type: 'text',
-              text: `What do you remember about ${topic}? Answer from these memories, citing them as [n]; say so if none is relevant.\n\n${block}`,
+              text: `What do you remember about ${about}? Answer from these memories, citing them as [n]; say so if none is relevant.\n\n${block}`,
             },
           },
         ],

@@ -77,6 +77,15 @@ export {
 export { mmr, redundancy, tagJaccard, type MmrCandidate, type MmrOptions } from './mmr.ts';
 export { wholeFirst, type WholeFirstItem } from './whole-first.ts';
 export {
+  asksHistory,
+  asksSelf,
+  factSubjects,
+  RELATIONS,
+  relationsOf,
+  saysChange,
+  supersedingRelation,
+} from './supersession.ts';
+export {
   boilerplateRatio,
   pathBoilerplateFloor,
   valueDensity,
@@ -118,6 +127,8 @@ export { chunkText, cutText, PASSAGE_CHARS } from './passages.ts';
 export {
   DATA_NOTICE,
   DEFAULT_HEADING,
+  fenceId,
+  fenceLine,
   fenceText,
   MIN_CUT_TOKENS,
   memoryBlock,

@@ -1,5 +1,6 @@
 import { AnamnesisError, assertInRange } from '@anamnesis/errors';
-import { assertMetaKey, assertMetaValue, toMillis } from './filter.ts';
+import { assertMetaKey, assertMetaValue, dateTime } from './filter.ts';
+import { ISO_FORMS, isoTime } from './iso-time.ts';
 import { assertColumnText, assertWellFormed, stripBom } from './text.ts';
 import type { LinkInput, Memory, MetaValue, RememberInput, UpdateInput } from '../types.ts';
 
@@ -118,12 +119,24 @@ function session(value: unknown): string | null {
 export const MAX_TIME = 8.64e15;
 
 /**
- * Validates a stored time (ms or Date) within ±{@link MAX_TIME}. SQLite keeps an integral time as
- * a 64-bit integer, which SQLite-WASM reads back as a BigInt beyond 2^53: such a row could no
- * longer be exported.
+ * Validates a stored time (`createdAt`, an import's `updatedAt`): ms since the epoch, a Date, or an
+ * ISO 8601 string (`isoTime`: a date alone is midnight UTC, a time needs `Z` or an offset), within
+ * ±{@link MAX_TIME}. SQLite keeps an integral time as a 64-bit integer, which SQLite-WASM reads
+ * back as a BigInt beyond 2^53: such a row could no longer be exported.
  */
 export function validateTime(value: unknown, what: string): number {
-  const ms = toMillis(value, what);
+  const ms =
+    typeof value === 'string'
+      ? isoTime(value, what)
+      : value instanceof Date
+        ? dateTime(value)
+        : value;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+    throw new AnamnesisError(
+      'INVALID_INPUT',
+      `${what} must be a finite time in ms since the epoch, a Date, or ${ISO_FORMS}`,
+    );
+  }
   assertInRange(ms, -MAX_TIME, MAX_TIME, what);
   return ms;
 }

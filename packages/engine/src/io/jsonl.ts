@@ -1,11 +1,11 @@
-import { AnamnesisError, assertInRange } from '@anamnesis/errors';
+import { AnamnesisError } from '@anamnesis/errors';
 import { norm } from '@anamnesis/ranking';
 import { sha256Hex } from '../store/content-hash.ts';
 import type { ProgressEvent } from '../embedding/embedder.ts';
 import { dedupKey, insertMemories, ridsByIds, rowsByRid, toMemory } from '../store/store.ts';
 import type { Database } from '../store/database.ts';
 import type { Memory } from '../types.ts';
-import { MAX_TIME, validateLinks, validateRemember } from '../input/validate.ts';
+import { MAX_TIME, validateLinks, validateRemember, validateTime } from '../input/validate.ts';
 import { unitVector } from '../vectors/vector-index.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
 import type { WritePlan } from '../writes/write-path.ts';
@@ -24,9 +24,16 @@ export interface ExportOptions {
   ids?: readonly string[];
 }
 
-/** Options of `import`. */
+/**
+ * Options of `import`. Whatever they say, one id on two lines of the same import is
+ * `INVALID_INPUT` and nothing is imported (`details.id`, `details.lines`: the two lines): which of
+ * the two memories is meant cannot be told, and keeping one would drop the other unsaid.
+ */
 export interface ImportOptions {
-  /** An id that already exists: `'error'` (`INVALID_INPUT`, nothing imported) or `'skip'`. Default `'error'`. */
+  /**
+   * An id that already exists in the store: `'error'` (`INVALID_INPUT`, nothing imported) or
+   * `'skip'` (that line is left out, the store's memory kept). Default `'error'`.
+   */
   onConflict?: 'error' | 'skip';
   /** Progress while embedding. */
   onProgress?: (event: ProgressEvent) => void;
@@ -197,13 +204,16 @@ export function importPlan(
   const onConflict = options.onConflict ?? 'error';
   let header: Header | undefined;
   const lines: MemoryLine[] = [];
+  /** The line number in the file of each of `lines`. */
+  const lineNumbers: number[] = [];
   jsonl.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return;
     const value = parseLine(raw, i + 1) as { type?: string } | null;
     if (value?.type === 'anamnesis') header = value as Header;
-    else if (value?.type === 'memory' || (value && typeof value === 'object' && 'text' in value))
+    else if (value?.type === 'memory' || (value && typeof value === 'object' && 'text' in value)) {
       lines.push(value as MemoryLine);
-    else
+      lineNumbers.push(i + 1);
+    } else
       throw new AnamnesisError('INVALID_INPUT', `line ${i + 1}: expected a memory object`, {
         details: { line: i + 1 },
       });
@@ -212,9 +222,10 @@ export function importPlan(
   const items = lines.map((l, i) => {
     try {
       const m = validateRemember({ ...l, links: [] }, now, maxTextLength);
-      const updatedAt = l.updatedAt ?? m.createdAt;
+      // as `createdAt`: ms, or an ISO 8601 string
+      const updatedAt =
+        l.updatedAt === undefined ? m.createdAt : validateTime(l.updatedAt, 'updatedAt');
       const accessCount = l.accessCount ?? 0;
-      assertInRange(updatedAt, -MAX_TIME, MAX_TIME, 'updatedAt');
       if (!Number.isSafeInteger(accessCount) || accessCount < 0)
         throw new AnamnesisError('INVALID_INPUT', 'accessCount must be a non-negative integer');
       const links = validateLinks(l.links);
@@ -279,8 +290,12 @@ export function importPlan(
   });
   if (items.some((x) => x.id === ''))
     throw new AnamnesisError('INVALID_INPUT', 'every imported memory needs an id');
+  assertUniqueIds(
+    items.map((x) => x.id),
+    lineNumbers,
+  );
   let todo: typeof items = [];
-  /** Skips lines whose id is taken (or repeated); `onConflict: 'error'` refuses the import. */
+  /** Skips lines whose id is taken in the store; `onConflict: 'error'` refuses the import. */
   const select = (): typeof items => {
     const existing = ridsByIds(
       db,
@@ -289,12 +304,7 @@ export function importPlan(
     if (existing.size > 0 && onConflict === 'error') {
       throw new AnamnesisError('INVALID_INPUT', `id already exists: ${[...existing.keys()][0]}`);
     }
-    const seen = new Set<string>();
-    return items.filter((x) => {
-      if (existing.has(x.id) || seen.has(x.id)) return false;
-      seen.add(x.id);
-      return true;
-    });
+    return items.filter((x) => !existing.has(x.id));
   };
   return {
     what: 'importing',
@@ -365,6 +375,24 @@ export function importPlan(
       return result;
     },
   };
+}
+
+/**
+ * Throws `INVALID_INPUT` when two lines give one id (`ids[i]` read from line `lines[i]` of the
+ * file), naming the id and both lines (`details: { id, lines }`), before anything is written.
+ */
+function assertUniqueIds(ids: readonly string[], lines: readonly number[]): void {
+  const first = new Map<string, number>();
+  ids.forEach((id, i) => {
+    const before = first.get(id);
+    if (before !== undefined)
+      throw new AnamnesisError(
+        'INVALID_INPUT',
+        `lines ${lines[before]} and ${lines[i]} both have the id ${JSON.stringify(id)}: an import holds each id once (nothing was imported)`,
+        { details: { id, lines: [lines[before], lines[i]] } },
+      );
+    first.set(id, i);
+  });
 }
 
 /**
