@@ -54,6 +54,7 @@ const CLIENT_README = 'packages/client/README.md';
 const LANGCHAIN_README = 'packages/langchain/README.md';
 const AI_SDK_README = 'packages/ai-sdk/README.md';
 const MCP_README = 'packages/mcp/README.md';
+const MODEL_README = 'packages/model-default/README.md';
 const REACT_README = 'packages/react/README.md';
 const PORT = 30_000 + (process.pid % 20_000);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -345,7 +346,12 @@ test('the TF-IDF backend and the default model run without any model runtime ins
     ].join('\n'),
   );
   const plain = await ok('node default.mjs', dirs.tfidf);
-  expect(plain.stdout.trim()).toBe('I adopted a kitten named Luna anamnesis/glove-100d-sif');
+  expect(plain.stdout.trim()).toBe('I adopted a kitten named Luna anamnesis/static-multi-64d');
+  // The English model, from its own root in the package (the engine's dependency), likewise: the
+  // model package README's example (the block before its first section).
+  writeFileSync(join(dirs.tfidf, 'english.mjs'), block('', 'js', '', MODEL_README));
+  const english = await ok('node english.mjs', dirs.tfidf);
+  expect(english.stdout.trim()).toBe('I adopted a kitten named Luna anamnesis/glove-100d-sif');
   // An ONNX model needs transformers.js: a clear error that says what to install.
   writeFileSync(
     join(dirs.tfidf, 'model.mjs'),
@@ -391,7 +397,7 @@ test('(b) tsc --noEmit, strict and NodeNext, type-checks the quick starts', asyn
     [
       "import { createEngine, AnamnesisError, type RecallResult } from '@anamnesis/engine';",
       "import { openMemory, type MemoryClient } from '@anamnesis/client';",
-      "import { anamnesis } from '@anamnesis/client/vite';",
+      "import { anamnesis, ENGLISH_MODEL_ROOT } from '@anamnesis/client/vite';",
       "import { MODEL_ID } from '@anamnesis/model-default';",
       "import { mulberry32 } from '@anamnesis/ranking';",
       "const engine = await createEngine({ storage: 'memory', embedder: 'tfidf' });",
@@ -403,6 +409,7 @@ test('(b) tsc --noEmit, strict and NodeNext, type-checks the quick starts', asyn
       'const r: number = memory.role;',
       '// @ts-expect-error an unknown option',
       'anamnesis({ nope: true });',
+      'anamnesis({ modelRoot: ENGLISH_MODEL_ROOT });',
       '// @ts-expect-error MODEL_ID is a string',
       'const m: number = MODEL_ID;',
       "const e: Error = new AnamnesisError('INVALID_INPUT', 'x');",

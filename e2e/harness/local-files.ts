@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { statSync } from 'node:fs';
 
 import { contentType, fileIn, MODEL_ROOT, notFound, sendFile } from '@anamnesis/client/vite';
+import { MODEL_ID } from '@anamnesis/model-default';
 import type { Plugin } from 'vite';
 
 export { MODEL_ROOT };
@@ -33,7 +34,7 @@ function handle(req: IncomingMessage, res: ServerResponse, next: () => void): vo
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   const alias = /^\/alias\/anamnesis\/[\w.-]+\/(.+)$/.exec(path);
   if (alias) {
-    const file = fileIn(MODEL_ROOT, `anamnesis/glove-100d-sif/${alias[1]!}`);
+    const file = fileIn(MODEL_ROOT, `${MODEL_ID}/${alias[1]!}`);
     if (file) sendFile(res, file, 'no-store');
     else notFound(res, path);
     return;

@@ -26,7 +26,7 @@ test('remember → recall in the worker on OPFS; stats say opfs, persisted, usag
     role: 'owner',
     backend: 'opfs',
     device: 'wasm',
-    model: { id: 'anamnesis/glove-100d-sif', dims: 100 },
+    model: { id: 'anamnesis/static-multi-64d', dims: 64 },
   });
   expect(ok(await c.call('a', 'rememberMany', [NOTES]))).toEqual(['cat', 'tax', 'trip']);
   const hits = ok(await c.call('a', 'recall', ['my cat', { explain: true }])) as {
@@ -648,7 +648,7 @@ test("the model's files are kept in OPFS by their SHA-256: a reload fetches none
   context,
   request,
 }) => {
-  const MODEL = '/models/anamnesis/glove-100d-sif/';
+  const MODEL = '/models/anamnesis/static-multi-64d/';
   const fetched: string[] = [];
   context.on('request', (r) => {
     const path = new URL(r.url()).pathname;
@@ -658,7 +658,7 @@ test("the model's files are kept in OPFS by their SHA-256: a reload fetches none
   const manifest = (await (await request.get('/models/manifest.json')).json()) as {
     files: Record<string, { sha256: string; bytes: number }>;
   };
-  const digest = (file: string) => manifest.files[`anamnesis/glove-100d-sif/${file}`]!.sha256;
+  const digest = (file: string) => manifest.files[`anamnesis/static-multi-64d/${file}`]!.sha256;
   const kept = [
     'tokenizer.json',
     'tokenizer_config.json',
@@ -787,8 +787,8 @@ test.describe('the example app (apps/example, built by its own Vite config with 
     page,
   }) => {
     for (const [path, type] of [
-      ['/models/anamnesis/glove-100d-sif/config.json', 'application/json'],
-      ['/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx', 'application/octet-stream'],
+      ['/models/anamnesis/static-multi-64d/config.json', 'application/json'],
+      ['/models/anamnesis/static-multi-64d/onnx/model_quantized.onnx', 'application/octet-stream'],
     ] as const) {
       const response = await request.get(path);
       expect(response.status(), path).toBe(200);
@@ -796,7 +796,7 @@ test.describe('the example app (apps/example, built by its own Vite config with 
     }
     // `anamnesis()` without `ortBuilds` emits no ONNX Runtime file (the default model never loads it).
     for (const path of [
-      '/models/anamnesis/glove-100d-sif/onnx/model.onnx',
+      '/models/anamnesis/static-multi-64d/onnx/model.onnx',
       '/models/anamnesis/nope/config.json',
       '/ort/ort-wasm-simd-threaded.wasm',
       '/ort/ort-wasm-simd-threaded.asyncify.mjs',
@@ -818,7 +818,7 @@ test.describe('the example app (apps/example, built by its own Vite config with 
       .toEqual(
         expect.arrayContaining([
           expect.stringMatching(/^200 \/assets\/sqlite3-[\w-]+\.wasm$/),
-          '200 /models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx',
+          '200 /models/anamnesis/static-multi-64d/onnx/model_quantized.onnx',
         ]),
       );
     await page.waitForTimeout(500);

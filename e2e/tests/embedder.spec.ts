@@ -167,7 +167,8 @@ test('the app serves a missing model or runtime file as 404, not as index.html',
   request,
 }) => {
   for (const path of [
-    '/models/anamnesis/glove-100d-sif/onnx/model.onnx',
+    `/models/${MODEL_ID}/onnx/model.onnx`,
+    '/models/anamnesis/glove-100d-sif/config.json', // the English model: another root, not served
     '/models/anamnesis/nope/config.json',
     '/ort/ort-wasm-simd-threaded.jsep.wasm',
     '/no-such-file.json',
@@ -175,7 +176,7 @@ test('the app serves a missing model or runtime file as 404, not as index.html',
     const response = await request.get(path);
     expect(response.status(), path).toBe(404);
   }
-  const ok = await request.get('/models/anamnesis/glove-100d-sif/config.json');
+  const ok = await request.get(`/models/${MODEL_ID}/config.json`);
   expect(ok.status()).toBe(200);
   expect(await ok.json()).toMatchObject({ model_type: 'bert' });
 });

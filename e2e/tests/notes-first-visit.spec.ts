@@ -102,11 +102,11 @@ async function firstVisitOnce(context: BrowserContext, server: StaticServer): Pr
   expect((await search(page, 'ferry island'))[0]).toBe('Harbour');
 
   expect(requested.length).toBeGreaterThan(10);
-  expect(requested).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
+  expect(requested).toContain('/models/anamnesis/static-multi-64d/onnx/model_quantized.onnx');
   expect(requested.filter((p) => ONNX_FILE.test(p))).toEqual([]);
   const cached = await page.evaluate(cachedUrls);
   const all = Object.values(cached).flat();
-  expect(all).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
+  expect(all).toContain('/models/anamnesis/static-multi-64d/onnx/model_quantized.onnx');
   expect(all.filter((p) => ONNX_FILE.test(p))).toEqual([]);
   // Every file came from the server once: the precache kept what the page and its worker had
   // fetched (the server sends no validators, so a second request would be a second download).
@@ -114,7 +114,7 @@ async function firstVisitOnce(context: BrowserContext, server: StaticServer): Pr
   // could not take the preload), and the favicon is inline (the browser fetches the manifest's
   // icon on its own).
   const served = Object.fromEntries(server.bodies);
-  expect(served['models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx']).toBe(1);
+  expect(served['models/anamnesis/static-multi-64d/onnx/model_quantized.onnx']).toBe(1);
   expect(Object.keys(served).some((f) => /^assets\/sqlite3-[\w-]+\.wasm$/.test(f))).toBe(true);
   expect(Object.entries(served).filter(([, n]) => n > 1)).toEqual([]);
 
@@ -205,10 +205,10 @@ test('Firefox: the first visit requests no ONNX Runtime file and precaches none;
     await page.waitForFunction(
       () => document.querySelector('.result .result-title')?.textContent === 'Harbour',
     );
-    expect(requested).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
+    expect(requested).toContain('/models/anamnesis/static-multi-64d/onnx/model_quantized.onnx');
     expect(requested.filter((p) => ONNX_FILE.test(p))).toEqual([]);
     const cached = Object.values(await page.evaluate(cachedUrls)).flat();
-    expect(cached).toContain('/models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx');
+    expect(cached).toContain('/models/anamnesis/static-multi-64d/onnx/model_quantized.onnx');
     expect(cached.filter((p) => ONNX_FILE.test(p))).toEqual([]);
     expect(seen.errors).toEqual([]);
     expect(seen.foreign).toEqual([]);

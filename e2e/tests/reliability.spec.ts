@@ -27,7 +27,7 @@ const KILLS = SOAK ? 12 : 3;
 /** The load's duration per tab, in ms. */
 const LOAD_MS = SOAK ? 60_000 : 15_000;
 /** The default model served under another id (`harness/local-files.ts`), for re-embedding. */
-const ALIAS = { model: 'anamnesis/glove-copy', assets: { models: '/alias/' }, device: 'wasm' };
+const ALIAS = { model: 'anamnesis/default-copy', assets: { models: '/alias/' }, device: 'wasm' };
 
 const trace =
   process.env.ANAMNESIS_TRACE === '1'

@@ -23,6 +23,9 @@ function options(): OpenMemoryOptions {
     persist: true,
     assets: { models: chrome.runtime.getURL('models/'), ort: chrome.runtime.getURL('ort/') },
     ...(__ANAMNESIS_ONNX__ ? { device: 'auto', runtime: 'onnx' } : {}),
+    // Pages remembered with another model (the English model, the default before issue 67) are
+    // embedded again with the packaged model once, as the store opens, rather than refused.
+    onModelMismatch: 'reembed',
   };
 }
 

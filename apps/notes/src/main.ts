@@ -70,6 +70,9 @@ function connect(): void {
       ? { encryption: { passphrase: state.passphrase } }
       : {}),
     ...runtimeOptions(choice),
+    // Notes embedded with another model (the English model, the default before issue 67) are
+    // embedded again with the app's model once, as the store opens, rather than refused.
+    onModelMismatch: 'reembed',
     onProgress: (e) => feedback.showProgress(e),
     // The store opens beside the model: until the model is ready, search finds by words only.
     onReady: (part) => {

@@ -12,7 +12,7 @@ describe('splitFiles', () => {
       'assets/sqlite3-k2cTanUO.wasm',
       'assets/transformers.web-iOafcpqC.js',
       'assets/ort-wasm-simd-threaded.asyncify-AbCd1234.wasm',
-      'models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx',
+      'models/anamnesis/static-multi-64d/onnx/model_quantized.onnx',
       'ort/ort-wasm-simd-threaded.mjs',
       'ort/ort-wasm-simd-threaded.wasm',
       'ort/ort-wasm-simd-threaded.asyncify.wasm',
@@ -25,7 +25,7 @@ describe('splitFiles', () => {
       'assets/worker-Dnieq-NJ.js',
       'assets/tokenizers-DFUozZHT.js',
       'assets/sqlite3-k2cTanUO.wasm',
-      'models/anamnesis/glove-100d-sif/onnx/model_quantized.onnx',
+      'models/anamnesis/static-multi-64d/onnx/model_quantized.onnx',
       'THIRD-PARTY-NOTICES.txt',
     ]);
     expect(onDemand).toEqual([

@@ -1,7 +1,7 @@
 /** `openMemory`'s options, and their validation into what the worker opens and the page's settings. */
 
 import type { EncryptionOptions, ProgressEvent, SyncPlugin } from '@anamnesis/engine';
-import { MODEL_ID } from '@anamnesis/model-default';
+import { ENGLISH_MODEL_ID, MODEL_ID } from '@anamnesis/model-default';
 import { AnamnesisError } from '@anamnesis/errors';
 
 import type { ClientDevice, ClientStorage, ReadyPart, Role, WorkerOpenOptions } from './api.ts';
@@ -49,7 +49,9 @@ export interface OpenMemoryOptions {
   /**
    * Embedding model id, a folder under `assets.models` (or on `remoteHost`), or `'tfidf'` for the
    * zero-model TF-IDF backend (no model or ONNX Runtime is loaded). Default: the embedded default
-   * model.
+   * model (`anamnesis/static-multi-64d`, multilingual). `ENGLISH_MODEL_ID` of
+   * `@anamnesis/model-default` (`anamnesis/glove-100d-sif`) is the English-only model, served from
+   * its own root (`anamnesis({ modelRoot: ENGLISH_MODEL_ROOT })` of `@anamnesis/client/vite`).
    */
   model?: string;
   /**
@@ -57,8 +59,8 @@ export interface OpenMemoryOptions {
    * `'webgpu'`, where the browser has no WebGPU adapter the model loads on wasm in the same worker,
    * and where WebGPU fails to create a session the client starts a fresh worker on `'wasm'`; either
    * way `info.fellBackFrom` says why (and `info.selection.reason` is `'no-webgpu'` for the first).
-   * Default: `'wasm'` for the default model (a table lookup gains nothing from a GPU), `'auto'` for
-   * any other model.
+   * Default: `'wasm'` for the default model and the English model (a table lookup gains nothing
+   * from a GPU), `'auto'` for any other model.
    *
    * The default model (a static model) on `'wasm'` or `'auto'` runs in plain JavaScript, with the
    * same vectors and without ONNX Runtime (no `/ort/` file is fetched; about 130 MB less memory
@@ -226,7 +228,8 @@ export function resolveOptions(
     throw new AnamnesisError('INVALID_INPUT', `unknown storage ${String(storage)}`);
   }
   const model = options.model ?? MODEL_ID;
-  const device = options.device ?? (model === MODEL_ID ? 'wasm' : 'auto');
+  const device =
+    options.device ?? (model === MODEL_ID || model === ENGLISH_MODEL_ID ? 'wasm' : 'auto');
   if (!['auto', 'webgpu', 'wasm'].includes(device)) {
     throw new AnamnesisError('INVALID_INPUT', `unknown device ${String(device)}`);
   }

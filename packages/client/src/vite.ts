@@ -2,7 +2,8 @@
  * `@anamnesis/client/vite`: the one line a Vite app needs (`plugins: [anamnesis()]`).
  *
  * - Serves (dev server) and emits (build; `vite preview` serves the emitted copies) the default
- *   model's files under `/models/`, and, only for an app that asks for them (`ortBuilds`), ONNX
+ *   model's files under `/models/` (or another model root's: `modelRoot`, e.g.
+ *   {@link ENGLISH_MODEL_ROOT}), and, only for an app that asks for them (`ortBuilds`), ONNX
  *   Runtime's wasm files under `/ort/`, from the exact onnxruntime-web version that
  *   `@huggingface/transformers` depends on (the one the engine loads), so nothing comes from a
  *   CDN. The default model runs in plain JavaScript on `'wasm'` and `'auto'`: the runtime's files
@@ -37,11 +38,23 @@ import { AnamnesisError } from '@anamnesis/errors';
 
 const require = createRequire(import.meta.url);
 
-/** Folder holding `<model id>/…` of the default model (`@anamnesis/model-default`'s `model/`). */
-export const MODEL_ROOT = join(
-  dirname(require.resolve('@anamnesis/model-default/package.json')),
-  'model',
-);
+/** `@anamnesis/model-default`'s folder. */
+const MODEL_PACKAGE = dirname(require.resolve('@anamnesis/model-default/package.json'));
+
+/**
+ * Folder holding `<model id>/…` of the default model (`@anamnesis/model-default`'s `model/`:
+ * `anamnesis/static-multi-64d`, multilingual, about 5.5 MB): what the plugin serves by default.
+ */
+export const MODEL_ROOT = join(MODEL_PACKAGE, 'model');
+
+/**
+ * Folder holding `<model id>/…` of the English model (`@anamnesis/model-default`'s `english/`:
+ * `anamnesis/glove-100d-sif`, English only, about 6.2 MB). An app that opens its stores with
+ * `model: ENGLISH_MODEL_ID` serves it instead of the default one:
+ * `anamnesis({ modelRoot: ENGLISH_MODEL_ROOT })`, so the default model is neither served nor
+ * emitted (nor precached by an app that precaches what the plugin emits).
+ */
+export const ENGLISH_MODEL_ROOT = join(MODEL_PACKAGE, 'english');
 
 /**
  * onnxruntime-web's `dist/` folder: the one the engine's browser code imports, so that the wasm
@@ -190,8 +203,11 @@ export interface AnamnesisPluginOptions {
   /** URL path of the model root (what `openMemory`'s `assets.models` points at). Default `'/models/'`. */
   modelsPath?: string;
   /**
-   * Folder holding `<model id>/…` to serve and emit. Default: the embedded default model's folder
-   * (`@anamnesis/model-default`, about 6 MB).
+   * Folder holding `<model id>/…` to serve and emit under `modelsPath`: every file in it is
+   * served and emitted, so it should hold the one model the app opens. Default
+   * {@link MODEL_ROOT}, the embedded default model's folder (`@anamnesis/model-default`, about
+   * 5.5 MB); {@link ENGLISH_MODEL_ROOT} for the English model (with `openMemory({ model:
+   * ENGLISH_MODEL_ID })`), or a folder of the app's own.
    */
   modelRoot?: string;
   /** URL path of ONNX Runtime's files (`openMemory`'s `assets.ort`). Default `'/ort/'`. */
@@ -210,7 +226,7 @@ export interface AnamnesisPluginOptions {
   /**
    * `'tfidf'` for an app whose stores all open with `model: 'tfidf'` (the zero-model backend): no
    * model or ONNX Runtime file is served or emitted (their paths answer 404), which takes the model
-   * (6 MB) and the runtime (up to 40 MB) out of the build. Default `'model'`.
+   * (5.5 MB) and the runtime (up to 40 MB) out of the build. Default `'model'`.
    */
   backend?: 'model' | 'tfidf';
   /**

@@ -8,11 +8,18 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-import { MODEL_FILES } from '@anamnesis/model-default';
+import { ENGLISH_MODEL_FILES, MODEL_FILES } from '@anamnesis/model-default';
 import { build, createServer, type Rolldown, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { anamnesis, MODEL_ROOT, ORT_BUILDS, ORT_DIST, ORT_FILES } from '../src/vite.ts';
+import {
+  anamnesis,
+  ENGLISH_MODEL_ROOT,
+  MODEL_ROOT,
+  ORT_BUILDS,
+  ORT_DIST,
+  ORT_FILES,
+} from '../src/vite.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -103,10 +110,19 @@ async function built(
 }
 
 describe('anamnesis() at build', () => {
-  it('emits the default model and no ONNX Runtime file by default', async () => {
+  it('emits the default model (its files and manifest, no other model) and no ONNX Runtime file by default', async () => {
     const files = [...(await built(anamnesis())).keys()];
-    expect(files).toEqual(expect.arrayContaining(MODEL_FILES.map((f) => `models/${f}`)));
+    expect(files.filter((f) => f.startsWith('models/')).sort()).toEqual(
+      ['manifest.json', ...MODEL_FILES].map((f) => `models/${f}`).sort(),
+    );
     expect(files.filter((f) => f.startsWith('ort/') || /ort-wasm/.test(f))).toEqual([]);
+  });
+
+  it('emits the English model instead of the default one with modelRoot: ENGLISH_MODEL_ROOT', async () => {
+    const files = [...(await built(anamnesis({ modelRoot: ENGLISH_MODEL_ROOT }))).keys()];
+    expect(files.filter((f) => f.startsWith('models/')).sort()).toEqual(
+      ['manifest.json', ...ENGLISH_MODEL_FILES].map((f) => `models/${f}`).sort(),
+    );
   });
 
   it("emits exactly the ONNX Runtime builds listed in ortBuilds (['asyncify'])", async () => {
@@ -207,7 +223,8 @@ describe('anamnesis() on the dev server', () => {
 
   it('answers 404 for missing files, files of a build it does not serve, and paths that escape', async () => {
     for (const path of [
-      '/models/anamnesis/glove-100d-sif/onnx/model.onnx',
+      '/models/anamnesis/static-multi-64d/onnx/model.onnx',
+      `/models/${ENGLISH_MODEL_FILES[0]}`, // the English model: another root, not served here
       '/models/nope/config.json',
       '/ort/ort-wasm-simd-threaded.asyncify.wasm', // not in ortBuilds
       '/ort/package.json',

@@ -67,6 +67,39 @@ describe('anamnesis CLI', () => {
     expect(JSON.parse(exported[1]!)).toMatchObject({ id: 'k', tags: ['pets'] });
   });
 
+  it('ingest takes createdAt as ISO 8601; import refuses one id on two lines, naming them (issue 71)', async () => {
+    const db = join(dir, 'dates.db');
+    const jsonl = join(dir, 'dates.jsonl');
+    writeFileSync(
+      jsonl,
+      [
+        '{"id":"d","text":"Dentist on Friday","createdAt":"2026-06-12"}',
+        '{"id":"f","text":"Flight to Lisbon","createdAt":"2026-06-12T11:30:00+02:00"}',
+      ].join('\n'),
+    );
+    expect((await run('ingest', '--db', db, jsonl)).code).toBe(0);
+    const exported = (await run('export', '--db', db)).out.split('\n').slice(1);
+    expect(exported.map((l) => (JSON.parse(l) as { createdAt: number }).createdAt)).toEqual([
+      Date.UTC(2026, 5, 12),
+      Date.UTC(2026, 5, 12, 9, 30),
+    ]);
+    const twice = join(dir, 'twice.jsonl');
+    writeFileSync(
+      twice,
+      [
+        '{"id":"x","text":"the first x","updatedAt":"2026-06-13T08:00:00Z"}',
+        '{"id":"y","text":"y"}',
+        '{"id":"x","text":"the second x"}',
+      ].join('\n'),
+    );
+    const fresh = join(dir, 'twice.db');
+    await expect(run('import', '--db', fresh, twice)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('lines 1 and 3 both have the id "x"') as string,
+    });
+    expect(JSON.parse((await run('stats', '--db', fresh)).out)).toMatchObject({ memories: 0 });
+  });
+
   it('ingests a long text file as passages, each found by its own words (issue 41)', async () => {
     const db = join(dir, 'passages.db');
     const essay = join(dir, 'essay.txt');

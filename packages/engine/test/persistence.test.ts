@@ -166,7 +166,7 @@ describe('file-backed store (Node)', () => {
       onProgress: (e) => progress.push(e.loaded),
     });
     expect(progress.at(-1)).toBe(NOTES.length);
-    expect((await b.stats()).model.id).toBe('anamnesis/glove-100d-sif');
+    expect((await b.stats()).model.id).toBe('anamnesis/static-multi-64d');
     expect(await b.verify()).toEqual([]);
     expect((await b.recall('tax deadline', { topK: 1 }))[0]!.id).toBe('tax');
     await b.close();

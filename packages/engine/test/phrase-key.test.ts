@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { phraseKey, porterStem } from '../src/recall/phrase-key.ts';
 import { loadSqlite } from '../src/store/sqlite.ts';
 
-/** Every word of lower-case ASCII letters and digits in the default model's vocabulary (~50k). */
+/** Every word of lower-case ASCII letters and digits in the English model's vocabulary (~50k). */
 function vocabularyWords(): string[] {
   const require = createRequire(import.meta.url);
   const root = dirname(require.resolve('@anamnesis/model-default/package.json'));
   const tokenizer = JSON.parse(
-    readFileSync(join(root, 'model/anamnesis/glove-100d-sif/tokenizer.json'), 'utf8'),
+    readFileSync(join(root, 'english/anamnesis/glove-100d-sif/tokenizer.json'), 'utf8'),
   ) as { model: { vocab: Record<string, number> } };
   return Object.keys(tokenizer.model.vocab).filter((w) => /^[a-z0-9]+$/.test(w));
 }

@@ -50,8 +50,9 @@ describe('time, importance and usage in the default profile', () => {
 
   it('of two notes the model and the index see as equal, the one written a minute later is first', async () => {
     await store([
-      { id: 'first', text: 'Wifi password\n\npinecone42', createdAt: NOW - 60_000 },
-      { id: 'second', text: 'Wifi password\n\nbluebird7', createdAt: NOW },
+      // the codes are digits, which have no rows in the model: the same vector for both
+      { id: 'first', text: 'Wifi password\n\n4521', createdAt: NOW - 60_000 },
+      { id: 'second', text: 'Wifi password\n\n7193', createdAt: NOW },
     ]);
     expect((await ids('wifi password'))[0]).toBe('second');
   });
@@ -182,9 +183,9 @@ describe('words in every script', () => {
     await store(NOTES);
     const rs = await engine!.recall(q, { explain: true, noCache: true });
     expect(rs[0]?.id, q).toBe(id);
-    // the default model knows no word of these scripts: nothing else is a candidate (the store is
+    // the default model reads no word of Thai or Greek: nothing else is a candidate (the store is
     // not returned in insertion order)
-    if (!/\p{Script=Latin}/u.test(q))
+    if (/\p{Script=Thai}|\p{Script=Greek}/u.test(q))
       for (const r of rs.slice(1))
         expect(
           r.explain!.legs.some((l) => l.leg === 'fts'),
@@ -192,14 +193,21 @@ describe('words in every script', () => {
         ).toBe(true);
   });
 
-  it('a query mostly in another script weighs the model legs by its share of Latin words', async () => {
-    await store([...NOTES, { id: 'zh2', text: '北京的 hotel 很好' }]);
+  it("a query partly in a script the model does not read weighs the model legs by its share of the model's scripts", async () => {
+    await store([
+      ...NOTES,
+      { id: 'zh2', text: '北京的 hotel 很好' },
+      { id: 'el2', text: 'Το hotel στον Πειραιά' },
+    ]);
     const [latin] = await engine!.recall('hotel', { explain: true, noCache: true });
-    const [mixed] = await engine!.recall('北京 hotel', { explain: true, noCache: true });
+    const [chinese] = await engine!.recall('北京 hotel', { explain: true, noCache: true });
+    const [greek] = await engine!.recall('Πειραιά hotel', { explain: true, noCache: true });
     const weight = (r: typeof latin) =>
       r!.explain!.contributions.find((c) => c.component === 'rrf:vector')?.weight;
     expect(weight(latin)).toBe(0.7);
-    expect(weight(mixed)).toBeCloseTo(0.35, 10);
+    // the default model reads Chinese (its config.json names zh_CN), not Greek
+    expect(weight(chinese)).toBe(0.7);
+    expect(weight(greek)).toBeCloseTo(0.35, 10);
   });
 
   it.each([
@@ -220,10 +228,11 @@ describe('words in every script', () => {
   it('the index follows updates and deletes of text in another script', async () => {
     await store(NOTES);
     await engine!.update('zh', { text: '我明天去上海' });
-    expect((await ids('烤鸭'))[0]).toBeUndefined();
+    // (the default model reads Chinese: other notes may come by meaning, never the changed one)
+    expect(await ids('烤鸭')).not.toContain('zh');
     expect((await ids('上海'))[0]).toBe('zh');
     await engine!.forget('zh');
-    expect(await ids('上海')).toEqual([]);
+    expect(await ids('上海')).not.toContain('zh');
   });
 });
 

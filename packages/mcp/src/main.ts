@@ -69,6 +69,8 @@ export async function main(argv: string[]): Promise<number> {
     createEngine({
       storage: 'file',
       path,
+      // a store written with an earlier default model is re-embedded with this one, once
+      onModelMismatch: 'reembed',
       // an encrypted store: its passphrase from the environment, never from the command line
       ...(process.env.ANAMNESIS_PASSPHRASE
         ? { encryption: { passphrase: process.env.ANAMNESIS_PASSPHRASE } }

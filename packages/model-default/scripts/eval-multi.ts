@@ -7,13 +7,13 @@
  * Recall@10 and MRR, per model, from the model files with the engine's arithmetic.
  *
  *   pnpm --filter @anamnesis/model-default eval:multi -- [--split validation|test] [--cap N] [--json]
- *       [--model ROOT=ID ...]   (default: the shipped model and the candidate)
+ *       [--model ROOT=ID ...]   (default: the default model and the English model)
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { MODEL_ID } from '../src/index.ts';
+import { ENGLISH_MODEL_ID, MODEL_ID } from '../src/index.ts';
 import { cliArgs } from './lib/cli.ts';
 import { LANGUAGES } from './lib/ddtp.ts';
 import { evaluationPackages } from './lib/leakage.ts';
@@ -38,7 +38,7 @@ function main(): void {
   const models = (
     values.model ?? [
       `${join(packageDir, 'model')}=${MODEL_ID}`,
-      `${join(packageDir, 'candidates')}=anamnesis/static-multi-100d`,
+      `${join(packageDir, 'english')}=${ENGLISH_MODEL_ID}`,
     ]
   ).map((spec) => {
     const at = spec.lastIndexOf('=');

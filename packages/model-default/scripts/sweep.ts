@@ -1,6 +1,7 @@
 /**
- * Builds model variants in memory (source parsed once), writes each to a temp dir, and scores it
- * with the LoCoMo dev evaluation through transformers.js. Prints a Markdown table.
+ * Builds variants of the English model (`anamnesis/glove-100d-sif`, `lib/model.ts`) in memory
+ * (source parsed once), writes each to a temp dir, and scores it with the LoCoMo dev evaluation
+ * through transformers.js. Prints a Markdown table.
  *
  *   pnpm --filter @anamnesis/model-default sweep [-- --data DIR] [--only NAME]
  *

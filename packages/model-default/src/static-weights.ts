@@ -1,8 +1,9 @@
 /**
- * The weights of the static default model, read straight out of its ONNX file.
+ * The weights of a static model (the default model, the English model), read straight out of its
+ * ONNX file.
  *
  * Why parse the `.onnx` rather than ship a second raw artifact: the ONNX file is already the one
- * reproducible, sha256-checked source of the weights (`verify:build`), every app already serves
+ * reproducible, sha256-checked source of the weights (`verify:default`, `verify:build`), every app already serves
  * it (the Vite plugin, the extension, the consumers), and the plain-JavaScript embedder and ONNX
  * Runtime then read the very same bytes, so they cannot drift apart. The cost is this small
  * reader: the file is a handful of protobuf fields around two raw tensors, and the graph is
@@ -77,8 +78,9 @@ function readTensor(bytes: Uint8Array): Tensor {
 }
 
 /**
- * Reads the int8 table and the scales out of the static model's ONNX bytes (`model_quantized.onnx`
- * of `anamnesis/glove-100d-sif`). The table is a view into `bytes` (no copy); the scales are
+ * Reads the int8 table and the scales out of a static model's ONNX bytes (`model_quantized.onnx`
+ * of `anamnesis/static-multi-64d`, `anamnesis/glove-100d-sif`, or any model `scripts/lib/onnx-graph.ts`
+ * writes). The table is a view into `bytes` (no copy); the scales are
  * copied (they may sit at an unaligned offset).
  *
  * Throws an `Error` when the bytes are not that model: not protobuf, another graph (the node op

@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 
 import {
   DIMENSIONS,
+  ENGLISH_DIMENSIONS,
+  ENGLISH_MODEL_ID,
+  englishModelRootPath,
   MODEL_ID,
   modelRootPath,
   readStaticWeights,
@@ -13,15 +16,19 @@ import {
 } from '../src/index.ts';
 
 const { onnx } = onnxProto;
-const bytes = new Uint8Array(
-  readFileSync(join(await modelRootPath(), MODEL_ID, STATIC_MODEL_FILES.weights)),
-);
+const weightsOf = async (root: string, id: string) =>
+  new Uint8Array(readFileSync(join(root, id, STATIC_MODEL_FILES.weights)));
+const bytes = await weightsOf(await modelRootPath(), MODEL_ID);
+const english = await weightsOf(await englishModelRootPath(), ENGLISH_MODEL_ID);
 
 describe('readStaticWeights', () => {
-  it('reads the same table and scales as a full protobuf decoder', () => {
+  it.each([
+    ['the default model', bytes, DIMENSIONS, 61_166],
+    ['the English model', english, ENGLISH_DIMENSIONS, 50_081],
+  ])('reads the same table and scales as a full protobuf decoder (%s)', (_, bytes, dims, rows) => {
     const weights = readStaticWeights(bytes);
-    expect(weights.dims).toBe(DIMENSIONS);
-    expect(weights.vocabSize).toBe(50_081);
+    expect(weights.dims).toBe(dims);
+    expect(weights.vocabSize).toBe(rows);
     const model = onnx.ModelProto.decode(bytes);
     const byName = new Map(model.graph!.initializer!.map((t) => [t.name, t]));
     const table = byName.get('embeddings.int8')!.rawData as Uint8Array;
@@ -49,7 +56,7 @@ describe('readStaticWeights', () => {
       /not the static model's graph/,
     );
     const renamed = onnx.ModelProto.decode(bytes);
-    renamed.graph!.initializer![1]!.dims = [50_081, 2];
+    renamed.graph!.initializer![1]!.dims = [61_166, 2];
     expect(() => readStaticWeights(onnx.ModelProto.encode(renamed).finish())).toThrow(
       /embeddings\.scale/,
     );

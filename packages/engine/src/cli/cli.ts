@@ -224,7 +224,14 @@ export async function main(
   // only the writing commands create a store: a reader given a mistyped path says so
   const create = command === 'ingest' || command === 'import';
   if (create && values.db === undefined) await mkdir(dirname(db), { recursive: true, mode: 0o700 });
-  const engine = await createEngine({ storage: 'file', path: db, create, ...passphraseFromEnv() });
+  // a store written with an earlier default model is re-embedded with this one, once
+  const engine = await createEngine({
+    storage: 'file',
+    path: db,
+    create,
+    onModelMismatch: 'reembed',
+    ...passphraseFromEnv(),
+  });
   try {
     if (command === 'ingest') {
       let added = 0;

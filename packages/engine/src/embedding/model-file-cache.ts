@@ -1,7 +1,7 @@
 /**
  * A static model's files kept in OPFS, in a dedicated worker, by their SHA-256.
  *
- * In Chromium the model's files (~6 MB for the default model) come from the HTTP cache in about
+ * In Chromium the model's files (~5.5 MB for the default model) come from the HTTP cache in about
  * 300 ms at each open, and the store's own OPFS calls wait behind them; read through sync access
  * handles the same bytes take ~35 ms. The model root's manifest (`manifest.json`, written with the
  * model: each file's size and SHA-256) says which bytes a file must have: a kept copy is used when
