@@ -20,11 +20,12 @@ import {
   type MemoryClient,
   type RecallStageTimes,
 } from '@anamnesis/client';
+import { MODEL_ID } from '@anamnesis/model-default';
 import { contentWords, makeCorpus, makeNamedQueries, noteFacts, ZipfWords } from '../src/corpus.ts';
 import type { EngineWorkerCalls, QuerySets } from './engine-worker.ts';
 import { timeEach } from './time-each.ts';
 
-const TOKENIZER_URL = '/models/anamnesis/glove-100d-sif/tokenizer.json';
+const TOKENIZER_URL = `/models/${MODEL_ID}/tokenizer.json`;
 const OPEN = { timeoutMs: 600_000, openTimeoutMs: 300_000 } as const;
 
 /** What the cold page measured (`?cold=`). */

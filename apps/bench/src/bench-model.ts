@@ -2,11 +2,12 @@
  * Which model the Node benches run: the default model (`@anamnesis/model-default`), or another
  * model root given by `--model-dir DIR` or the environment variable `ANAMNESIS_MODEL_DIR` (the
  * option wins). A model root is a folder with `<model id>/…` and a `manifest.json` whose `model_id`
- * names the model, as `build:model --out DIR` and `train:model` write it; the multilingual
- * candidate is `packages/model-default/candidates`:
+ * names the model, as `build:model --out DIR`, `train:model` and `project.ts` write it; the English
+ * model is `packages/model-default/english`, the trained 100-d model that the default is projected
+ * from `packages/model-default/.cache/static-multi-100d` (after `train:model` or `build:default`):
  *
- *   pnpm bench:quality -- --locomo ../shared/data/locomo-dev --model-dir packages/model-default/candidates
- *   ANAMNESIS_MODEL_DIR=packages/model-default/candidates pnpm bench:embed
+ *   pnpm bench:quality -- --locomo ../shared/data/locomo-dev --model-dir packages/model-default/english
+ *   ANAMNESIS_MODEL_DIR=packages/model-default/english pnpm bench:embed
  *
  * A relative folder is taken from where the command was typed (`INIT_CWD` under pnpm). The
  * engine's default stays the default model: this only changes what the benches load.

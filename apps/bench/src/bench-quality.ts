@@ -12,9 +12,8 @@
  * `orama-languages.ts`) and the zero-model TF-IDF backend with the default profile. `--ablate`:
  * `default` with each signal removed, per corpus (the vector leg's share among them).
  * `--model-dir DIR` (or `ANAMNESIS_MODEL_DIR`): run every line on the model under the model root
- * DIR (a `build:model --out DIR`, e.g. a smaller variant: `bench:model-variants`, or the
- * multilingual candidate `packages/model-default/candidates`) instead of the shipped one (see
- * `bench-model.ts`).
+ * DIR (a `build:model --out DIR`, e.g. a smaller variant: `bench:model-variants`, or the English
+ * model `packages/model-default/english`) instead of the default one (see `bench-model.ts`).
  *
  * Beside recall, the search box (issue 38): the search-box suite per kind of query
  * (`search-box/`, dev split; `--held-out` scores the suite's held-out split too, printing no
@@ -48,6 +47,7 @@ import {
   type SearchBoxReport,
 } from './search-box.ts';
 import { runTyping, runTypingOrama, type TypingReport } from './typing.ts';
+import { runCurrentFacts, type CurrentReport } from './current-facts.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -147,6 +147,9 @@ for (const suite of [SEARCH_BOX, MEANING]) {
   // Orama's typo-tolerant peer on the dev splits only (issue 42): its held-out rows show "—".
   searchBoxOrama.push(await runSearchBoxOrama(suite, 'dev', embedder, k));
 }
+// Current facts (issue 70): questions answered by a fact that changed, and the supersessions found.
+const current: CurrentReport[] = [await runCurrentFacts('dev', embedder, k)];
+if (values['held-out']) current.push(await runCurrentFacts('held-out', embedder, k));
 const typed: {
   corpus: string;
   split: Split;
@@ -273,6 +276,13 @@ for (const r of searchBox)
 for (const c of cross)
   console.log(
     `  ${c.name.padEnd(21)} ${String(c.rate.queries).padStart(4)}  ${fmt(c.rate.rate)} (${c.rate.empty} empty, ${c.rate.onlyWeak} only weak)`,
+  );
+console.log(
+  '\ncurrent facts (current/ suite): current fact first / its match weak / an older fact above it | supersessions found, precision / recall against a careful reader',
+);
+for (const r of current)
+  console.log(
+    `  ${r.split.padEnd(9)} ${String(r.questions).padStart(3)}  ${fmt(r.currentFirst)} / ${fmt(r.weak)} / ${fmt(r.oldAbove)} | ${r.supersessions.found} found, ${fmt(r.supersessions.precision)} / ${fmt(r.supersessions.recall)}${r.supersessions.wrong.length > 0 ? ` (wrong: ${r.supersessions.wrong.join(', ')})` : ''}`,
   );
 console.log(
   '\nmatch strength: answers found (a target in the first k) but marked weak, goal ≤ 0.05 | queries about nothing stored answered strong (not all weak), goal ≤ 0.10',
@@ -537,6 +547,7 @@ if (values.json) {
         ...cross.map((c) => ({ name: c.name, ...c.rate })),
       ],
       typing: typed,
+      currentFacts: current,
     }),
   );
 }

@@ -30,6 +30,12 @@ export const ENGINE_METHODS = {
   forget: 'write',
   link: 'write',
   unlink: 'write',
+  /** A newer memory supersedes an older one (a fact that changed). */
+  supersede: 'write',
+  /** Undoes a supersession. */
+  unsupersede: 'write',
+  /** The chain of supersessions a memory is in. */
+  history: 'read',
   markUsed: 'write',
   /** Usage another device recorded, applied by a sync (see `@anamnesis/sync`). */
   setDeviceUsage: 'write',
@@ -57,6 +63,9 @@ export const ENGINE_ARITY = {
   forget: 1,
   link: 3,
   unlink: 3,
+  supersede: 2,
+  unsupersede: 2,
+  history: 1,
   markUsed: 2,
   setDeviceUsage: 3,
   recall: 2,

@@ -182,6 +182,32 @@ describe('tabs', () => {
     expect(other.role).toBe('owner');
   });
 
+  it('createdAt and updatedAt as ISO 8601 strings reach the engine from the owner and a follower (issue 71)', async () => {
+    const registry = new LockRegistry();
+    const ma = await open(newTab(registry), { name: 'dates' });
+    const mb = await open(newTab(registry), { name: 'dates' });
+    expect([ma.role, mb.role]).toEqual(['owner', 'follower']);
+    const a = await ma.remember({ text: 'dentist on Friday', createdAt: '2026-06-12' });
+    const [b] = await mb.rememberMany([
+      { text: 'flight to Lisbon', createdAt: '2026-06-12T11:30:00+02:00' },
+    ]);
+    await mb.import(
+      JSON.stringify({
+        id: 'c',
+        text: 'hotel booked',
+        createdAt: '2026-06-01',
+        updatedAt: '2026-06-02T00:00Z',
+      }),
+    );
+    expect((await mb.get(a))!.createdAt).toBe(Date.UTC(2026, 5, 12));
+    expect((await ma.get(b!))!.createdAt).toBe(Date.UTC(2026, 5, 12, 9, 30));
+    expect(await ma.get('c')).toMatchObject({
+      createdAt: Date.UTC(2026, 5, 1),
+      updatedAt: Date.UTC(2026, 5, 2),
+    });
+    await rejectsWith(mb.remember({ text: 'when?', createdAt: '12/06/2026' }), 'INVALID_INPUT');
+  });
+
   it('a graceful close hands over: calls in flight complete (the old owner finishes or the new one runs them)', async () => {
     const registry = new LockRegistry();
     const [a, b] = [newTab(registry), newTab(registry)];

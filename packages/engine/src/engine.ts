@@ -20,10 +20,12 @@ import {
 } from './engine/options.ts';
 import { dropSnapshots, saveSnapshots } from './engine/snapshots.ts';
 import { engineStats, storeAbout, verifyStore, type StoreAbout } from './engine/stats.ts';
+import { forgetPurge } from './engine/forget-purge.ts';
 import { lexicalMerge } from './engine/lexical-merge.ts';
 import { VectorParts } from './engine/vector-parts.ts';
 import type { ForgetAll } from './input/filter.ts';
 import { validateId } from './input/validate.ts';
+import { SUPERSEDES, supersessionHistory } from './writes/supersession.ts';
 import { exportJsonl, importPlan, type ExportOptions, type ImportOptions } from './io/jsonl.ts';
 import { deepFreeze, recallKey } from './recall/cache-key.ts';
 import { recall as runRecall } from './recall/recall.ts';
@@ -34,12 +36,14 @@ import type { SimilarityBackend } from './similarity/similarity.ts';
 import type { StorageBackend } from './storage/backend.ts';
 import { DedupIndex } from './store/dedup-index.ts';
 import { QuietSteps } from './store/quiet-steps.ts';
+import { forgetting, purge, purgeDue } from './store/secure-delete.ts';
 import type { Reader } from './store/reader.ts';
 import { RetrievedEvents } from './store/retrieved-events.ts';
 import { bulkRead, DEFAULT_PAGE_CACHE_MB } from './store/schema.ts';
 import { mapSqliteError } from './store/sqlite.ts';
 import { rowById, toMemory } from './store/store.ts';
 import type {
+  HistoryEntry,
   ChangeKind,
   EngineStats,
   LinkInput,
@@ -134,6 +138,8 @@ export class Engine {
   readonly #rest: QuietSteps;
   /** The lexical indexes merged behind the calls (see `lexicalMerge`). */
   readonly #merge: QuietSteps;
+  /** Forgotten text purged from the file behind the calls and at close (see `forgetPurge`). */
+  readonly #purge: QuietSteps;
   /** What the engine's parts (`engine/`, the write plans) use of it. */
   readonly #ctx: EngineContext;
   /** The timer of {@link Engine.#watchElsewhere}, once started. */
@@ -190,6 +196,12 @@ export class Engine {
       busy,
     );
     this.#merge = lexicalMerge(io.db, busy);
+    this.#purge = forgetPurge(
+      io.db,
+      forgetting(io.db).lexicalSecureDelete,
+      io.kind === 'file',
+      busy,
+    );
   }
 
   /** Opens (or creates) a store and loads its vectors. */
@@ -218,6 +230,7 @@ export class Engine {
       };
       engine.#parts.schedule();
       engine.#merge.start();
+      if (purgeDue(io.db)) engine.#purge.start();
       engine.#sync = new SyncSlot(options.sync, engine, {
         name: options.name ?? 'anamnesis',
         ...(options.path === undefined ? {} : { path: options.path }),
@@ -353,6 +366,7 @@ export class Engine {
     this.#memo.clear();
     this.#parts.schedule();
     this.#merge.start();
+    this.#purge.start(); // a purge when quiet, if text was removed
     this.#changed(change);
   }
 
@@ -436,6 +450,37 @@ export class Engine {
     return this.#run(async () => {
       await this.#writes.run(linkPlan(from, to, options));
     });
+  }
+
+  /**
+   * Marks `newId` as superseding `oldId`: it states a new value for the same fact ("We moved to
+   * Lisbon" after "I live in Porto"), so recall ranks the older below it for questions about that
+   * fact (not for questions about its past: "where did I live before") and `explain.supersededBy`
+   * says so. Confirms a supersession the engine found when `newId` was written, or sets one it did
+   * not find. Nothing is deleted. `NOT_FOUND` for an unknown id, `INVALID_INPUT` for one id twice.
+   */
+  supersede(oldId: string, newId: string): Promise<void> {
+    if (oldId === newId)
+      return Promise.reject(
+        new AnamnesisError('INVALID_INPUT', 'a memory cannot supersede itself'),
+      );
+    return this.link(newId, oldId, { kind: SUPERSEDES, weight: 1 });
+  }
+
+  /** Undoes a supersession (found by the engine or set by `supersede`); returns whether there was one. */
+  unsupersede(oldId: string, newId: string): Promise<boolean> {
+    return this.#run(
+      async () => (await this.#writes.run(unlinkPlan(newId, oldId, SUPERSEDES))) > 0,
+    );
+  }
+
+  /**
+   * The chain of supersessions `id` is in, oldest first: each memory with the one that superseded
+   * it (`supersededBy`: its id, when it was made, and whether the app confirmed it). A memory
+   * nothing supersedes and that supersedes nothing is a chain of one. `NOT_FOUND` for an unknown id.
+   */
+  history(id: string): Promise<HistoryEntry[]> {
+    return this.#run(async () => supersessionHistory(this.#io.db, validateId(id)));
   }
 
   /** Removes links from one memory to another (of one kind, or all kinds); returns how many. */
@@ -540,7 +585,13 @@ export class Engine {
     });
   }
 
-  /** Imports JSON Lines atomically; returns how many memories were added. */
+  /**
+   * Imports JSON Lines (an `export`, or lines of `remember`'s fields with an `id` each)
+   * atomically; returns how many memories were added. `createdAt` and `updatedAt` are ms or
+   * ISO 8601 strings, as `remember`'s `createdAt`. `INVALID_INPUT`, nothing imported, for a bad
+   * line, for one id on two lines (`details.id`, `details.lines`) and, unless
+   * `onConflict: 'skip'`, for an id the store holds already.
+   */
   import(jsonl: string, options: ImportOptions = {}): Promise<number> {
     return this.#run(async () => {
       const plan = importPlan(
@@ -652,8 +703,15 @@ export class Engine {
       this.#dedup.stop();
       this.#rest.stop();
       this.#merge.stop();
+      this.#purge.stop();
       this.#closed = true;
       this.#parts.schedule(); // clears the timer
+      try {
+        // forgotten text gone from the file before it is left (a purge the quiet time did not run)
+        purge(this.#io.db, forgetting(this.#io.db).lexicalSecureDelete, this.#io.kind === 'file');
+      } catch {
+        // a store another process holds, a full disk: the next open's quiet time purges it
+      }
       try {
         this.#catchUp(); // snapshots must hold what other processes wrote too
         saveSnapshots(this.#ctx);

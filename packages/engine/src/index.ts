@@ -60,6 +60,7 @@ export type {
   Compression,
   EngineStats,
   Explain,
+  HistoryEntry,
   ExtraList,
   LinkInput,
   Memory,

@@ -54,8 +54,14 @@ export interface RememberInput {
   kind?: string;
   /** Session. Default `null`. */
   session?: string | null;
-  /** Creation time (ms since the epoch, or a Date), within the Date range (±8.64e15 ms). Default now. */
-  createdAt?: number | Date;
+  /**
+   * Creation time: ms since the epoch, a Date, or an ISO 8601 string: a date and time with `Z` or
+   * an offset (`'2026-06-12T09:30:00Z'`, `'2026-06-12T11:30:00.250+02:00'`), or a date alone
+   * (`'2026-06-12'`, midnight UTC). A time without a zone, or a date written another way
+   * (`'12/06/2026'`), is `INVALID_INPUT`: it would mean another instant on another machine. Within
+   * the Date range (±8.64e15 ms). Stored (and returned) as ms. Default now.
+   */
+  createdAt?: number | Date | string;
   /** Caller-chosen id; must be unique. Default: a generated time-ordered id. */
   id?: string;
   /** Stored quality score in [0, 1]. Default 0. */
@@ -178,6 +184,19 @@ export interface RecallOptions {
   minMatch?: number;
 }
 
+/** A memory in a chain of supersessions (`Engine.history`), with the one that superseded it. */
+export interface HistoryEntry extends Memory {
+  /** The newer memory that superseded this one: its id, when it was made, whether the app confirmed it. */
+  supersededBy?: {
+    /** The newer memory's id. */
+    id: string;
+    /** When it was made, ms since the epoch. */
+    at: number;
+    /** Whether the app set or confirmed it (`supersede`) rather than the engine finding it. */
+    confirmed: boolean;
+  };
+}
+
 /** The explanation of one result: each leg's rank and raw score, each component's share. */
 export interface Explain {
   /** The name of the profile that ranked it. */
@@ -218,6 +237,18 @@ export interface Explain {
   };
   /** What the query was read as: one entry per thing it asks for. */
   query?: QueryReading[];
+  /**
+   * A newer memory supersedes this one (it states a new value for the same fact: "We moved to
+   * Lisbon" after "I live in Porto"), so it ranks below it: the newer memory's id, when it was
+   * made (ms since the epoch), and whether the app set or confirmed it (`supersede`) rather than
+   * the engine finding it.
+   */
+  supersededBy?: HistoryEntry['supersededBy'];
+  /**
+   * This memory took the place of an older one it supersedes, which the query found (its id): it
+   * ranks just above it, and its match is the older's where that is greater.
+   */
+  replaces?: string;
 }
 
 /** One thing a query asks for, as recall read it (`Explain.query`). */
@@ -448,6 +479,23 @@ export interface EngineStats {
     changesSince: number;
     /** Whether a merge is due: it runs once no call has come for two seconds. */
     due: boolean;
+  };
+  /**
+   * How forgotten text leaves the store's file (docs/security.md): every write runs with
+   * `PRAGMA secure_delete` (deleted content and freed pages overwritten with zeros); where the
+   * SQLite build has the fix for FTS5's secure-delete heap overflow (3.54.0 and later: the
+   * browser's SQLite-WASM) a deleted memory's words also leave the lexical indexes at once; on an
+   * older build (the Node file store's native SQLite, the encrypted stores') the indexes are
+   * rewritten once text was removed, when the engine is quiet and at close, and the file store's
+   * WAL is then checkpointed and truncated.
+   */
+  forgetting: {
+    /** The SQLite the store runs on (`sqlite_version()`). */
+    sqliteVersion: string;
+    /** FTS5's `secure-delete` is on: a deleted memory's words leave the index at once. */
+    lexicalSecureDelete: boolean;
+    /** Text was removed that the lexical indexes or the WAL may still hold: a purge is due. */
+    purgeDue: boolean;
   };
   /**
    * Memory the engine holds, in bytes: `sqliteWasm`, SQLite-WASM's whole WebAssembly memory (its

@@ -189,8 +189,8 @@ describe('engine: stats and lifecycle', () => {
     const s = await engine.stats();
     expect(s).toMatchObject({
       backend: 'memory',
-      model: { id: 'anamnesis/glove-100d-sif', dims: 100, device: 'cpu' },
-      schemaVersion: 11,
+      model: { id: 'anamnesis/static-multi-64d', dims: 64, device: 'cpu' },
+      schemaVersion: 12,
       lexicalMerge: { due: false }, // a few notes: no merge due
     });
     expect(s.memories).toBe(NOTES.length);
@@ -213,7 +213,7 @@ describe('engine: stats and lifecycle', () => {
       arrive(await defaultEmbedder());
       await later.model;
       expect(later.about.model).toEqual((await later.stats()).model);
-      expect(later.about.model.dims).toBe(100);
+      expect(later.about.model.dims).toBe(64);
     } finally {
       await later.close();
     }

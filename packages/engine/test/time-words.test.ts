@@ -97,9 +97,9 @@ describe('recall with time words', () => {
       now: () => now,
     });
     await engine.rememberMany([
-      { id: 'stew', text: 'Made a beef stew with red wine', createdAt: now - 5 * HOUR },
-      { id: 'dal', text: 'Made dal and rice for the kids', createdAt: now - 2 * DAY - 2 * HOUR },
-      { id: 'pie', text: 'Made an apple pie with the neighbours', createdAt: now - 9 * DAY },
+      { id: 'stew', text: 'Baked a beef pie with red wine gravy', createdAt: now - 5 * HOUR },
+      { id: 'dal', text: 'Baked banana bread for the kids', createdAt: now - 2 * DAY - 2 * HOUR },
+      { id: 'pie', text: 'Baked an apple crumble with the neighbours', createdAt: now - 9 * DAY },
       { id: 'hedge', text: 'Trim the hedge before the frost', createdAt: now - 2 * DAY - HOUR },
       { id: 'roof', text: 'Roofer quoted for the gutters', createdAt: now - 20 * DAY },
       { id: 'dentist', text: 'Dentist: a filling on the lower left', createdAt: day(3, 14) },
@@ -114,7 +114,7 @@ describe('recall with time words', () => {
   afterAll(() => engine.close());
 
   it('a memory of the time asked about, on the topic, comes first and is not weak; others on the topic are weak', async () => {
-    const rs = await engine.recall('what did I make two days ago', { explain: true });
+    const rs = await engine.recall('what did I bake two days ago', { explain: true });
     expect(rs[0]!.id).toBe('dal');
     expect(rs[0]!.weak).toBeUndefined();
     expect(rs[0]!.explain!.match!.time).toBe(true);

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DIMENSIONS } from '@anamnesis/model-default';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createEngine, type Engine } from '../src/index.ts';
 import { DenseSimilarity } from '../src/similarity/dense-similarity.ts';
@@ -19,7 +20,7 @@ const CLOCK = Date.UTC(2026, 0, 1);
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-parts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const PER_PART = partRows(100); // the default model's 100 dimensions
+const PER_PART = partRows(DIMENSIONS); // rows of the default model's dimension in a part
 const texts = Array.from(
   { length: 2 * PER_PART + 300 },
   (_, i) => `note ${i}: ${['garden', 'tax', 'river', 'piano', 'bread'][i % 5]} ${i % 97}`,
@@ -198,7 +199,7 @@ describe('vector snapshot parts', () => {
           DROP TRIGGER memories_changes_au; DROP TRIGGER embeddings_changes_ai;
           DROP TRIGGER embeddings_changes_ad; DROP TRIGGER embeddings_changes_au;
           DROP TABLE changes; DROP TABLE usage_folded; DROP INDEX usage_at; DROP TABLE usage_devices;
-          DROP INDEX usage_feedback;
+          DROP INDEX usage_feedback; DROP TRIGGER memories_removed_ad; DROP TRIGGER memories_removed_au;
           PRAGMA user_version = 2`),
     );
     const b = await open(path);

@@ -123,6 +123,13 @@ export interface ScoringProfile {
     margin?: number;
   } | null;
   /**
+   * Current facts first, after whole matches (the engine's `supersession-signal.ts`): a candidate a
+   * newer memory supersedes (a `supersedes` link) gives its place to the newest of its
+   * successors, unless the query asks about the past. Absent, `null` or false: none (every seed
+   * profile).
+   */
+  readonly supersession?: boolean | null;
+  /**
    * Whole matches first, after context and speaker focus (see `wholeFirst`): of a query of two
    * or more parts, among the first `head` candidates, a memory holding every part ranks above
    * those holding some, unless their meaning strength exceeds the best whole one's by `margin`.

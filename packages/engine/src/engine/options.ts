@@ -54,8 +54,10 @@ export interface EngineOptions {
   /**
    * The embedder, or options for the transformers.js embedder, or `'tfidf'` / `{ tfidf: options }`
    * for the zero-model TF-IDF backend (no model, no stored vectors; see {@link TfidfSimilarityOptions}).
-   * Default: the embedded default model (`@anamnesis/model-default`), read from this package in
-   * Node; a browser passes its served URL.
+   * Default: the embedded default model (`@anamnesis/model-default`'s `anamnesis/static-multi-64d`,
+   * multilingual), read from this package in Node; a browser passes its served URL. Another model
+   * root by its options: the English model is `{ model: ENGLISH_MODEL_ID, localModelPath: await
+   * englishModelRootPath() }` (both from `@anamnesis/model-default`).
    *
    * A promise of an embedder opens the store without waiting for the model: until it resolves,
    * `recall` answers from the lexical legs alone and marks its results `partial`, and writes store

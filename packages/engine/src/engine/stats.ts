@@ -1,6 +1,7 @@
 import type { ArcCache } from '@anamnesis/ranking';
 import type { EngineStats, RecallResult, RecallStageTimes } from '../types.ts';
 import type { EngineContext } from './context.ts';
+import { forgetting } from '../store/secure-delete.ts';
 import { lexicalMergeState } from './lexical-merge.ts';
 import type { ModelState } from './model.ts';
 
@@ -56,6 +57,7 @@ export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats
     schemaVersion: engine.schemaVersion,
     vectorParts: { parts, vectors: inParts },
     lexicalMerge: lexicalMergeState(db),
+    forgetting: forgetting(db),
     memory: {
       sqliteWasm: ctx.io.sqliteWasmBytes(),
       ...(similarity.bytes !== undefined ? { vectors: similarity.bytes } : {}),

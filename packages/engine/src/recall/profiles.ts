@@ -56,6 +56,7 @@ export const DEFAULT_PROFILE: ScoringProfile = Object.freeze({
   priors: DEFAULT_PRIORS,
   lexicalEvidence: { full: 0.3, exponent: 0.5 },
   wholeFirst: { head: 20, margin: 0.4 },
+  supersession: true,
 } satisfies ScoringProfile);
 
 /** Every profile recall accepts: the seeds' and `default`. */
@@ -158,6 +159,12 @@ export function resolveProfile(profile: string | ScoringProfile): ScoringProfile
       wf.margin < 0)
   )
     throw bad('wholeFirst needs an integer head in [0, 1000] and a margin ≥ 0');
+  if (
+    profile.supersession !== undefined &&
+    profile.supersession !== null &&
+    typeof profile.supersession !== 'boolean'
+  )
+    throw bad('supersession must be a boolean');
   const sp = profile.speaker;
   if (sp !== undefined && sp !== null && (!finite(sp) || sp < 0))
     throw bad('speaker must be a finite weight ≥ 0');

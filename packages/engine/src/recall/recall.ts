@@ -51,8 +51,9 @@ import { standsAlone } from './query/word-at.ts';
 import { modelShare } from './model-share.ts';
 import { modelQuery, resolveQuery, type ResolvedSlot } from './query/resolve.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
-import { keptCandidateRows, type RecallReads } from './rid-memo.ts';
+import { keptCandidateRows, type RecallReads, type Succession } from './rid-memo.ts';
 import { LONG_CHARS } from './passage-evidence.ts';
+import { applySupersession } from './supersession-signal.ts';
 import { StageClock } from './stage-clock.ts';
 import {
   memoryRows,
@@ -79,6 +80,8 @@ export interface RecallContext extends RecallReads {
 }
 
 const HOUR = 3_600_000;
+/** Candidates checked for a newer memory that supersedes them (at least `topK`). */
+const SUPERSESSION_HEAD = 30;
 /** The lexical coverage of a memory holding every part of a query (sums of shares round). */
 const WHOLE = 1 - 1e-9;
 
@@ -310,10 +313,26 @@ export async function recall(
           whole: cover.get(Number(c.id))! >= WHOLE,
           meaning: meaningStrength(c.similarity, scale),
         })),
-        profile.wholeFirst.margin,
+        // a bag of words does not read "without": meaning cannot outweigh a negation not held
+        slots.some((s) => s.kind === 'negation') ? Infinity : profile.wholeFirst.margin,
       ),
       ...scored.slice(head.length),
     ];
+  }
+
+  // current facts first: a superseded memory gives its place to its newest successor
+  let inherits = new Map<string, string>();
+  let superseded = new Map<string, Succession>();
+  if (profile.supersession) {
+    const head = Math.max(SUPERSESSION_HEAD, plan.topK);
+    ({ scored, inherits, superseded } = applySupersession(
+      ctx,
+      query,
+      scored,
+      head,
+      (rids) => ctx.similarity.similarities(rids, queryVector),
+      (rids) => new Map([...wholeRows(rids)].map(([rid, row]) => [rid, row.text])),
+    ));
   }
 
   clock.lap('signals');
@@ -358,29 +377,40 @@ export async function recall(
 
   // Match strength of what is selected: a query whose best answer is weak gets none.
   const selectedRids = selected.map((s) => Number(s.c.id));
-  const coverage = coverageOf(selectedRids);
-  const strength = new Map<
-    number,
-    { lexical: number; meaning: number; time?: boolean; match: number }
-  >();
+  // a successor that took an older memory's place answers what the older did: its match too
+  const inherited = selected.flatMap(({ c }) => {
+    const from = inherits.get(c.id);
+    const older = from === undefined ? undefined : scored.find((o) => o.id === from);
+    return older ? [[c.id, older] as const] : [];
+  });
+  const coverage = coverageOf([...selectedRids, ...inherited.map(([, o]) => Number(o.id))]);
   // the time the query names is evidence too: memories made then hold it
   const made =
     time.readings.length > 0
       ? inWindows(ctx.read, time.readings, filter.where, filter.params, ctx.memo.windows)
       : undefined;
   const timeWeight = made ? idf(storeSize(ctx.read, ctx.memo.match), made.size) : 0;
-  for (const { c } of selected) {
-    const rid = Number(c.id);
+  const strengthOf = (rid: number, similarity: number) => {
     const lexical = coverage.get(rid) ?? 0;
-    const meaning = meaningStrength(c.similarity, scale);
+    const meaning = meaningStrength(similarity, scale);
     const rest = Math.max(lexical, meaning);
-    if (!made) {
-      strength.set(rid, { lexical, meaning, match: rest });
-      continue;
-    }
+    if (!made) return { lexical, meaning, match: rest };
     const inWindow = made.has(rid);
-    const match = timedMatch(rest, inWindow, evidence.total, timeWeight);
-    strength.set(rid, { lexical, meaning, time: inWindow, match });
+    return {
+      lexical,
+      meaning,
+      time: inWindow,
+      match: timedMatch(rest, inWindow, evidence.total, timeWeight),
+    };
+  };
+  const strength = new Map<number, ReturnType<typeof strengthOf>>();
+  const olderOf = new Map(inherited);
+  for (const { c } of selected) {
+    let m = strengthOf(Number(c.id), c.similarity);
+    const older = olderOf.get(c.id);
+    if (older)
+      m = { ...m, match: Math.max(m.match, strengthOf(Number(older.id), older.similarity).match) };
+    strength.set(Number(c.id), m);
   }
   // even the best is too weak to answer: the store holds nothing on the query (unless the caller
   // named what to find: graph seeds or its own lists are evidence the query cannot weigh)
@@ -393,6 +423,17 @@ export async function recall(
 
   const results: RecallResult[] = [];
   const answer = wholeRows(selectedRids);
+  /** The ids of these memories (the few a result's explanation names), in order. */
+  const idsOf = (rids: readonly number[]): string[] => {
+    const rows = wholeRows(rids);
+    return rids.map((rid) => rows.get(rid)?.id ?? '');
+  };
+  /** The memory that superseded a result, for `explain.supersededBy`. */
+  const supersededExplain = (s: Succession) => ({
+    id: idsOf([s.by])[0]!,
+    at: s.at,
+    confirmed: s.confirmed,
+  });
   // a long memory shows the passage that matched
   const passages = bestPassages(
     ctx.read,
@@ -429,6 +470,8 @@ export async function recall(
           ...(m.time !== undefined ? { time: m.time } : {}),
         },
         query: [...queryExplain(slots), ...time.readings.map(timeExplain)],
+        ...(superseded.has(c.id) ? { supersededBy: supersededExplain(superseded.get(c.id)!) } : {}),
+        ...(olderOf.has(c.id) ? { replaces: idsOf([Number(olderOf.get(c.id)!.id)])[0]! } : {}),
         ...(sessionInfo.has(c.id) ? { session: sessionInfo.get(c.id)! } : {}),
         ...(mmrRank.has(c.id) ? { mmrRank: mmrRank.get(c.id)! } : {}),
         ...(compressed

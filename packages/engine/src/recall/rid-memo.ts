@@ -59,6 +59,17 @@ export class RidMemo<T> {
   }
 }
 
+/** The memory that replaced a memory: directly (`by`, when it was made), and the newest of the chain. */
+export interface Succession {
+  /** The successor's rid, and when it was made. */
+  by: number;
+  at: number;
+  /** Whether the app set or confirmed it (`supersede`), rather than the engine finding it. */
+  confirmed: boolean;
+  /** The newest memory of the chain (the current fact). */
+  current: number;
+}
+
 /** What recall keeps between calls (see {@link RidMemo}); all cleared together. */
 export class RecallMemo {
   /** Candidate rows (`candidateRows`). */
@@ -67,6 +78,8 @@ export class RecallMemo {
   readonly speakers = new RidMemo<string | null>();
   /** Session neighbours of a memory, unfiltered: rids before (nearest first) and after. */
   readonly neighbours = new RidMemo<readonly [string | null, string | null]>();
+  /** The memory that superseded a memory, and the newest of its chain, or null (`supersession-signal.ts`). */
+  readonly successors = new RidMemo<Succession | null>();
   /**
    * The store's size, its cosine sample, each query slot's document count, each phrase's matches
    * with their `bm25()` and the store's words by prefix (`match.ts`).
@@ -96,6 +109,7 @@ export class RecallMemo {
     this.rows.clear();
     this.speakers.clear();
     this.neighbours.clear();
+    this.successors.clear();
     this.match = matchMemo(this.match.lengths);
     this.feedback = undefined;
     this.windows = windowRids();

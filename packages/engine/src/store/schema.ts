@@ -2,6 +2,7 @@ import { AnamnesisError } from '@anamnesis/errors';
 import { LEXICAL_SQL_FUNCTION, lexicalText } from './lexical.ts';
 import { SITE_SQL_FUNCTION, siteWordsOfMeta } from './site.ts';
 import type { Database } from './database.ts';
+import { COUNT_REMOVALS, setUpForgetting } from './secure-delete.ts';
 import { transaction } from './sqlite.ts';
 
 /**
@@ -269,6 +270,8 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX usage_folded_feedback ON usage_folded(rid) WHERE event IN ('selected', 'used');
   CREATE INDEX usage_devices_feedback ON usage_devices(rid) WHERE event IN ('selected', 'used');
   `,
+  // Text removals counted, so that forgotten text is purged from the file (secure-delete.ts).
+  COUNT_REMOVALS,
 ];
 
 /** The schema version this code writes. */
@@ -368,5 +371,7 @@ export function migrate(
     `CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS_INSTANCES} USING fts5vocab(main, memories_fts, 'instance');
      CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS_TOKENS} USING fts5vocab(main, memories_fts, 'row');`,
   );
+  // forgotten text is overwritten, and leaves the lexical indexes where the build allows it
+  setUpForgetting(db);
   return SCHEMA_VERSION;
 }

@@ -8,6 +8,7 @@ import { dedupKey, insertMemories, ridsByIds } from '../store/store.ts';
 import type { Database } from '../store/database.ts';
 import type { MemoryFilter, RememberInput } from '../types.ts';
 import type { WriteContext } from './context.ts';
+import { findSupersessions, writeSupersessions, type FoundSupersession } from './supersession.ts';
 import type { WritePlan } from './write-path.ts';
 
 /** A validated memory given its id and content hash, ready to insert. */
@@ -61,6 +62,7 @@ export function rememberPlan(
   let fresh: FreshMemory[] = [];
   let replaced: Replaced = { rids: [], ids: new Set() };
   const vectors: Float32Array[] = [];
+  let supersessions: FoundSupersession[] = [];
   return {
     what: 'remembering',
     kind: 'remember',
@@ -80,6 +82,8 @@ export function rememberPlan(
           total: fresh.length,
         });
       }
+      // facts the new memories state anew: the older memories they supersede
+      supersessions = await findSupersessions(ctx, fresh);
     },
     // Another process wrote since `encode` (a shared file store): its texts and ids are in the
     // filter now (the catch-up under the write lock), so the same decisions are checked again.
@@ -108,10 +112,9 @@ export function rememberPlan(
           bind: [JSON.stringify(replaced.rids)],
         });
       }
-      return {
-        inserted: fresh.length === 0 ? [] : insert(ctx, fresh, vectors),
-        removed: replaced.rids,
-      };
+      const inserted = fresh.length === 0 ? [] : insert(ctx, fresh, vectors);
+      writeSupersessions(db, supersessions);
+      return { inserted, removed: replaced.rids };
     },
     apply: ({ inserted, removed }) => {
       if (removed.length > 0) ctx.similarity().remove(removed);
