@@ -6,6 +6,10 @@
  * save, and a reload right after the lock.
  */
 import type { Page } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+import { launchProfile } from '../chromium.ts';
 
 import {
   consoleErrors,
@@ -221,4 +225,61 @@ test('with another tab of the app open, locking is refused and nothing changes; 
   await other.close();
   await submitPassphrase(page, PASSPHRASE, 'Lock notes');
   await expect(status).toHaveText('1 notes locked', { timeout: 30_000 });
+});
+
+/** Every file under `dir` holding one of `needles` (as UTF-8 or UTF-16), with the needles found. */
+function filesHolding(dir: string, needles: string[]): Record<string, string[]> {
+  const found: Record<string, string[]> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch {
+      continue; // a lock file or one removed meanwhile
+    }
+    const hits = needles.filter(
+      (n) => bytes.includes(Buffer.from(n, 'utf8')) || bytes.includes(Buffer.from(n, 'utf16le')),
+    );
+    if (hits.length > 0) found[relative(dir, path)] = hits;
+  }
+  return found;
+}
+
+test('locked notes leave no text in the browser profile: not in the session files, the form state, Local Storage or the DOM behind the lock', async () => {
+  // words no file of the app holds: made now
+  const mark = `qx${Math.random().toString(36).slice(2, 10)}`;
+  const saved = [`${mark}title`, `${mark}body`, `${mark}tag`];
+  const draft = `${mark}draft`;
+  const profile = await launchProfile('anamnesis-locked-', {
+    baseURL: NOTES_URL,
+    serviceWorkers: 'allow',
+  });
+  try {
+    const page = profile.context.pages()[0] ?? (await profile.context.newPage());
+    await openApp(page);
+    await submitPassphrase(page, PASSPHRASE, 'Lock notes');
+    await expect(page.getByRole('region', { name: 'Lock' }).getByRole('status')).toHaveText(
+      '0 notes locked',
+      { timeout: 30_000 },
+    );
+    // a note written while locked, saved; another typed and left unsaved in the editor
+    await createNote(page, saved[0]!, `The spare key is under the statue ${saved[1]}`, saved[2]);
+    await page.getByRole('button', { name: 'New note' }).click();
+    await page.getByLabel('Title').fill(draft);
+    await page.getByLabel('Body').fill(`half written ${draft}`);
+    // the tab's state is saved as a person leaves it (navigation, then the browser closing)
+    await page.goto('/THIRD-PARTY-NOTICES.txt');
+    await page.goBack();
+    await expect(page.getByRole('dialog', { name: 'Unlock notes' })).toBeVisible();
+    // behind the lock: no note text in the page, nothing restored into a field
+    expect(await page.content()).not.toContain(mark);
+    for (const field of ['Title', 'Body', 'Tags'])
+      expect(await page.getByLabel(field, { exact: true }).inputValue()).toBe('');
+    await profile.context.close();
+    expect(filesHolding(profile.dir, [...saved, draft])).toEqual({});
+  } finally {
+    await profile.close();
+  }
 });

@@ -33,13 +33,26 @@ export function buildLayout(app: HTMLElement) {
   const emptyState = h('div', { class: 'empty' });
   const timing = h('span', { class: 'timing', 'aria-live': 'polite' });
 
-  const titleInput = h('input', { id: 'title', type: 'text', placeholder: 'Untitled' });
+  // autocomplete off: the browser then keeps no copy of what is typed in its form history or in
+  // the tab's saved state (Chromium's session files), where locked notes would be readable.
+  const titleInput = h('input', {
+    id: 'title',
+    type: 'text',
+    placeholder: 'Untitled',
+    autocomplete: 'off',
+  });
   const bodyInput = h('textarea', {
     id: 'body',
     rows: 16,
     placeholder: 'Write… link other notes with [[Title]]',
+    autocomplete: 'off',
   });
-  const tagsInput = h('input', { id: 'tags', type: 'text', placeholder: 'tags, comma separated' });
+  const tagsInput = h('input', {
+    id: 'tags',
+    type: 'text',
+    placeholder: 'tags, comma separated',
+    autocomplete: 'off',
+  });
   const saveButton = h('button', { type: 'button', class: 'primary' }, 'Save');
   const deleteButton = h('button', { type: 'button', class: 'danger' }, 'Delete');
   const editorStatus = h('span', { class: 'status', 'aria-live': 'polite' });

@@ -13,6 +13,7 @@ import { buildLayout, PROFILES } from './layout.ts';
 import { modelReady, reached, storeOpen } from './milestones.ts';
 import { NotesView } from './notes-view.ts';
 import { PanelsView } from './panels-view.ts';
+import { journalSeal } from './journal-seal.ts';
 import { PendingWrites } from './pending-writes.ts';
 import { startFailed } from './recovery-view.ts';
 import { answerTabs, isLocked, LOCKED_STORE, PLAIN_STORE } from './lock.ts';
@@ -88,7 +89,13 @@ function connect(): void {
     if (state.loaded) renderNotes();
   });
   state.store = store;
-  state.writes = new PendingWrites(store, globalThis.localStorage);
+  state.writes = new PendingWrites(
+    store,
+    globalThis.localStorage,
+    locked && state.passphrase !== undefined
+      ? journalSeal(state.passphrase, globalThis.localStorage)
+      : undefined,
+  );
   state.liveSearch?.close();
   state.liveSearch = state.memory.live(
     ui.searchInput.value,
@@ -144,7 +151,8 @@ async function start(): Promise<void> {
   });
   feedback.showProgress({ phase: 'model', loaded: 0, total: 0 }, 'loading the model');
   // What an earlier visit saved or deleted without an acknowledgement (a reload right after a
-  // click): run again, first, in its order.
+  // click): run again, first, in its order (locked notes: once the journal's seal is derived).
+  await state.writes.ready();
   for (const write of state.writes.pending()) {
     state.writes.run(write).then(
       () => renderNotes(),

@@ -4,7 +4,11 @@
  * a moment after the click) before it is queued; it leaves the journal once the store has it. At
  * start the app replays what is left: saves are idempotent (a note's id is made in the page), so a
  * write that landed just before the reload is not doubled.
+ *
+ * While the notes are locked the journal is sealed (`journal-seal.ts`): until the seal's key is
+ * derived (a second or so after the passphrase is given), writes are held in this page only.
  */
+import type { JournalSeal } from './journal-seal.ts';
 import type { NotesStore } from './store.ts';
 
 /** A save (the editor's content when Save was clicked) or a delete, of one note. */
@@ -21,10 +25,39 @@ export class PendingWrites {
   readonly #storage: Storage | undefined;
   #tail: Promise<unknown> = Promise.resolve();
   #seq = Date.now();
+  /** Locked notes: the seal, once derived. */
+  #seal: JournalSeal | undefined;
+  /** Locked notes, until the seal is derived: the journal, in this page only. */
+  #held: Journal | undefined;
+  readonly #ready: Promise<void>;
 
-  constructor(store: NotesStore, storage: Storage | undefined) {
+  /**
+   * @param seal the locked notes' journal seal, being derived; none for notes that are not locked
+   *   (the journal is then plain JSON).
+   */
+  constructor(store: NotesStore, storage: Storage | undefined, seal?: Promise<JournalSeal>) {
     this.#store = store;
     this.#storage = storage;
+    if (!seal) {
+      this.#ready = Promise.resolve();
+      return;
+    }
+    this.#held = {};
+    this.#ready = seal.then(
+      (s) => {
+        const held = this.#held ?? {};
+        this.#seal = s;
+        this.#held = undefined;
+        // what the last visit left, and what was written here meanwhile (newer)
+        if (Object.keys(held).length > 0) this.#write({ ...this.#read(), ...held });
+      },
+      (e: unknown) => console.error('the journal of locked notes cannot be sealed', e),
+    );
+  }
+
+  /** Resolves once the journal can be read (locked notes: once its seal is derived). */
+  ready(): Promise<void> {
+    return this.#ready;
   }
 
   /** Writes left by an earlier visit, oldest first. */
@@ -72,17 +105,26 @@ export class PendingWrites {
   }
 
   #read(): Journal {
+    if (this.#held) return this.#held;
     try {
-      return (JSON.parse(this.#storage?.getItem(KEY) ?? '{}') as Journal | null) ?? {};
+      const stored = this.#storage?.getItem(KEY) ?? '{}';
+      // a sealed journal is hex; one written before the notes were locked is JSON
+      const text = this.#seal && !stored.startsWith('{') ? this.#seal.open(stored) : stored;
+      return (JSON.parse(text ?? '{}') as Journal | null) ?? {};
     } catch {
       return {};
     }
   }
 
   #write(journal: Journal): void {
+    if (this.#held) {
+      this.#held = journal;
+      return;
+    }
     try {
+      const text = JSON.stringify(journal);
       if (Object.keys(journal).length === 0) this.#storage?.removeItem(KEY);
-      else this.#storage?.setItem(KEY, JSON.stringify(journal));
+      else this.#storage?.setItem(KEY, this.#seal ? this.#seal.seal(text) : text);
     } catch {
       // storage full or unavailable: the write still runs, only a reload mid-save could lose it
     }
