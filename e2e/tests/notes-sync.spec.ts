@@ -46,6 +46,9 @@ test('two devices pair with a sync code: notes saved or deleted on one appear on
   await openApp(page);
   await createNote(page, 'Passport', 'The passport is in the blue folder.');
   const code = await startSync(page);
+  // the first device of a code finds its room empty, and says so (a mistyped code would too)
+  const status = (p: Page) => p.getByRole('region', { name: 'Sync' }).getByRole('status');
+  await expect(status(page)).toContainText('No other device has used this code yet');
 
   const other = await browser.newContext({ baseURL: NOTES_URL });
   const second = await other.newPage();
@@ -55,6 +58,9 @@ test('two devices pair with a sync code: notes saved or deleted on one appear on
 
   await createNote(second, 'Plumber', 'Call the plumber about the leak on Monday.');
   await expect(titles(page)).toContainText(['Plumber'], { timeout: 30_000 });
+  // another device's record arrived: the line is gone; the second device found the room in use
+  await expect(status(page)).not.toContainText('No other device');
+  await expect(status(second)).not.toContainText('No other device');
   // deleted on the first device: gone from the second
   await page.getByRole('button', { name: /^Passport/ }).click();
   await page.getByRole('button', { name: 'Delete' }).click();
@@ -76,6 +82,12 @@ test('two devices pair with a sync code: notes saved or deleted on one appear on
   await panel.getByLabel('Sync code').fill('ABCDE-ABCDE-ABCDE-ABCDE-ABCDE');
   await panel.getByRole('button', { name: 'Start sync' }).click();
   await expect(panel.getByRole('status')).toContainText('mistyped');
+  // a well-formed code no other device uses: it syncs, and says that nobody else is there
+  await panel.getByRole('button', { name: 'New code' }).click();
+  await panel.getByRole('button', { name: 'Start sync' }).click();
+  await expect(panel.getByRole('status')).toContainText('No other device has used this code yet', {
+    timeout: 30_000,
+  });
   expect(errors).toEqual([]);
   await other.close();
 });

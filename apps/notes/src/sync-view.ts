@@ -49,7 +49,13 @@ function describe(s: SyncStatus): string {
     ? `, last synced ${new Date(s.lastSyncedAt).toLocaleTimeString()}`
     : '';
   const pending = s.pending > 0 ? `, ${s.pending} change(s) waiting` : '';
-  return `${s.synced ? 'synced' : s.connected ? 'connected' : 'offline'}${pending}${last}`;
+  const repaired = s.repaired.replayed + s.repaired.deleted + s.repaired.tampered;
+  // what the room needed: entries put back after another member replayed, deleted or altered them
+  const repairs =
+    repaired > 0 ? `; ${repaired} room entr${repaired === 1 ? 'y' : 'ies'} repaired` : '';
+  // the room was empty: a mistyped code, or the first device (the sync's own words)
+  const explain = s.explain ? `. ${s.explain}` : '';
+  return `${s.synced ? 'synced' : s.connected ? 'connected' : 'offline'}${pending}${last}${repairs}${explain}`;
 }
 
 export class SyncView {

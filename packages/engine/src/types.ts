@@ -525,6 +525,18 @@ export interface SyncStatus {
   lastSyncedAt: number | null;
   /** The last error (`WRONG_PASSPHRASE`, `SYNC_TAMPERED`…), until the next successful exchange. */
   error: AnamnesisError | null;
+  /**
+   * A line a person should read about the room, or null: the server held nothing for this code
+   * at the join (`'No other device has used this code yet…'`: a code mistyped on this device or
+   * the other, or the first device), or the server had lost the records this device expected.
+   * Cleared when another device's record arrives.
+   */
+  explain: string | null;
+  /**
+   * Room entries this device put back in this run (anti-entropy), by why: `replayed` (an older
+   * record written over a newer one), `deleted`, `tampered` (an entry that does not authenticate).
+   */
+  repaired: Record<'replayed' | 'deleted' | 'tampered', number>;
 }
 
 /** A running sync of one store. */

@@ -1,9 +1,9 @@
 /**
  * Sync codes: what a person copies from one device to another to pair them. A code is 24 random
  * Crockford base-32 characters (120 bits) and a check character, shown in five groups of five
- * (`7KQ2M-0XW4R-…`). Its first 8 characters name the room on the server; the whole code is the
- * passphrase the room's key is derived from, so the server, which sees only the room, cannot
- * derive the key. Typing is forgiving: case, spaces and dashes do not matter, O reads as 0, I and
+ * (`7KQ2M-0XW4R-…`). The whole code is the passphrase; its first 8 characters are the room, the
+ * salt of the slow key derivation (`seal.ts`) that gives both the key and the room's name on the
+ * server, so the name depends on all 120 bits and tells nothing of the key. Typing is forgiving: case, spaces and dashes do not matter, O reads as 0, I and
  * L as 1; a mistyped character fails the check (`INVALID_INPUT`) rather than pairing with nobody.
  */
 import { AnamnesisError } from '@anamnesis/errors';

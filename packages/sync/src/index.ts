@@ -1,5 +1,7 @@
 export {
   startSync,
+  type RepairKind,
+  type RoomSyncStatus,
   type Sync,
   type SavedSyncState,
   type SyncEngine,

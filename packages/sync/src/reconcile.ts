@@ -10,6 +10,7 @@
  */
 import { AnamnesisError } from '@anamnesis/errors';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
+import type { AntiEntropy } from './anti-entropy.ts';
 import { KEY_CHECK, LOCAL, type RoomContext } from './context.ts';
 import {
   canonical,
@@ -32,6 +33,7 @@ const IMPORT_BATCH = 500;
 export class Reconciler {
   readonly #room: RoomContext;
   readonly #usage: UsageExchange;
+  readonly #entropy: AntiEntropy;
   /** Every device's record of each memory, and what the rules make of them. */
   readonly resolution = new Resolution();
   /** Ids heard changed locally, not yet looked at. */
@@ -61,9 +63,13 @@ export class Reconciler {
   #replaced = false;
   readonly #applyListeners = new Set<(ids: string[]) => void>();
 
-  constructor(room: RoomContext, usage: UsageExchange) {
+  /** Another device's record was read (the first sight of another device in the room). */
+  onOther: () => void = () => {};
+
+  constructor(room: RoomContext, usage: UsageExchange, entropy: AntiEntropy) {
     this.#room = room;
     this.#usage = usage;
+    this.#entropy = entropy;
   }
 
   /** Calls `listener` with the ids of each apply (see `StoreSync.onApplied`). */
@@ -95,7 +101,10 @@ export class Reconciler {
       const dot = key.indexOf('.');
       const device = key.slice(dot + 1);
       const sealed = records.get(key);
-      if (sealed === undefined) continue;
+      if (sealed === undefined) {
+        this.#entropy.lost(key, 'deleted');
+        continue;
+      }
       let record: SyncRecord;
       try {
         record = parseRecord(await unseal(keys, key, sealed), key);
@@ -110,8 +119,12 @@ export class Reconciler {
       } catch (e) {
         if (!(e instanceof AnamnesisError)) throw e;
         tampered = e;
+        this.#entropy.lost(key, 'tampered');
         continue;
       }
+      // an older record than one seen under this key: a replay, put right by anti-entropy
+      if (!this.#entropy.saw(key, record.at, sealed)) continue;
+      if (device !== this.#room.device) this.onOther();
       this.#room.clock.see(record.at);
       if (this.resolution.set(device, record)) changed.add(record.id);
     }
@@ -319,8 +332,10 @@ export class Reconciler {
     const sealed: [string, Uint8Array][] = [];
     for (const [id, record] of writes) {
       const key = `${blindName(keys, id)}.${device}`;
-      sealed.push([key, await seal(keys, key, utf8ToBytes(JSON.stringify(record)))]);
+      const bytes = await seal(keys, key, utf8ToBytes(JSON.stringify(record)));
+      sealed.push([key, bytes]);
       this.resolution.set(device, record);
+      this.#entropy.saw(key, record.at, bytes);
     }
     doc.transact(() => {
       for (const [key, bytes] of sealed) records.set(key, bytes);

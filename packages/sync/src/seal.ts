@@ -3,8 +3,11 @@
  * AES-256-GCM (WebCrypto: a fresh random 96-bit nonce per record, the record's map key as
  * associated data, so a record moved to another key fails too); the server stores and relays only
  * these bytes. The keys come from the sync passphrase through scrypt (`@noble/hashes`, the same
- * cost as the store's encryption) with the room name as salt: every device that knows the room
- * and the passphrase derives the same keys, and the server, which sees neither, cannot.
+ * cost as the store's encryption) with the room as salt: every device that knows the room and the
+ * passphrase derives the same keys, and the server, which sees neither, cannot. The name the
+ * server knows the room by comes from the same scrypt (its own output block, then an HMAC with its
+ * own label), so it depends on the whole passphrase and tells nothing of the keys: finding the
+ * code from the name costs a scrypt per guess of the code's 120 bits.
  */
 import { AnamnesisError } from '@anamnesis/errors';
 import { hmac } from '@noble/hashes/hmac.js';
@@ -18,18 +21,26 @@ const NONCE_BYTES = 12;
 
 /** The keys of one sync room. */
 export interface SyncKeys {
+  /** The room's name on the server: 128 bits (hex) derived from the room and the passphrase. */
+  readonly room: string;
   /** AES-256-GCM, not extractable. */
   readonly cipher: CryptoKey;
   /** HMAC-SHA-256 key of the names the server sees of memories (their map keys). */
   readonly names: Uint8Array;
 }
 
-/** Derives the room's keys from the passphrase (NFC-normalised) and the room name. */
+/**
+ * Derives the room's keys and its name on the server from the passphrase (NFC-normalised) and the
+ * room. One scrypt gives 96 bytes: the first 32 are the cipher's key, the next 32 the names' key
+ * (the first 64 are what a 64-byte scrypt gives: the keys are those of earlier versions), the last
+ * 32 seed the room's name. scrypt ends in PBKDF2, whose output blocks are independent: the name
+ * the server sees tells nothing of the keys.
+ */
 export async function deriveKeys(passphrase: string, room: string): Promise<SyncKeys> {
   const salt = sha256(utf8ToBytes(`anamnesis-sync\0${room}`));
   const bytes = await scryptAsync(utf8ToBytes(passphrase.normalize('NFC')), salt, {
     ...KDF,
-    dkLen: 64,
+    dkLen: 96,
     maxmem: 256 * KDF.N * KDF.r * KDF.p,
   });
   try {
@@ -37,7 +48,8 @@ export async function deriveKeys(passphrase: string, room: string): Promise<Sync
       'encrypt',
       'decrypt',
     ]);
-    return { cipher, names: bytes.slice(32) };
+    const name = hmac(sha256, bytes.subarray(64), utf8ToBytes('anamnesis-sync room name'));
+    return { room: bytesToHex(name).slice(0, 32), cipher, names: bytes.slice(32, 64) };
   } finally {
     bytes.fill(0);
   }

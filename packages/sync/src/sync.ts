@@ -12,22 +12,32 @@
  * names, device ids, sizes and times; never a text, an id, a tag or a link.
  *
  * This file runs one room: the connection, the work queue, the status and the saved state. The
- * parts: `reconcile.ts` (records and the store), `usage.ts` (usage across devices).
+ * parts: `reconcile.ts` (records and the store), `usage.ts` (usage across devices),
+ * `anti-entropy.ts` (entries deleted, replayed or altered in the room, put back), `join.ts` (what
+ * a join found in the room).
  */
 import { AnamnesisError } from '@anamnesis/errors';
-import type { SyncStatus } from '@anamnesis/engine';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
-import { Clock } from './clock.ts';
+import { AntiEntropy } from './anti-entropy.ts';
+import { Clock, ZERO } from './clock.ts';
 import { KEY_CHECK, LOCAL, type RoomContext } from './context.ts';
 import { Reconciler } from './reconcile.ts';
 import { deriveKeys, seal, unseal, type SyncKeys } from './seal.ts';
-import type { SavedSyncState, Sync, SyncEngine, SyncOptions } from './types.ts';
+import { explainJoin, watchServerState } from './join.ts';
+import type { RoomSyncStatus, SavedSyncState, Sync, SyncEngine, SyncOptions } from './types.ts';
 import { UsageExchange } from './usage.ts';
 
-export type { SavedSyncState, Sync, SyncEngine, SyncOptions, SyncStateStore } from './types.ts';
+export type {
+  RepairKind,
+  RoomSyncStatus,
+  SavedSyncState,
+  Sync,
+  SyncEngine,
+  SyncOptions,
+  SyncStateStore,
+} from './types.ts';
 
 const KEY_CHECK_TEXT = 'anamnesis sync key check';
 
@@ -63,19 +73,26 @@ class RoomSync implements Sync {
   readonly #room: RoomContext;
   readonly #usage: UsageExchange;
   readonly #records: Reconciler;
+  readonly #entropy: AntiEntropy;
+  #repairTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The saved state held records of this room (this device's or others'): the room is not new to it. */
+  #expected = false;
+  /** Whether the server's copy of the room was empty when this connection began (if known). */
+  #serverEmpty: boolean | undefined;
   #provider: WebsocketProvider | undefined;
   /** The work queue: publishing and applying run one at a time, in order. */
   #queue: Promise<void> = Promise.resolve();
   /** Whether this device holds the room's key (the key check opened, or it wrote it). */
   #verified = false;
   #unsent = new Set<string>();
-  #status: Omit<SyncStatus, 'pending' | 'device'> = {
+  #status: Omit<RoomSyncStatus, 'pending' | 'device' | 'repaired'> = {
     connected: false,
     synced: false,
     lastSyncedAt: null,
     error: null,
+    explain: null,
   };
-  readonly #listeners = new Set<(status: SyncStatus) => void>();
+  readonly #listeners = new Set<(status: RoomSyncStatus) => void>();
   #unsubscribe: (() => void) | undefined;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
@@ -104,7 +121,11 @@ class RoomSync implements Sync {
       },
     };
     this.#usage = new UsageExchange(this.#room);
-    this.#records = new Reconciler(this.#room, this.#usage);
+    this.#entropy = new AntiEntropy(this.#room);
+    this.#records = new Reconciler(this.#room, this.#usage, this.#entropy);
+    this.#records.onOther = () => {
+      if (this.#status.explain !== null) this.#setStatus({ explain: null });
+    };
   }
 
   async start(saved: SavedSyncState | undefined): Promise<void> {
@@ -113,17 +134,21 @@ class RoomSync implements Sync {
     // A new device keeps its id from the first moment (an empty document: nothing applied yet),
     // so that after a restart, however soon, its own records are known as its own.
     else await this.#options.state?.save({ device, doc: Y.encodeStateAsUpdate(doc) });
+    this.#expected = [...records.keys()].some((key) => key !== KEY_CHECK);
     await this.#records.readSaved();
     // read once the key is verified (see Reconciler.reconcileOnce)
     for (const key of usage.keys()) this.#usage.received.add(key);
     if (records.has(KEY_CHECK)) await this.#checkKey();
     records.observe((event, tx) => {
       if (tx.origin === LOCAL) return;
-      for (const key of event.keysChanged as Set<string>) this.#records.received.add(key);
+      const changed = event.keysChanged as Set<string>;
+      for (const key of changed) this.#records.received.add(key);
       this.#enqueue(async () => {
         if (!this.#verified && records.has(KEY_CHECK)) await this.#checkKey();
+        else if (this.#verified && changed.has(KEY_CHECK)) await this.#recheckKey();
         await this.#records.readReceived();
         await this.#reconcileOnce();
+        this.#scheduleRepair();
       });
     });
     usage.observe((event, tx) => {
@@ -144,7 +169,7 @@ class RoomSync implements Sync {
       this.#enqueue(() => this.#records.publishHeard());
     });
     if (this.#verified) this.#enqueue(() => this.#reconcileOnce());
-    const provider = new WebsocketProvider(this.#options.url, roomName(this.#options.room), doc, {
+    const provider = new WebsocketProvider(this.#options.url, this.#room.keys.room, doc, {
       connect: this.#options.connect ?? true,
       disableBc: true,
       ...(this.#options.WebSocket
@@ -152,6 +177,7 @@ class RoomSync implements Sync {
         : {}),
     });
     this.#provider = provider;
+    watchServerState(provider, (empty) => (this.#serverEmpty = empty));
     provider.on('status', ({ status }) => {
       this.#setStatus({ connected: status === 'connected', synced: provider.synced });
     });
@@ -160,7 +186,9 @@ class RoomSync implements Sync {
         this.#setStatus({ synced: false });
         return;
       }
+      const serverEmpty = this.#serverEmpty;
       this.#enqueue(async () => {
+        const wroteKeyCheck = !this.#verified && !records.has(KEY_CHECK);
         if (!this.#verified) {
           if (records.has(KEY_CHECK)) await this.#checkKey();
           else await this.#writeKeyCheck();
@@ -168,17 +196,30 @@ class RoomSync implements Sync {
         await this.#reconcileOnce();
         if (this.#records.retry.size > 0 && this.#records.reconciled)
           await this.#records.apply(new Set());
+        // anti-entropy at every join: what the room lost while this device was away, put back
+        this.#entropy.sweep();
+        this.#repair();
         this.#unsent.clear();
-        this.#setStatus({ synced: true, lastSyncedAt: Date.now(), error: this.#status.error });
+        this.#setStatus({
+          synced: true,
+          lastSyncedAt: Date.now(),
+          error: this.#status.error,
+          explain: explainJoin({ serverEmpty, wroteKeyCheck, expected: this.#expected }),
+        });
       });
     });
   }
 
-  status(): SyncStatus {
-    return { device: this.#room.device, ...this.#status, pending: this.#unsent.size };
+  status(): RoomSyncStatus {
+    return {
+      device: this.#room.device,
+      ...this.#status,
+      pending: this.#unsent.size,
+      repaired: { ...this.#entropy.repaired },
+    };
   }
 
-  onStatus(listener: (status: SyncStatus) => void): () => void {
+  onStatus(listener: (status: RoomSyncStatus) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -224,13 +265,15 @@ class RoomSync implements Sync {
     this.#closed = true;
     this.#unsubscribe?.();
     await this.settled();
+    clearTimeout(this.#repairTimer);
+    this.#repair(); // a repair due goes out before the connection closes
     this.#provider?.destroy();
     clearTimeout(this.#saveTimer);
     await this.#save();
     this.#room.doc.destroy();
   }
 
-  #setStatus(patch: Partial<SyncStatus>): void {
+  #setStatus(patch: Partial<RoomSyncStatus>): void {
     this.#status = { ...this.#status, ...patch };
     const status = this.status();
     for (const listener of this.#listeners) {
@@ -258,6 +301,28 @@ class RoomSync implements Sync {
     if (this.#verified) await this.#records.reconcileOnce();
   }
 
+  /**
+   * A repair after a change seen in the room: after `repairDelayMs` and up to as much again at
+   * random, so that of the devices online one puts the entry back and the others find it there.
+   */
+  #scheduleRepair(): void {
+    if (!this.#entropy.due || this.#repairTimer !== undefined || this.#closed) return;
+    const delay = this.#options.repairDelayMs ?? 1000;
+    this.#repairTimer = setTimeout(
+      () => {
+        this.#repairTimer = undefined;
+        this.#enqueue(async () => this.#repair());
+      },
+      delay * (1 + Math.random()),
+    );
+  }
+
+  /** Puts back what the room lost (only with the room's key verified: nothing is sent before). */
+  #repair(): void {
+    if (!this.#verified) return;
+    if (this.#entropy.repair() > 0) this.#setStatus({});
+  }
+
   #scheduleSave(): void {
     if (!this.#options.state || this.#closed) return;
     clearTimeout(this.#saveTimer);
@@ -270,8 +335,10 @@ class RoomSync implements Sync {
   async #save(): Promise<void> {
     // Only a state whose every record is applied is saved (see Reconciler's `applied`): not one
     // with records received and not read yet, nor with applies to try again.
+    // Nor one with an entry behind what this device holds (a replay would be saved as known).
     if (
       !this.#records.reconciled ||
+      this.#entropy.due ||
       this.#records.received.size > 0 ||
       this.#usage.received.size > 0 ||
       this.#records.retry.size > 0
@@ -290,6 +357,7 @@ class RoomSync implements Sync {
       );
       if (text !== KEY_CHECK_TEXT) throw new Error('unexpected key check');
       this.#verified = true;
+      this.#entropy.saw(KEY_CHECK, ZERO, this.#room.records.get(KEY_CHECK)!);
     } catch (cause) {
       this.#verified = false;
       throw new AnamnesisError(
@@ -300,17 +368,30 @@ class RoomSync implements Sync {
     }
   }
 
+  /**
+   * The key check changed in the room once this device holds the key: one that opens is kept as
+   * the newest; one deleted or that does not open (it would stop every device that joins later
+   * with `WRONG_PASSPHRASE`) is put back by anti-entropy.
+   */
+  async #recheckKey(): Promise<void> {
+    const sealed = this.#room.records.get(KEY_CHECK);
+    if (sealed === undefined) {
+      this.#entropy.lost(KEY_CHECK, 'deleted');
+      return;
+    }
+    try {
+      await unseal(this.#room.keys, KEY_CHECK, sealed);
+      this.#entropy.saw(KEY_CHECK, ZERO, sealed);
+    } catch (e) {
+      this.#entropy.lost(KEY_CHECK, 'tampered');
+      this.#fail(e);
+    }
+  }
+
   async #writeKeyCheck(): Promise<void> {
     const sealed = await seal(this.#room.keys, KEY_CHECK, utf8ToBytes(KEY_CHECK_TEXT));
     this.#room.doc.transact(() => this.#room.records.set(KEY_CHECK, sealed), LOCAL);
     this.#verified = true;
+    this.#entropy.saw(KEY_CHECK, ZERO, sealed);
   }
-}
-
-/**
- * The room's name on the server: a hash of the room alone (not of the passphrase), so a device
- * with a wrong passphrase meets the room, fails its key check and is told.
- */
-function roomName(room: string): string {
-  return bytesToHex(sha256(utf8ToBytes(`anamnesis-sync-room\0${room}`))).slice(0, 32);
 }

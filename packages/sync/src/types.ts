@@ -2,7 +2,7 @@
  * The sync's public types: what it needs of an engine, where a device keeps its state, the options
  * of `startSync`, and the running sync. A leaf: every part of the package imports it.
  */
-import type { DeviceUsage, StoreSync } from '@anamnesis/engine';
+import type { DeviceUsage, StoreSync, SyncStatus } from '@anamnesis/engine';
 import type { SyncedMemory } from './records.ts';
 
 /** What the sync needs of an engine (`Engine` from `@anamnesis/engine` has it). */
@@ -66,7 +66,23 @@ export interface SyncOptions {
   connect?: boolean;
   /** The wall clock, ms since the epoch. Default `Date.now`. */
   now?: () => number;
+  /**
+   * How long, in ms, this device waits after it sees a room entry deleted, replaced by an older
+   * record or made unreadable before it puts the newest record it holds back (anti-entropy), plus
+   * up to as much again at random, so that the devices online do not all write the same repair.
+   * A join repairs at once. Default 1,000 (a repair within 2 s).
+   */
+  repairDelayMs?: number;
 }
 
-/** A running sync (the engine's `StoreSync`). */
-export type Sync = StoreSync;
+/** Why anti-entropy put an entry back in the room. */
+export type RepairKind = keyof SyncStatus['repaired'];
+
+/** The status of a running sync: the engine's {@link SyncStatus} (its `explain` and `repaired` set here). */
+export type RoomSyncStatus = SyncStatus;
+
+/** A running sync (the engine's `StoreSync`, with the room's status). */
+export interface Sync extends StoreSync {
+  status(): RoomSyncStatus;
+  onStatus(listener: (status: RoomSyncStatus) => void): () => void;
+}
