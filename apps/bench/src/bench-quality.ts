@@ -47,7 +47,12 @@ import {
   type SearchBoxReport,
 } from './search-box.ts';
 import { runTyping, runTypingOrama, type TypingReport } from './typing.ts';
-import { runCurrentFacts, type CurrentReport } from './current-facts.ts';
+import {
+  runCurrentFacts,
+  runExtraction,
+  type CurrentReport,
+  type ExtractionReport,
+} from './current-facts.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -150,6 +155,9 @@ for (const suite of [SEARCH_BOX, MEANING]) {
 // Current facts (issue 70): questions answered by a fact that changed, and the supersessions found.
 const current: CurrentReport[] = [await runCurrentFacts('dev', embedder, k)];
 if (values['held-out']) current.push(await runCurrentFacts('held-out', embedder, k));
+// What `learn` keeps of chat turns, against a careful reader (issue 70).
+const extraction: ExtractionReport[] = [await runExtraction('dev', embedder)];
+if (values['held-out']) extraction.push(await runExtraction('held-out', embedder));
 const typed: {
   corpus: string;
   split: Split;
@@ -283,6 +291,13 @@ console.log(
 for (const r of current)
   console.log(
     `  ${r.split.padEnd(9)} ${String(r.questions).padStart(3)}  ${fmt(r.currentFirst)} / ${fmt(r.weak)} / ${fmt(r.oldAbove)} | ${r.supersessions.found} found, ${fmt(r.supersessions.precision)} / ${fmt(r.supersessions.recall)}${r.supersessions.wrong.length > 0 ? ` (wrong: ${r.supersessions.wrong.join(', ')})` : ''}`,
+  );
+console.log(
+  '\nlearn (current/ extraction set: chat turns, one store each): facts a careful reader keeps, stored | precision / recall',
+);
+for (const r of extraction)
+  console.log(
+    `  ${r.split.padEnd(9)} ${String(r.turns).padStart(3)} turns  ${r.expected} facts, ${r.stored} stored | ${fmt(r.precision)} / ${fmt(r.recall)}${r.wrong.length > 0 ? ` (not a fact: ${r.wrong.join('; ')})` : ''}${r.missed.length > 0 ? ` (missed: ${r.missed.join('; ')})` : ''}`,
   );
 console.log(
   '\nmatch strength: answers found (a target in the first k) but marked weak, goal ≤ 0.05 | queries about nothing stored answered strong (not all weak), goal ≤ 0.10',
@@ -548,6 +563,7 @@ if (values.json) {
       ],
       typing: typed,
       currentFacts: current,
+      extraction,
     }),
   );
 }

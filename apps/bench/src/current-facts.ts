@@ -9,6 +9,7 @@
  */
 import { createEngine, type EngineOptions } from '@anamnesis/engine';
 import { CASES } from '../current/cases.ts';
+import { EXTRACTION } from '../current/extraction.ts';
 import { ASKED_AT, MEMORIES, SUPERSESSIONS } from '../current/memories.ts';
 import type { Split } from './quality-corpora.ts';
 
@@ -84,4 +85,76 @@ export async function runCurrentFacts(
   } finally {
     await engine.close();
   }
+}
+
+/** `learn` against the extraction set's facts, on one split. */
+export interface ExtractionReport {
+  split: Split;
+  turns: number;
+  /** Facts a careful reader keeps, and facts `learn` stored. */
+  expected: number;
+  stored: number;
+  /** Stored facts that hold one of the expected facts. */
+  precision: number;
+  /** Expected facts that were stored. */
+  recall: number;
+  /** Stored texts that match no expected fact, and expected facts not stored (their words). */
+  wrong: string[];
+  missed: string[];
+}
+
+/** Whether a stored text holds every word of an expected fact (any case). */
+const holds = (text: string, words: readonly string[]) =>
+  words.every((w) => text.toLowerCase().includes(w.toLowerCase()));
+
+/**
+ * Runs `learn` on each turn of the extraction set's `split`, each on a store of its own (its
+ * extraction alone is measured), and scores what it stored against the facts a careful reader
+ * keeps.
+ */
+export async function runExtraction(
+  split: Split,
+  embedder: EngineOptions['embedder'],
+): Promise<ExtractionReport> {
+  const turns = EXTRACTION.filter((t) => t.heldOut === (split === 'held-out'));
+  let expected = 0;
+  let stored = 0;
+  let right = 0;
+  let found = 0;
+  const wrong: string[] = [];
+  const missed: string[] = [];
+  for (const turn of turns) {
+    const engine = await createEngine({ storage: 'memory', embedder });
+    try {
+      const result = await engine.learn({
+        userMessage: turn.user,
+        ...(turn.assistant === undefined ? {} : { assistantMessage: turn.assistant }),
+      });
+      const texts = result.stored.map((f) => f.text);
+      // a stored memory is right when it holds an expected fact (one memory may hold two: "I live
+      // in Ghent with my partner Jonas"); an expected fact is found when a stored memory holds it
+      for (const text of texts) {
+        if (turn.facts.some((words) => holds(text, words))) right++;
+        else wrong.push(`${turn.id}: ${text}`);
+      }
+      for (const words of turn.facts) {
+        if (texts.some((text) => holds(text, words))) found++;
+        else missed.push(`${turn.id}: ${words.join(' ')}`);
+      }
+      expected += turn.facts.length;
+      stored += texts.length;
+    } finally {
+      await engine.close();
+    }
+  }
+  return {
+    split,
+    turns: turns.length,
+    expected,
+    stored,
+    precision: stored === 0 ? 1 : right / stored,
+    recall: expected === 0 ? 1 : found / expected,
+    wrong,
+    missed,
+  };
 }

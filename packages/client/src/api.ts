@@ -36,6 +36,10 @@ export const ENGINE_METHODS = {
   unsupersede: 'write',
   /** The chain of supersessions a memory is in. */
   history: 'read',
+  /** The memory block a chat turn should see (recalls only). */
+  augment: 'read',
+  /** Stores the durable facts of a chat turn (an app's `extractor` function does not cross the worker). */
+  learn: 'write',
   markUsed: 'write',
   /** Usage another device recorded, applied by a sync (see `@anamnesis/sync`). */
   setDeviceUsage: 'write',
@@ -66,6 +70,8 @@ export const ENGINE_ARITY = {
   supersede: 2,
   unsupersede: 2,
   history: 1,
+  augment: 1,
+  learn: 1,
   markUsed: 2,
   setDeviceUsage: 3,
   recall: 2,
@@ -98,11 +104,12 @@ type EnginePublicMethods = {
  * Compile-time guard: a public engine method that the client neither forwards nor handles itself
  * (`close`; `once`, which the owner's worker uses for forwarded writes; `subscribe`, whose
  * listener a page gives as `openMemory({ onChange })`; `sync`, which the page runs itself from
- * `openMemory({ sync })`) makes this type non-`never`, and the assignment below fails to compile.
+ * `openMemory({ sync })`; `backup`, which copies a Node file store, while the client's stores live
+ * in OPFS or memory) makes this type non-`never`, and the assignment below fails to compile.
  */
 type Unforwarded = Exclude<
   EnginePublicMethods,
-  EngineMethod | 'close' | 'once' | 'subscribe' | 'sync'
+  EngineMethod | 'close' | 'once' | 'subscribe' | 'sync' | 'backup'
 >;
 const _everyMethodForwarded: [Unforwarded] extends [never] ? true : Unforwarded = true;
 

@@ -11,6 +11,7 @@ import {
   isAnamnesisError,
   isStaticModel,
   deleteOpfsStore,
+  WRITE_METHODS,
   recoverOpfsStore,
   type Embedder,
   type Engine,
@@ -31,7 +32,7 @@ import type {
   WorkerApi,
   WorkerOpenOptions,
 } from './api.ts';
-import { ENGINE_ARITY, ENGINE_METHODS, isEngineMethod, PROGRESS_ARG } from './api.ts';
+import { ENGINE_ARITY, isEngineMethod, PROGRESS_ARG } from './api.ts';
 
 /**
  * The engine methods a worker runs, each written out: a call never reaches the engine by an
@@ -49,6 +50,8 @@ const ENGINE_CALLS: { [K in EngineMethod]: (engine: Engine, args: MethodArgs<K>)
   supersede: (e, a) => e.supersede(...a),
   unsupersede: (e, a) => e.unsupersede(...a),
   history: (e, a) => e.history(...a),
+  augment: (e, a) => e.augment(...a),
+  learn: (e, a) => e.learn(...a),
   markUsed: (e, a) => e.markUsed(...a),
   setDeviceUsage: (e, a) => e.setDeviceUsage(...a),
   recall: (e, a) => e.recall(...a),
@@ -388,7 +391,10 @@ export function createWorkerApi(): WorkerApi {
       const quotaBefore = quota.errors;
       try {
         let result =
-          operation !== undefined && ENGINE_METHODS[method] === 'write'
+          // a write that is one transaction is applied at most once per operation id; the others
+          // (`learn`, which reads and embeds before it writes and skips facts already stored;
+          // `changePassphrase`) run as sent
+          operation !== undefined && Object.hasOwn(WRITE_METHODS, method)
             ? await target.once(operation, method as WriteMethod, list as never)
             : await (ENGINE_CALLS[method] as (e: Engine, a: unknown[]) => Promise<unknown>)(
                 target,

@@ -26,6 +26,9 @@ import { VectorParts } from './engine/vector-parts.ts';
 import type { ForgetAll } from './input/filter.ts';
 import { validateId } from './input/validate.ts';
 import { SUPERSEDES, supersessionHistory } from './writes/supersession.ts';
+import { augment, type AugmentInput, type AugmentResult } from './chat/augment.ts';
+import { learn, type LearnInput, type LearnResult } from './chat/learn.ts';
+import { backupStore, type BackupResult } from './storage/backup.ts';
 import { exportJsonl, importPlan, type ExportOptions, type ImportOptions } from './io/jsonl.ts';
 import { deepFreeze, recallKey } from './recall/cache-key.ts';
 import { recall as runRecall } from './recall/recall.ts';
@@ -483,6 +486,39 @@ export class Engine {
     return this.#run(async () => supersessionHistory(this.#io.db, validateId(id)));
   }
 
+  /**
+   * The memories a chat turn should see, as a fenced memory block for the model (see
+   * {@link AugmentInput}): recalled for the user's message and, lightly, the last user turns of
+   * `history`; current facts only (a superseded memory is left out unless the message asks about
+   * the past); within `tokenBudget` (default 600 tokens). `debug` says why each memory recalled
+   * was used or left out. `INVALID_INPUT` for a bad input.
+   */
+  augment(input: AugmentInput): Promise<AugmentResult> {
+    return this.#run(async () => augment(this, input, this.#maxText), false);
+  }
+
+  /**
+   * Stores the durable facts the person stated in a chat turn (see {@link LearnInput}): each a
+   * memory of its own with its provenance in `meta` (`source: 'learn'`, `conversation`, `turn`),
+   * none the store already holds, all in one transaction, superseding the older facts they
+   * replace. Nothing the assistant said is stored but a question of its that the person
+   * confirmed. Returns what was stored, what it superseded, and what was skipped and why.
+   */
+  learn(input: LearnInput): Promise<LearnResult> {
+    return this.#run(async () =>
+      learn(
+        {
+          db: this.#io.db,
+          similarity: () => this.#model.similarity,
+          maxText: this.#maxText,
+          rememberMany: (inputs) => this.rememberMany(inputs),
+          history: (id) => this.history(id),
+        },
+        input,
+      ),
+    );
+  }
+
   /** Removes links from one memory to another (of one kind, or all kinds); returns how many. */
   unlink(from: string, to: string, kind?: string): Promise<number> {
     return this.#run(async () => this.#writes.run(unlinkPlan(from, to, kind)));
@@ -633,6 +669,18 @@ export class Engine {
    */
   verify(): Promise<string[]> {
     return this.#run(async () => verifyStore(this.#ctx));
+  }
+
+  /**
+   * Writes a consistent copy of a file store to `dest`, a new file (`VACUUM INTO`: one snapshot,
+   * taken while other processes go on writing; compact, with no `-wal` beside it; an encrypted
+   * store's copy encrypted under the same passphrase). Copy a live store this way, never with `cp`:
+   * its newest pages are in `-wal`. `INVALID_INPUT` when `dest` exists (a backup never overwrites)
+   * or the store is not a file store (OPFS, memory: use `export()`); `QUOTA_EXCEEDED` when the
+   * disk is full (nothing is left behind).
+   */
+  backup(dest: string): Promise<BackupResult> {
+    return this.#run(async () => backupStore(this.#io, dest));
   }
 
   /**

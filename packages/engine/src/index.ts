@@ -32,6 +32,7 @@ export {
   STATIC_MODEL_KIND,
 } from './embedding/static-embedder.ts';
 export type { ExportOptions, ImportOptions } from './io/jsonl.ts';
+export type { BackupResult } from './storage/backup.ts';
 export { recoverStore, type RecoverResult } from './io/recover.ts';
 export {
   DEFAULT_PRIORS,
@@ -53,6 +54,25 @@ export { loadSqlite } from './store/sqlite.ts';
 export { TFIDF_MODEL_ID, type TfidfSimilarityOptions } from './similarity/tfidf-similarity.ts';
 export { VectorIndex, unitVector, type RowSource, type VectorHit } from './vectors/vector-index.ts';
 export type { ForgetAll } from './input/filter.ts';
+export {
+  DEFAULT_AUGMENT_LIMIT,
+  DEFAULT_AUGMENT_TOKEN_BUDGET,
+  DEFAULT_HISTORY_TURNS,
+  HISTORY_WEIGHT,
+  type AugmentDebug,
+  type AugmentInput,
+  type AugmentResult,
+  type ChatTurn,
+} from './chat/augment.ts';
+export {
+  LEARN_SOURCE,
+  MAX_LEARNED,
+  type ExtractorInput,
+  type ExtractorOperation,
+  type LearnedFact,
+  type LearnInput,
+  type LearnResult,
+} from './chat/learn.ts';
 export { MAX_LINKS, MAX_META_CHARS, MAX_META_KEYS } from './input/validate.ts';
 export type { PreparedQuery, SimilarityBackend } from './similarity/similarity.ts';
 export type {

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.ts';
-import { fileHeader } from '../src/storage/encryption.ts';
+import { fileHeader } from '../src/io/page-scan.ts';
 import { docBlock } from '../../../scripts/doc-blocks.ts';
 import { defaultEmbedder, rejectsWith } from './helpers.ts';
 

@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import { AnamnesisError, type ErrorCode } from '@anamnesis/errors';
 import type { Embedder } from '../src/embedding/embedder.ts';
@@ -192,4 +194,43 @@ export function recordingReader(read: Reader): { reader: Reader; calls: ReadCall
     close: () => read.close(),
   };
   return { reader, calls };
+}
+
+const WRITER = join(import.meta.dirname, 'fixtures', 'writer.ts');
+const NODE_ARGS = ['--conditions=@anamnesis/source', '--import', 'tsx'];
+
+/**
+ * A second process writing a file store (`fixtures/writer.ts` through tsx, as an MCP server or the
+ * CLI would): its acknowledged ids as they come, and its end.
+ */
+export function writer(
+  path: string,
+  prefix: string,
+  count: number,
+  text?: string,
+): { child: ChildProcess; acked: string[]; done: Promise<number | null> } {
+  const child = spawn(
+    process.execPath,
+    [...NODE_ARGS, WRITER, path, prefix, String(count), ...(text ? [text] : [])],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const acked: string[] = [];
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (b: Buffer) => {
+    out += b.toString();
+    const lines = out.split('\n');
+    out = lines.pop()!;
+    for (const line of lines) if (line.startsWith('ack ')) acked.push(line.slice(4));
+  });
+  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  const done = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      if (code !== 0 && code !== null) console.error(`${prefix}: exit ${code}\n${err}`);
+      resolve(code);
+    }),
+  );
+  return { child, acked, done };
 }

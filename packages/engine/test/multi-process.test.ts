@@ -6,51 +6,15 @@
  * The writers are child processes (`fixtures/writer.ts` through tsx), as two MCP servers and the
  * CLI would be.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.ts';
-import { defaultEmbedder } from './helpers.ts';
+import { defaultEmbedder, writer } from './helpers.ts';
 
-const WRITER = join(import.meta.dirname, 'fixtures', 'writer.ts');
-const NODE_ARGS = ['--conditions=@anamnesis/source', '--import', 'tsx'];
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-processes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A writer process: its acknowledged ids as they come, and its end. */
-function writer(
-  path: string,
-  prefix: string,
-  count: number,
-  text?: string,
-): { child: ChildProcess; acked: string[]; done: Promise<number | null> } {
-  const child = spawn(
-    process.execPath,
-    [...NODE_ARGS, WRITER, path, prefix, String(count), ...(text ? [text] : [])],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const acked: string[] = [];
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (b: Buffer) => {
-    out += b.toString();
-    const lines = out.split('\n');
-    out = lines.pop()!;
-    for (const line of lines) if (line.startsWith('ack ')) acked.push(line.slice(4));
-  });
-  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-  const done = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      if (code !== 0 && code !== null) console.error(`${prefix}: exit ${code}\n${err}`);
-      resolve(code);
-    }),
-  );
-  return { child, acked, done };
-}
 
 /** Files beside the store other than the store itself (SQLite's -wal and -shm only while open). */
 const strays = (path: string) =>

@@ -81,10 +81,14 @@ describe.each(MODELS)('$name on the engine', ({ model, dims, root, everyLanguage
     });
   });
 
-  it.runIf(everyLanguage)(
-    'gives a vector to text in every language (no text of a trained language is unknown)',
+  it(
+    everyLanguage
+      ? 'gives a vector to text in every language (no text of a trained language is unknown)'
+      : 'gives a vector to English text',
     async () => {
-      const vectors = await plain.embed(TEXTS.slice(0, 10));
+      // the English model knows English words; the default model every trained language's
+      const texts = everyLanguage ? TEXTS.slice(0, 10) : TEXTS.slice(0, 3);
+      const vectors = await plain.embed(texts);
       for (const v of vectors) expect(Math.hypot(...v)).toBeCloseTo(1, 5);
     },
   );

@@ -1,8 +1,13 @@
 /**
  * `@anamnesis/langchain`: anamnesis for LangChain.js. {@link AnamnesisRetriever} is `recall` as a
  * retriever; {@link AnamnesisVectorStore} is LangChain's vector store contract over the same engine
- * or browser client.
+ * or browser client; {@link AnamnesisChatMemory} is a chat that remembers (`augment` and `learn`).
  */
+export {
+  AnamnesisChatMemory,
+  type AnamnesisChatMemoryOptions,
+  type ChatLoopMemory,
+} from './chat-memory.ts';
 export { AnamnesisEmbeddings } from './embeddings.ts';
 export { toMemoryFilter, type VectorStoreFilter } from './filter.ts';
 export type { RecallMemory, VectorStoreMemory } from './memory.ts';

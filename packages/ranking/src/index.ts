@@ -136,3 +136,14 @@ export {
   type MemoryLike,
 } from './memory-block.ts';
 export { foldEvents, mergeFolded, USAGE_HALF_LIFE_DAYS, type FoldedUsage } from './usage-fold.ts';
+export {
+  confirmedFact,
+  extractFacts,
+  MAX_FACT_CHARS,
+  sentencesOf,
+  type ExtractedFact,
+  type FactExtraction,
+  type FactKind,
+  type SkippedClause,
+  type SkipReason,
+} from './fact-extraction.ts';

@@ -7,6 +7,7 @@
  *   anamnesis export [--db FILE] [--vectors]
  *   anamnesis import [--db FILE] FILE         an export (JSON Lines), atomically
  *   anamnesis recover FILE [--out FILE]       salvage a damaged store as JSON Lines
+ *   anamnesis backup [--db FILE] DEST         a consistent copy of a live store, as a new file
  *   anamnesis mcp [--db FILE]                 an MCP server over stdio (needs @anamnesis/mcp)
  *   anamnesis sync [--db FILE] [--once]       sync with other devices (needs @anamnesis/sync)
  */
@@ -32,6 +33,8 @@ const USAGE = `usage:
   anamnesis export [--db FILE] [--vectors]
   anamnesis import [--db FILE] FILE                   an export (JSON Lines), atomically
   anamnesis recover FILE [--out FILE]                 salvage a damaged store as JSON Lines
+  anamnesis backup [--db FILE] DEST                   a consistent copy of the store, as a new file
+                                                      (while other processes write; never cp a live store)
   anamnesis mcp [--db FILE]                           an MCP server over stdio (npm install @anamnesis/mcp)
   anamnesis sync [--db FILE] [--once]                 sync with your other devices (npm install @anamnesis/sync;
                                                       ANAMNESIS_SYNC_URL, ANAMNESIS_SYNC_CODE)
@@ -189,7 +192,10 @@ export async function main(
       out: { type: 'string' },
     },
   });
-  if (!command || !['ingest', 'recall', 'stats', 'export', 'import', 'recover'].includes(command)) {
+  if (
+    !command ||
+    !['ingest', 'recall', 'stats', 'export', 'import', 'recover', 'backup'].includes(command)
+  ) {
     out(USAGE);
     return command ? 2 : 0;
   }
@@ -278,6 +284,16 @@ export async function main(
       let added = 0;
       for (const file of positionals) added += await engine.import(await readFile(file, 'utf8'));
       out(`imported ${added} memories into ${db}`);
+    } else if (command === 'backup') {
+      const [dest] = positionals;
+      if (!dest || positionals.length > 1) {
+        out(USAGE);
+        return 2;
+      }
+      const { bytes, encrypted } = await engine.backup(dest);
+      out(
+        `backed up ${db} to ${dest} (${bytes} bytes${encrypted ? ', encrypted under the same passphrase' : ''})`,
+      );
     } else if (command === 'stats') {
       out(jsonTerminalSafe(JSON.stringify(await engine.stats(), null, 2)));
     } else {

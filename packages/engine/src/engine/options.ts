@@ -126,6 +126,10 @@ export const WRITE_METHODS = {
   forget: true,
   link: true,
   unlink: true,
+  /** A newer memory supersedes an older one (a `supersedes` link). */
+  supersede: true,
+  /** A supersession undone. */
+  unsupersede: true,
   markUsed: true,
   /** Another device's usage of a memory, as a sync applies it. */
   setDeviceUsage: true,

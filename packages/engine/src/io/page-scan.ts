@@ -15,6 +15,25 @@ export interface RawRow {
 const MAGIC = 'SQLite format 3\u0000';
 const PAGE_SIZES = [4096, 1024, 2048, 8192, 16384, 32768, 65536, 512];
 
+/** What the first bytes of a store file say it is. */
+export type FileHeader = 'empty' | 'plain' | 'encrypted' | 'unknown';
+
+/**
+ * Reads a store file's first 24 bytes: `'plain'` (SQLite's magic string), `'encrypted'` (not the
+ * magic, and SQLite3MC's page-1 layout: bytes 16–23 left in plain text with 32 reserved bytes per
+ * page for the nonce and tag and SQLite's fixed payload fractions 64, 32, 32), `'empty'`, or
+ * `'unknown'` (neither: a damaged or foreign file).
+ */
+export function fileHeader(head: Uint8Array): FileHeader {
+  if (head.length === 0) return 'empty';
+  if (head.length < 24) return 'unknown';
+  let magic = '';
+  for (let i = 0; i < 16; i++) magic += String.fromCharCode(head[i]!);
+  if (magic === MAGIC) return 'plain';
+  if (head[20] === 32 && head[21] === 64 && head[22] === 32 && head[23] === 32) return 'encrypted';
+  return 'unknown';
+}
+
 /** The page size a header declares, or `undefined` when the header is unreadable. */
 export function headerPageSize(bytes: Uint8Array): number | undefined {
   if (bytes.length < 100) return undefined;

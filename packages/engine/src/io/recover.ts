@@ -1,6 +1,8 @@
+import { AnamnesisError } from '@anamnesis/errors';
 import { sha256Hex } from '../store/content-hash.ts';
 import { exportJsonl } from './jsonl.ts';
 import {
+  fileHeader,
   freelistPages,
   guessPageSize,
   headerPageSize,
@@ -150,6 +152,12 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
     typeof source === 'string'
       ? new Uint8Array(await (await import('node:fs/promises')).readFile(source))
       : source;
+  if (fileHeader(input.subarray(0, 24)) === 'encrypted')
+    throw new AnamnesisError(
+      'ENCRYPTION_MISMATCH',
+      'the store is encrypted: recover reads the pages of a store that is not; open it with its passphrase (the CLI: ANAMNESIS_PASSPHRASE) and export or back it up',
+      { details: { encrypted: true } },
+    );
   const problems: string[] = [];
   if (input.length < 512) {
     const empty = `${JSON.stringify({ type: 'anamnesis', version: 1, model: 'unknown', dims: 0, vectors: false })}\n`;

@@ -1,4 +1,5 @@
 import { AnamnesisError } from '@anamnesis/errors';
+import type { FileHeader } from '../io/page-scan.ts';
 
 /**
  * Encryption at rest of a store (opt-in): what the options say, how a passphrase becomes a key,
@@ -127,27 +128,6 @@ export function keyHolder(
     keyMatches: async (passphrase) =>
       (await rawKey(scrypt, passphrase, saltOf(current))) === current,
   };
-}
-
-const SQLITE_HEADER = 'SQLite format 3\0';
-
-/** What the first bytes of a store file say it is. */
-export type FileHeader = 'empty' | 'plain' | 'encrypted' | 'unknown';
-
-/**
- * Reads a store file's first 24 bytes: `'plain'` (SQLite's magic string), `'encrypted'` (not the
- * magic, and SQLite3MC's page-1 layout: bytes 16–23 left in plain text with 32 reserved bytes per
- * page for the nonce and tag and SQLite's fixed payload fractions 64, 32, 32), `'empty'`, or
- * `'unknown'` (neither: a damaged or foreign file).
- */
-export function fileHeader(head: Uint8Array): FileHeader {
-  if (head.length === 0) return 'empty';
-  if (head.length < 24) return 'unknown';
-  let magic = '';
-  for (let i = 0; i < 16; i++) magic += String.fromCharCode(head[i]!);
-  if (magic === SQLITE_HEADER) return 'plain';
-  if (head[20] === 32 && head[21] === 64 && head[22] === 32 && head[23] === 32) return 'encrypted';
-  return 'unknown';
 }
 
 /**

@@ -1,11 +1,11 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import { mapSqliteError } from '../store/sqlite.ts';
+import { fileHeader } from '../io/page-scan.ts';
 import type { StorageBackend } from './backend.ts';
 import {
   checkHeader,
   checkPassphrase,
   CIPHER,
-  fileHeader,
   keyHolder,
   rawKey,
   SALT_BYTES,

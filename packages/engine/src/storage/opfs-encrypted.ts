@@ -17,16 +17,9 @@ import { scryptAsync } from '@noble/hashes/scrypt.js';
 
 import { loadCipherSqlite } from './cipher-sqlite.ts';
 import { mapSqliteError, type Sqlite3, type WasmDatabase } from '../store/sqlite.ts';
+import { fileHeader } from '../io/page-scan.ts';
 import type { StorageBackend } from './backend.ts';
-import {
-  checkHeader,
-  CIPHER,
-  fileHeader,
-  keyHolder,
-  rawKey,
-  SALT_BYTES,
-  type Scrypt,
-} from './encryption.ts';
+import { checkHeader, CIPHER, keyHolder, rawKey, SALT_BYTES, type Scrypt } from './encryption.ts';
 import { wasmBackend } from './memory.ts';
 import { installStorePool, opfsError, storeFile, type StorePool } from './opfs.ts';
 import { opfsStoreHead } from './opfs-store-head.ts';

@@ -2,7 +2,8 @@ import { AnamnesisError } from '@anamnesis/errors';
 import { recoverStore, type RecoverResult } from '../io/recover.ts';
 import { loadSqlite, mapSqliteError, type Sqlite3 } from '../store/sqlite.ts';
 import type { StorageBackend } from './backend.ts';
-import { checkHeader, fileHeader } from './encryption.ts';
+import { fileHeader } from '../io/page-scan.ts';
+import { checkHeader } from './encryption.ts';
 import { wasmBackend } from './memory.ts';
 
 /**

@@ -82,8 +82,7 @@ export function setUpForgetting(db: Database): void {
   if (stale.length === 0) return;
   try {
     transaction(db, 'setting up secure delete', () => {
-      for (const t of stale)
-        db.exec({ sql: t.set, bind: [want] });
+      for (const t of stale) db.exec({ sql: t.set, bind: [want] });
     });
   } catch {
     // a read-only store: nothing is deleted from it here either
@@ -116,8 +115,7 @@ export function purge(db: Database, lexicalSecureDelete: boolean, wal: boolean):
   if (!purgeDue(db)) return false;
   transaction(db, 'purging forgotten text', () => {
     const reached = db.selectValue('SELECT value FROM meta WHERE key = ?', [REMOVED]) ?? '0';
-    if (!lexicalSecureDelete)
-      for (const t of INDEXES) db.exec(t.optimize);
+    if (!lexicalSecureDelete) for (const t of INDEXES) db.exec(t.optimize);
     db.exec({
       sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)',
       bind: [PURGED, String(reached)],
