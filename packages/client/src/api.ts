@@ -41,6 +41,8 @@ export const ENGINE_METHODS = {
   /** Stores the durable facts of a chat turn (an app's `extractor` function does not cross the worker). */
   learn: 'write',
   markUsed: 'write',
+  /** Pins or unpins a memory (no recency decay, always a candidate for its topics). */
+  pin: 'write',
   /** Usage another device recorded, applied by a sync (see `@anamnesis/sync`). */
   setDeviceUsage: 'write',
   recall: 'read',
@@ -73,6 +75,7 @@ export const ENGINE_ARITY = {
   augment: 1,
   learn: 1,
   markUsed: 2,
+  pin: 2,
   setDeviceUsage: 3,
   recall: 2,
   export: 1,

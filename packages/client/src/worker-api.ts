@@ -53,6 +53,7 @@ const ENGINE_CALLS: { [K in EngineMethod]: (engine: Engine, args: MethodArgs<K>)
   augment: (e, a) => e.augment(...a),
   learn: (e, a) => e.learn(...a),
   markUsed: (e, a) => e.markUsed(...a),
+  pin: (e, a) => e.pin(...a),
   setDeviceUsage: (e, a) => e.setDeviceUsage(...a),
   recall: (e, a) => e.recall(...a),
   export: (e, a) => e.export(...a),

@@ -176,6 +176,12 @@ describe('tabs', () => {
     expect(events).toContainEqual({ phase: 'embed', loaded: 1, total: 1 });
     expect((await mb.stats()).memories).toBe(3);
     expect(await mb.recall('kitten')).toEqual(await ma.recall('kitten'));
+    // a pin forwarded by the follower (a write with an operation id) is the owner's too
+    expect(await mb.pin('cat')).toBe(true);
+    expect((await ma.get('cat'))!.pinned).toBe(true);
+    expect(await ma.pin('cat', false)).toBe(true);
+    expect((await mb.get('cat'))!.pinned).toBe(false);
+    await rejectsWith(mb.pin('nobody'), 'NOT_FOUND');
     await rejectsWith(mb.remember({ text: ' ' }), 'INVALID_INPUT');
     // another name is another store, with its own owner
     const other = await open(b, { name: 'other' });

@@ -63,6 +63,7 @@ import {
   deviceUsagePlan,
   forgetPlan,
   linkPlan,
+  pinPlan,
   unlinkPlan,
   updatePlan,
   usagePlan,
@@ -94,6 +95,12 @@ const ELSEWHERE_POLL_MS = 1000;
  * step, ~1 MB), as the Bloom filter's rebuild waits: a first recall never queues behind it.
  */
 const REST_IDLE_MS = 250;
+/**
+ * How long saving queued `retrieved` events waits for another process's write lock, in ms: the
+ * save runs before a call, and SQLite's wait stops the thread (when it is held, they are saved
+ * later).
+ */
+const USAGE_LOCK_MS = 50;
 
 /**
  * The anamnesis engine: one store, one embedder, the recall pipeline. Every public write is one
@@ -167,7 +174,11 @@ export class Engine {
     this.#onChange = options.onChange;
     const busy = () => this.#pending.size > 0;
     this.#dedup = new DedupIndex(io.db, this.#read, (read) => this.#bulkRead(read), busy);
-    this.#retrieved = new RetrievedEvents(io.db, () => this.#memo.usageChanged()); // access counts changed
+    this.#retrieved = new RetrievedEvents(
+      io.db,
+      () => this.#memo.usageChanged(), // access counts changed
+      io.kind === 'file' ? USAGE_LOCK_MS : undefined,
+    );
     this.#schemaVersion = schemaVersion;
     this.#writes = new WritePath(io.db, {
       closed: () => this.#closed,
@@ -175,6 +186,8 @@ export class Engine {
       catchUp: () => this.#catchUp(),
       ownChanges: () => this.#log.mark(io.db),
       now: () => this.#now(),
+      lockWaitMs: () => io.busyTimeoutMs,
+      checkStore: () => io.checkFile?.(true),
     });
     this.#ctx = {
       io,
@@ -291,6 +304,11 @@ export class Engine {
    */
   #run<T>(fn: () => Promise<T>, flushRetrieved = true): Promise<T> {
     if (this.#closed || this.#closing) return Promise.reject(new AnamnesisError('CLOSED'));
+    try {
+      this.#io.checkFile?.(false); // a file store whose file was deleted, moved or replaced
+    } catch (e) {
+      return Promise.reject(e);
+    }
     if (this.#parts.scheduled) this.#parts.schedule(); // not while calls come
     this.#dedup.postpone(); // nor a rebuild of the Bloom filter
     this.#rest.postpone(); // nor the rest of the stored vectors
@@ -301,7 +319,14 @@ export class Engine {
     // Only catalogued errors leave the engine: SQLite's (a page found corrupt by a read) are
     // mapped, anything else is INTERNAL.
     const p = fn().catch((e: unknown) => {
-      throw mapSqliteError(e, 'reading the store');
+      const error = mapSqliteError(e, 'reading the store');
+      // a read-only store says why it is (the file, the folder, a -shm left unwritable)
+      if (error.code === 'READ_ONLY' && this.#io.reason && !error.message.includes(this.#io.reason))
+        throw new AnamnesisError('READ_ONLY', `${error.message} (${this.#io.reason})`, {
+          cause: error,
+          ...(error.details === undefined ? {} : { details: error.details }),
+        });
+      throw error;
     });
     this.#pending.add(p);
     const done = () => {
@@ -312,6 +337,16 @@ export class Engine {
     };
     p.then(done, done);
     return p;
+  }
+
+  /**
+   * At close: saves the queued `retrieved` events, waiting (without stopping the thread) up to the
+   * busy timeout for another process's write lock.
+   */
+  async #saveRetrieved(): Promise<void> {
+    const deadline = performance.now() + (this.#io.busyTimeoutMs ?? 0);
+    while (!this.#retrieved.flush(true) && performance.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 25));
   }
 
   /** Runs a read of pages read once on the small bulk-read page cache (see `bulkRead`). */
@@ -519,6 +554,20 @@ export class Engine {
     );
   }
 
+  /**
+   * Pins a memory (`pinned` true, the default) or unpins it (false); returns whether that changed
+   * it (false: it was so already). A pinned memory never decays: recall ranks it as if it were
+   * made now, in every profile that weighs age. And it is always a candidate for its topics: a
+   * recall whose query shares a word with it, or whose meaning is close to it (its meaning
+   * strength at least `WEAK_MATCH`, 0.3), finds it however many newer memories on the same
+   * topic outrank it in the other legs. `Memory.pinned` says it; `list({ filter: { pinned: true } })`
+   * lists the pinned memories. `NOT_FOUND` for an unknown id, `INVALID_INPUT` for a `pinned` that
+   * is not a boolean.
+   */
+  pin(id: string, pinned = true): Promise<boolean> {
+    return this.#run(async () => this.#writes.run(pinPlan(id, pinned)));
+  }
+
   /** Removes links from one memory to another (of one kind, or all kinds); returns how many. */
   unlink(from: string, to: string, kind?: string): Promise<number> {
     return this.#run(async () => this.#writes.run(unlinkPlan(from, to, kind)));
@@ -659,6 +708,7 @@ export class Engine {
         schemaVersion: this.#schemaVersion,
         modelState: this.#model.state,
         recallStages: this.#stages,
+        usageQueue: { pending: this.#retrieved.pendingEvents, dropped: this.#retrieved.dropped },
       }),
     );
   }
@@ -747,7 +797,7 @@ export class Engine {
       await this.#sync?.stop();
       clearInterval(this.#watch);
       await Promise.allSettled([...this.#pending]);
-      this.#retrieved.flush();
+      await this.#saveRetrieved();
       this.#dedup.stop();
       this.#rest.stop();
       this.#merge.stop();

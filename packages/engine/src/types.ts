@@ -28,6 +28,12 @@ export interface Memory {
   accessCount: number;
   /** Stored quality score in [0, 1] (Memsense's memory_score). */
   memoryScore: number;
+  /**
+   * Pinned (`Engine.pin`): recall gives it no recency decay (it ranks as if made now) and makes it
+   * a candidate whenever it shares a word with the query or its meaning is close enough (see
+   * `WEAK_MATCH`, 0.3), however many newer memories outrank it. Default false.
+   */
+  pinned: boolean;
 }
 
 /** A link to another memory, given with `remember` or `link`. */
@@ -93,6 +99,8 @@ export interface MemoryFilter {
   meta?: Record<string, MetaValue>;
   /** Only these ids. */
   ids?: string[];
+  /** Only pinned memories (`true`) or only memories not pinned (`false`); see `Engine.pin`. */
+  pinned?: boolean;
 }
 
 /** A caller-supplied ranked list fused with the legs. */
@@ -249,6 +257,12 @@ export interface Explain {
    * ranks just above it, and its match is the older's where that is greater.
    */
   replaces?: string;
+  /**
+   * The memory is pinned (`Engine.pin`): it had no recency decay (its age counted as 0), and when
+   * it qualified (a word of the query, or its meaning at `WEAK_MATCH`, 0.3, or above) it was a
+   * candidate of the `pinned` leg (in `legs`) whatever the other legs found.
+   */
+  pinned?: true;
 }
 
 /** One thing a query asks for, as recall read it (`Explain.query`). */
@@ -341,7 +355,8 @@ export interface RecallResult extends Memory {
 }
 
 /**
- * What a committed change did: `'remember'` (`remember`, `rememberMany`), `'update'`, `'forget'`,
+ * What a committed change did: `'remember'` (`remember`, `rememberMany`), `'update'` (`update`,
+ * `pin`), `'forget'`,
  * `'link'`, `'unlink'`, `'usage'` (`markUsed`, `setDeviceUsage`), `'import'`, `'model'` (the
  * embedding model became ready: recalls now search by meaning too), and `'elsewhere'`: another
  * process committed to the store (a file store shared by processes), heard at the engine's next
@@ -375,7 +390,7 @@ export interface StoreChange {
  *   weighing its words
  * - `embed`: the query's vector (the model)
  * - `fts`, `expansion`, `vector`, `date`, `graph`: the candidate legs (`vector` includes the
- *   sample of cosines that scales meaning strength; `graph` the caller's own lists)
+ *   sample of cosines that scales meaning strength; `graph` the caller's own lists and the pinned memories' leg)
  * - `rows`: the candidates' rows and cosines
  * - `fusion`: prior legs, fusion, priors, dedup
  * - `signals`: context, speaker, sessions
@@ -416,6 +431,19 @@ export interface EngineStats {
    * count and a decayed sum per memory and kind.
    */
   usageEvents: number;
+  /**
+   * The `retrieved` events of recalls not in {@link usageEvents}: they are queued and saved behind
+   * the calls (in the next quiet second, at the next call other than a recall, at close). Where
+   * another process holds the write lock of a file store, they wait, queued, and are saved once
+   * it lets go; they are dropped only past 100,000 queued or when a save fails otherwise (a
+   * read-only store, a full disk), and counted here.
+   */
+  usageQueue: {
+    /** Events queued, not saved yet (one per memory a recall returned). */
+    pending: number;
+    /** Events dropped unsaved since open. */
+    dropped: number;
+  };
   /** Database size in bytes. */
   bytes: number;
   /** Where the store lives: OPFS (browser), memory, or a file (Node). */

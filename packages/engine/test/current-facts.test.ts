@@ -53,6 +53,19 @@ describe('current facts first', () => {
     }
   });
 
+  it('a question about one’s own fact in other words than the note’s finds it: the relation’s words', async () => {
+    // "address" is in no note: the notes say where one lives with live, flat, house
+    const rs = await engine.recall('what is my address', { explain: true });
+    expect(rs[0]?.id).toBe(ids.bristol);
+    expect(rs[0]!.weak).toBeUndefined();
+    // the same word in a question about something else reads no relation: the flat's note is no
+    // lexical match of it
+    const other = await engine.recall('what is the address of the bike shop', { explain: true });
+    expect(other[0]?.id).toBe(ids.bike);
+    const flat = other.find((r) => r.id === ids.bristol);
+    expect(flat?.explain!.legs.map((l) => l.leg) ?? []).not.toContain('fts');
+  });
+
   it('another person’s fact is not superseded: the brother still lives in Valencia', async () => {
     expect(await engine.history(ids.brother!)).toHaveLength(1);
     const rs = await engine.recall('where does Tomas live', { explain: true });

@@ -238,12 +238,14 @@ describe('injection: no caller text is ever spliced into SQL', () => {
   /** Interpolations allowed in SQL: engine-owned fragments only. */
   const ALLOWED = new Set([
     'MEMORY_COLUMNS', // fixed column list (store.ts)
+    'STORED_MEMORY_COLUMNS', // fixed column list (store.ts)
     'bm25', // the lexical leg's bm25() call, one of two fixed strings (recall-legs.ts)
     'bm25Call', // the same string, passed to the pruned top-k search (top-bm25.ts)
     'where', // buildFilter's WHERE: fixed fragments and `?` (checked below)
     'column', // list order: 'm.updated_at' or 'm.created_at', chosen by a fixed comparison
     'SCHEMA_VERSION', // a number constant
     'Math.round(mb * 1024)', // pageCachePragma: a rounded number (pageCacheMb is validated as one)
+    'waitFor', // tryBegin's busy timeout: Math.max(0, Math.floor(ms)), a number (store/sqlite.ts)
     "kinds.map(() => '?').join(',')", // placeholders only
     "sessions.map(() => '?').join(',')",
     'CIPHER', // the fixed SQLite3MC cipher name of encrypted stores (storage/encryption.ts)

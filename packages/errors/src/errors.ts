@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   /**
    * The store does not exist: a file store opened with `create: false` (the CLI's `stats`,
    * `recall`, `export`) at a path where there is no file, a mistyped `--db`. Nothing was created.
+   * Also a file store whose file was deleted, moved or replaced while the engine had it open
+   * (`rm memory.db*`): every call fails so from then on, and no write was acknowledged after.
    */
   STORE_NOT_FOUND: 'The store does not exist',
   /** The store file is damaged; `recoverStore` / `recoverMemory` salvage what is readable. */

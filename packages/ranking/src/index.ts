@@ -82,6 +82,7 @@ export {
   factSubjects,
   RELATIONS,
   relationsOf,
+  relationWordsOf,
   saysChange,
   supersedingRelation,
 } from './supersession.ts';

@@ -165,6 +165,21 @@ export function relationsOf(text: string): string[] {
   return [...relationsAt(wordsOf(text)).keys()];
 }
 
+/**
+ * The other words of each relation that `word` says (lower case, as {@link RELATIONS} lists
+ * them): "address" → live, flat, house, home…; "car" → drive, driving, vehicle. A question about a
+ * person's own fact ("what is my address", "which car do I have") is answered by a note that
+ * states the relation in other words ("the new place is a cottage in Ely", "now driving a Leaf").
+ */
+export function relationWordsOf(word: string): string[] {
+  const w = singular(word.toLowerCase());
+  const out = new Set<string>();
+  for (const [i, r] of RELATION_WORDS.entries())
+    if (r.words.has(w)) for (const other of RELATIONS[i]!.words) out.add(other);
+  for (const other of [...out]) if (singular(other) === w) out.delete(other);
+  return [...out];
+}
+
 /** Words of a person other than the one writing (a relative, a friend). */
 const OTHERS = new Set(
   'mum mom mother dad father sister brother son daughter wife husband partner friend grandma grandmother grandad grandfather granny grandpa aunt uncle cousin niece nephew colleague boss neighbour neighbor he she they his her their'.split(

@@ -32,8 +32,9 @@ export interface EngineOptions {
   create?: boolean;
   /**
    * `storage: 'file'`: how long a write waits for another process's write to the same file to
-   * finish, in ms (0–600,000), before failing with `STORE_LOCKED` (nothing written; retry). Reads
-   * never wait. Default 5,000.
+   * finish, in ms (0–600,000), before failing with `STORE_LOCKED` (nothing written; retry). The
+   * wait does not stop the process: the lock is tried in short attempts, and reads (and other
+   * calls) answer meanwhile. Reads never wait. Default 5,000.
    */
   busyTimeoutMs?: number;
   /**
@@ -131,6 +132,8 @@ export const WRITE_METHODS = {
   /** A supersession undone. */
   unsupersede: true,
   markUsed: true,
+  /** A memory pinned or unpinned. */
+  pin: true,
   /** Another device's usage of a memory, as a sync applies it. */
   setDeviceUsage: true,
   import: true,

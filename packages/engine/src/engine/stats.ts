@@ -12,6 +12,7 @@ export interface StatsInput {
   readonly schemaVersion: number;
   readonly modelState: ModelState;
   readonly recallStages: RecallStageTimes;
+  readonly usageQueue: EngineStats['usageQueue'];
 }
 
 /** What the store and its model are (`Engine.about`): read from memory, not from the store. */
@@ -48,6 +49,7 @@ export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats
     // the events of the last week, and the older ones folded
     usageEvents:
       n('SELECT count(*) FROM usage') + n('SELECT coalesce(sum(count), 0) FROM usage_folded'),
+    usageQueue: { ...engine.usageQueue },
     bytes: n('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
     ...storeAbout(ctx, engine.modelState),
     truncated: similarity.truncated,

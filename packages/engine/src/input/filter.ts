@@ -104,7 +104,7 @@ export function buildFilter(filter: MemoryFilter | undefined): SqlFilter {
   if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
     throw new AnamnesisError('INVALID_INPUT', 'filter must be an object');
   }
-  const known = new Set(['tags', 'kind', 'session', 'after', 'before', 'meta', 'ids']);
+  const known = new Set(['tags', 'kind', 'session', 'after', 'before', 'meta', 'ids', 'pinned']);
   for (const key of Object.keys(filter)) {
     if (!known.has(key))
       throw new AnamnesisError('INVALID_INPUT', `unknown filter ${JSON.stringify(key)}`);
@@ -128,6 +128,15 @@ export function buildFilter(filter: MemoryFilter | undefined): SqlFilter {
   if (filter.ids !== undefined) {
     parts.push('m.id IN (SELECT value FROM json_each(?))');
     params.push(JSON.stringify(strings(filter.ids, 'filter.ids')));
+  }
+  if (filter.pinned !== undefined) {
+    if (typeof filter.pinned !== 'boolean')
+      throw new AnamnesisError('INVALID_INPUT', 'filter.pinned must be a boolean');
+    parts.push(
+      filter.pinned
+        ? 'EXISTS (SELECT 1 FROM pins p WHERE p.rid = m.rid)'
+        : 'NOT EXISTS (SELECT 1 FROM pins p WHERE p.rid = m.rid)',
+    );
   }
   if (filter.after !== undefined) {
     parts.push('m.created_at >= ?');

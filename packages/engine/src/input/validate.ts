@@ -5,7 +5,7 @@ import { assertColumnText, assertWellFormed, stripBom } from './text.ts';
 import type { LinkInput, Memory, MetaValue, RememberInput, UpdateInput } from '../types.ts';
 
 /** A validated, normalised memory ready to insert (the store adds the rest of a `Memory`). */
-export type NewMemory = Omit<Memory, 'id' | 'updatedAt' | 'accessCount'> & {
+export type NewMemory = Omit<Memory, 'id' | 'updatedAt' | 'accessCount' | 'pinned'> & {
   id: string | undefined;
   links: Required<LinkInput>[];
   allowDuplicate: boolean;

@@ -48,8 +48,9 @@ interface Header {
   vectors: boolean;
 }
 
-/** One memory line of an export. */
-interface MemoryLine extends Memory {
+/** One memory line of an export (`pinned` absent in an export of a version without pinning). */
+interface MemoryLine extends Omit<Memory, 'pinned'> {
+  pinned?: boolean;
   type: 'memory';
   links: { to: string; kind: string; weight: number }[];
   /** Usage events not folded yet (those of the last week, `USAGE_EVENT_WINDOW_MS`), oldest first. */
@@ -229,6 +230,10 @@ export function importPlan(
       if (!Number.isSafeInteger(accessCount) || accessCount < 0)
         throw new AnamnesisError('INVALID_INPUT', 'accessCount must be a non-negative integer');
       const links = validateLinks(l.links);
+      // absent (an export of a version without pinning): not pinned
+      if (l.pinned !== undefined && typeof l.pinned !== 'boolean')
+        throw new AnamnesisError('INVALID_INPUT', 'pinned must be a boolean');
+      const pinned = l.pinned === true;
       if (l.usage !== undefined && !Array.isArray(l.usage))
         throw new AnamnesisError('INVALID_INPUT', 'usage must be an array');
       const usage: UsageEventRow[] = [];
@@ -278,7 +283,17 @@ export function importPlan(
         // Stored bytes are kept verbatim (a round trip stays byte-identical) unless not unit length.
         if (Math.abs(norm(vector) - 1) > 1e-3) vector = unitVector(vector);
       }
-      return { m, id: m.id ?? '', updatedAt, accessCount, links, usage, usageFolded, vector };
+      return {
+        m,
+        id: m.id ?? '',
+        updatedAt,
+        accessCount,
+        pinned,
+        links,
+        usage,
+        usageFolded,
+        vector,
+      };
     } catch (e) {
       if (e instanceof AnamnesisError)
         throw new AnamnesisError(e.code, `memory ${i + 1}: ${e.message}`, {
@@ -340,6 +355,7 @@ export function importPlan(
           id: x.id,
           updatedAt: x.updatedAt,
           accessCount: x.accessCount,
+          pinned: x.pinned,
           contentHash: hashes[i]!,
         })),
       );

@@ -13,7 +13,7 @@ import { migrate } from '../store/schema.ts';
 import { asDatabase, importDatabase, loadSqlite, type WasmDatabase } from '../store/sqlite.ts';
 import {
   insertMemories,
-  MEMORY_COLUMNS,
+  STORED_MEMORY_COLUMNS,
   toMemory,
   toMemoryRow,
   type MemoryRow,
@@ -195,6 +195,8 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
   const rows = new Map<number, MemoryRow>();
   const links: [number, number, string, number][] = [];
   const usage: [number, string, number][] = [];
+  /** The pinned memories' rids, where the store has pins and they are readable. */
+  let pins: readonly number[] = [];
   let model = 'unknown';
   let dims = 0;
   let expected: Set<number> | undefined;
@@ -230,7 +232,7 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
         0;
       const failed = readRanges(
         d,
-        `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.rid BETWEEN ?1 AND ?2`,
+        `SELECT ${STORED_MEMORY_COLUMNS} FROM memories m WHERE m.rid BETWEEN ?1 AND ?2`,
         1,
         max,
         (r) => {
@@ -274,6 +276,7 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
       );
       if (usageFailed.keys.length + usageFailed.ranges.length > 0)
         problems.push('some usage events sit on unreadable pages');
+      pins = firstAnswer([() => d.selectValues('SELECT rid FROM pins') as number[]]) ?? [];
     }
   } finally {
     db?.close();
@@ -304,6 +307,10 @@ export async function recoverStore(source: Uint8Array | string): Promise<Recover
     const ordered = [...rows.values()].sort((a, b) => a.rid - b.rid);
     const ids = new Set<string>();
     const unique = ordered.filter((r) => !ids.has(r.id) && ids.add(r.id));
+    for (const rid of pins) {
+      const row = rows.get(rid);
+      if (row) row.pinned = true;
+    }
     out.exec('BEGIN');
     const rids = insertMemories(asDatabase(out), unique);
     const map = new Map(unique.map((r, i) => [r.rid, rids[i]!]));

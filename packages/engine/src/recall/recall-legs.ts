@@ -247,14 +247,42 @@ export function importanceLeg(rows: readonly CandidateRow[]): RankedList {
   };
 }
 
-/** Candidates newest first; the score is minus the age in hours at `now` (ms since the epoch). */
-export function recencyLeg(rows: readonly CandidateRow[], now: number): RankedList {
+/**
+ * Candidates newest first; the score is minus the age in hours at `now` (ms since the epoch). A
+ * pinned memory (`pinned`) never ages: it counts as made at `now`.
+ */
+export function recencyLeg(
+  rows: readonly CandidateRow[],
+  now: number,
+  pinned: ReadonlySet<number> = new Set(),
+): RankedList {
+  const made = (r: CandidateRow) => (pinned.has(r.rid) ? Math.max(now, r.createdAt) : r.createdAt);
   return {
     leg: 'recency',
     items: [...rows]
-      .sort((a, b) => b.createdAt - a.createdAt || a.rid - b.rid)
-      .map((r) => ({ id: String(r.rid), score: -(now - r.createdAt) / HOUR })),
+      .sort((a, b) => made(b) - made(a) || a.rid - b.rid)
+      .map((r) => ({ id: String(r.rid), score: -(now - made(r)) / HOUR })),
   };
+}
+
+/**
+ * Every pinned memory (`Engine.pin`), read once per store generation (`RecallMemo.pinned`): what
+ * recall treats as never aging.
+ */
+export function allPinned({ read, memo }: RecallReads): ReadonlySet<number> {
+  memo.pinned ??= new Set(read.all('SELECT rid FROM pins', [], (c) => c.num(0)));
+  return memo.pinned;
+}
+
+/** The pinned memories the filter allows: the candidates of the `pinned` leg, before they qualify. */
+export function pinnedRids(reads: RecallReads, { where, params }: SqlFilter): number[] {
+  const all = allPinned(reads);
+  if (all.size === 0 || where === EVERY_MEMORY) return [...all].sort((a, b) => a - b);
+  return reads.read.all(
+    `SELECT m.rid FROM pins p JOIN memories m ON m.rid = p.rid WHERE ${where} ORDER BY m.rid`,
+    params,
+    (c) => c.num(0),
+  );
 }
 
 /**

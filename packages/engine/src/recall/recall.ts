@@ -1,11 +1,13 @@
 import {
   applyPriors,
+  asksSelf,
   budgetCut,
   compress,
   countTokens,
   fuse,
   mmr,
   poolSize,
+  relationWordsOf,
   sessionFirst,
   valueDensity,
   wholeFirst,
@@ -22,11 +24,13 @@ import { buildFilter } from '../input/filter.ts';
 import { lexicalWords } from '../store/lexical.ts';
 import {
   allowedRids,
+  allPinned,
   expansionLeg,
   extraLeg,
   ftsLeg,
   graphLeg,
   importanceLeg,
+  pinnedRids,
   recencyLeg,
   usageLeg,
   usageScores,
@@ -45,7 +49,7 @@ import {
   timedMatch,
   WEAK_MATCH,
 } from './match.ts';
-import { parseQuery } from './query/parse.ts';
+import { ftsString, parseQuery } from './query/parse.ts';
 import { readTime, type TimeReading } from './query/time.ts';
 import { standsAlone } from './query/word-at.ts';
 import { modelShare } from './model-share.ts';
@@ -80,6 +84,7 @@ export interface RecallContext extends RecallReads {
 }
 
 const HOUR = 3_600_000;
+
 /** Candidates checked for a newer memory that supersedes them (at least `topK`). */
 const SUPERSESSION_HEAD = 30;
 /** The lexical coverage of a memory holding every part of a query (sums of shares round). */
@@ -102,12 +107,15 @@ export async function recall(
   // the time the query names becomes windows of the date leg; its words leave the other legs
   const time = readTime(query, ctx.now);
   const asked = time.rest;
-  const slots = resolveQuery(
-    ctx.read,
+  const slots = withRelationWords(
+    resolveQuery(
+      ctx.read,
+      asked,
+      parseQuery(asked, plan.typing),
+      (w) => ctx.similarity.knows?.(w) ?? false,
+      ctx.memo.match.words,
+    ),
     asked,
-    parseQuery(asked, plan.typing),
-    (w) => ctx.similarity.knows?.(w) ?? false,
-    ctx.memo.match.words,
   );
   // the model reads corrected words and the completed word being typed, as the lexical leg does
   const read = modelQuery(asked, slots);
@@ -194,6 +202,18 @@ export async function recall(
     lists.push(graphLeg(ctx.read, seeds, plan.maxHops, plan.undirected, allowed, perLeg));
   }
   for (const extra of plan.extraLists) lists.push(extraLeg(ctx.read, extra, allowed));
+  // Pinned memories are candidates whenever they match, however far down the other legs they are.
+  const pinnedList = pinnedLeg(
+    pinnedRids(ctx, filter),
+    coverageOf,
+    (rids) => {
+      const cosines = ctx.similarity.similarities(rids, queryVector);
+      return new Map(rids.map((rid) => [rid, meaningStrength(cosines.get(rid) ?? 0, scale)]));
+    },
+    perLeg,
+    profile.lexicalEvidence,
+  );
+  if (pinnedList) lists.push(pinnedList);
   clock.lap('graph');
 
   // Features of every candidate (filters were applied inside each leg); whole rows (text, tags,
@@ -209,11 +229,13 @@ export async function recall(
   };
   const features = new Map<string, CandidateFeatures>();
   const similarity = ctx.similarity.similarities([...rows.keys()], queryVector);
+  // a pinned memory never decays: age 0 for every recency (multiplier, factor, prior, leg)
+  const pinned = allPinned(ctx);
   for (const [rid, row] of rows) {
     features.set(String(rid), {
       similarity: similarity.get(rid)!,
       importance: row.importance,
-      ageHours: Math.max(0, (ctx.now - row.createdAt) / HOUR),
+      ageHours: pinned.has(rid) ? 0 : Math.max(0, (ctx.now - row.createdAt) / HOUR),
       accessCount: row.accessCount,
       memoryScore: row.memoryScore,
     });
@@ -224,7 +246,7 @@ export async function recall(
   const fused: RankedList[] = lists.map(known);
   const present = [...rows.values()];
   if (profile.legs.includes('importance')) fused.push(importanceLeg(present));
-  if (profile.legs.includes('recency')) fused.push(recencyLeg(present, ctx.now));
+  if (profile.legs.includes('recency')) fused.push(recencyLeg(present, ctx.now, pinned));
   if (profile.legs.includes('usage')) fused.push(usageLeg(ctx, present, ctx.now));
 
   const weights: Record<string, number> = { ...plan.extraWeights };
@@ -472,6 +494,7 @@ export async function recall(
         query: [...queryExplain(slots), ...time.readings.map(timeExplain)],
         ...(superseded.has(c.id) ? { supersededBy: supersededExplain(superseded.get(c.id)!) } : {}),
         ...(olderOf.has(c.id) ? { replaces: idsOf([Number(olderOf.get(c.id)!.id)])[0]! } : {}),
+        ...(pinned.has(Number(c.id)) ? { pinned: true as const } : {}),
         ...(sessionInfo.has(c.id) ? { session: sessionInfo.get(c.id)! } : {}),
         ...(mmrRank.has(c.id) ? { mmrRank: mmrRank.get(c.id)! } : {}),
         ...(compressed
@@ -531,6 +554,21 @@ function relatedWords(similarity: SimilarityBackend, query: string, s: ResolvedS
   if (Array.from(word).length < 3) return [];
   if (!standsAlone(query, s.words[0]!)) return [];
   return similarity.neighbours(word).filter((n) => n !== word);
+}
+
+/**
+ * A question about the person's own fact ("what is my address", "which car do I have") reads each
+ * word that says a relation in the relation's other words too, as alternatives of its slot
+ * (`relationWordsOf`: "address" → live, flat, house, cottage…): the note that answers it states
+ * the fact ("the new place is a cottage in Ely", "now driving a Leaf"). Issue 70.
+ */
+function withRelationWords(slots: ResolvedSlot[], query: string): ResolvedSlot[] {
+  if (!asksSelf(query)) return slots;
+  return slots.map((s) => {
+    if (s.kind !== 'word' || s.prefix) return s;
+    const more = relationWordsOf(s.correction ?? s.words[0]!).map((w) => ftsString([w]));
+    return more.length === 0 ? s : { ...s, terms: [...new Set([...s.terms, ...more])] };
+  });
 }
 
 /** What the query was read as, for `explain.query`. */
@@ -605,6 +643,45 @@ function selectByBudget(
           }
         : {}),
     }));
+}
+
+/**
+ * The `pinned` leg: of the pinned memories the filter allows (`rids`), those that share a word
+ * with the query (lexical coverage above 0) or whose meaning strength is at least
+ * {@link WEAK_MATCH} (0.3, where a result's meaning alone is no longer weak), best first by the
+ * greater of the two, at most `limit`. Meaning strength places a cosine on the query's own scale
+ * (how far it stands above the best cosine the store's memories reach by chance for that query),
+ * so one floor holds for every model and store, where a raw cosine floor would not; below it, a
+ * pinned memory would join queries it has nothing to do with. With a
+ * profile's lexical evidence, a rank counts as the fts leg's does for that share of the query
+ * (`min(1, share / full)^exponent`), so a pinned memory that holds one common word of the query
+ * gains little. Undefined when no pinned memory qualifies.
+ */
+function pinnedLeg(
+  rids: readonly number[],
+  coverageOf: (rids: readonly number[]) => Map<number, number>,
+  meaningOf: (rids: readonly number[]) => Map<number, number>,
+  limit: number,
+  weigh: ScoringProfile['lexicalEvidence'],
+): RankedList | undefined {
+  if (rids.length === 0) return undefined;
+  const meaning = meaningOf(rids);
+  const cover = coverageOf(rids);
+  const items = rids
+    .map((rid) => ({ rid, lexical: cover.get(rid) ?? 0, meaning: meaning.get(rid) ?? 0 }))
+    .filter((x) => x.lexical > 0 || x.meaning >= WEAK_MATCH)
+    .map((x) => ({ rid: x.rid, score: Math.max(x.lexical, x.meaning) }))
+    .sort((a, b) => b.score - a.score || a.rid - b.rid)
+    .slice(0, limit);
+  if (items.length === 0) return undefined;
+  return {
+    leg: 'pinned',
+    items: items.map((x) => ({
+      id: String(x.rid),
+      score: x.score,
+      ...(weigh ? { evidence: Math.min(1, x.score / weigh.full) ** weigh.exponent } : {}),
+    })),
+  };
 }
 
 /** Memsense's session-first grouping: one result per session, with bounded turn support added. */

@@ -94,6 +94,11 @@ export class RecallMemo {
   feedback: ReadonlySet<number> | undefined;
   /** The memories of each date window the date leg read (`date-leg.ts`). */
   windows = windowRids();
+  /**
+   * The pinned memories (the `pins` table), read at the first recall after a change: any write
+   * (a `pin` among them) clears it.
+   */
+  pinned: ReadonlySet<number> | undefined;
 
   /**
    * Forgets what depends on access counts and usage (the candidate rows): recalls' retrieval
@@ -113,6 +118,7 @@ export class RecallMemo {
     this.match = matchMemo(this.match.lengths);
     this.feedback = undefined;
     this.windows = windowRids();
+    this.pinned = undefined;
   }
 }
 

@@ -32,6 +32,17 @@ export interface StorageBackend {
    * `PRAGMA data_version`. Always false where the store has one connection (OPFS, memory).
    */
   changedElsewhere(): boolean;
+  /**
+   * A file store only: how long a write waits for another process's write lock, in ms
+   * (`EngineOptions.busyTimeoutMs`), before `STORE_LOCKED`.
+   */
+  readonly busyTimeoutMs?: number;
+  /**
+   * A file store only: throws `STORE_NOT_FOUND` when the store's file was deleted, moved or
+   * replaced since it was opened (the file at its path is not the one open), and from then on.
+   * Without `force`, the file is looked at once per 250 ms at most.
+   */
+  checkFile?(force: boolean): void;
   /** OPFS only: where opening the file spent its time (see `OpenTimings.storageSteps`). */
   readonly openSteps?: StorageOpenSteps;
   close(): void;

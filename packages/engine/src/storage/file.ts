@@ -105,7 +105,11 @@ export async function openFileStorage(
   const Open = await loadLibrary(passphrase !== undefined);
   if (create) await createPrivately(path);
   else await mustExist(path);
-  const readonly = !(await writable(path));
+  let readonly = !(await writable(path));
+  // A store left by a read-only session: its -shm (and -wal) as SQLite made them, read-only.
+  const stale = readonly ? undefined : await fixLeftBehind(path);
+  if (stale !== undefined) readonly = true;
+  const { statSync } = await import('node:fs');
   // Two processes (or connections) creating one new encrypted store at once: each picked its own
   // salt for an empty file, and all but the first find the first's salt in the header only when
   // a read fails (`SQLITE_NOTADB`); they then read the header and derive the key again, once.
@@ -123,7 +127,14 @@ export async function openFileStorage(
       key = await rawKey(nodeScrypt, passphrase, salt);
     }
     try {
-      return openConnection(Open, path, { busyTimeoutMs, readonly, create, key });
+      return openConnection(Open, path, {
+        busyTimeoutMs,
+        readonly,
+        create,
+        key,
+        statSync,
+        ...(stale === undefined ? {} : { reason: stale }),
+      });
     } catch (e) {
       if (
         attempt === 0 &&
@@ -141,9 +152,17 @@ export async function openFileStorage(
 function openConnection(
   Open: Open,
   path: string,
-  options: { busyTimeoutMs: number; readonly: boolean; create: boolean; key: string | undefined },
+  options: {
+    busyTimeoutMs: number;
+    readonly: boolean;
+    create: boolean;
+    key: string | undefined;
+    statSync: StatSync;
+    /** Why the store is opened read-only, where it is not the file's or folder's mode. */
+    reason?: string;
+  },
 ): StorageBackend {
-  const { busyTimeoutMs, readonly, create, key } = options;
+  const { busyTimeoutMs, readonly, create, key, statSync } = options;
   let db: NativeDatabase | undefined;
   try {
     db = new NativeDatabase(
@@ -171,12 +190,16 @@ function openConnection(
   const open = db;
   const version = open.statement('PRAGMA data_version').pluck(true);
   let seen = Number(version.get());
+  const checkFile = fileCheck(path, statSync);
   return {
     db: open,
     kind: 'file',
     encrypted: key !== undefined,
+    busyTimeoutMs,
+    checkFile,
     reason: readonly
-      ? 'the store file or its folder is read-only: it is read, and every write fails with READ_ONLY'
+      ? (options.reason ??
+        'the store file or its folder is read-only: it is read, and every write fails with READ_ONLY')
       : undefined,
     reader: () => new NativeReader(open),
     sqliteWasmBytes: () => 0,
@@ -240,6 +263,76 @@ function rekeyFile(db: NativeDatabase, path: string, key: string): void {
   } finally {
     db.selectValue('PRAGMA journal_mode = WAL');
   }
+}
+
+/** `fs.statSync` (imported when a file store opens: see {@link openFileStorage}). */
+type StatSync = (path: string) => { dev: number; ino: number };
+
+/** At most this often, in ms, a call looks at whether the store file is still there. */
+const FILE_CHECK_MS = 250;
+
+/**
+ * {@link StorageBackend.checkFile} of the store at `path`: the file there must be the one opened
+ * (the same device and inode). One deleted (`rm memory.db*`), moved or replaced under the running
+ * process is `STORE_NOT_FOUND` from then on: SQLite would go on writing to the deleted file, and
+ * every write it acknowledged would be gone.
+ */
+function fileCheck(path: string, statSync: StatSync): (force: boolean) => void {
+  const opened = statSync(path);
+  let checkedAt = performance.now();
+  let gone: string | undefined;
+  return (force) => {
+    if (gone === undefined && (force || performance.now() - checkedAt >= FILE_CHECK_MS)) {
+      checkedAt = performance.now();
+      let now: { dev: number; ino: number } | undefined;
+      try {
+        now = statSync(path);
+      } catch {
+        now = undefined;
+      }
+      if (now === undefined) gone = 'deleted or moved';
+      else if (now.dev !== opened.dev || now.ino !== opened.ino) gone = 'replaced by another file';
+    }
+    if (gone !== undefined)
+      throw new AnamnesisError(
+        'STORE_NOT_FOUND',
+        `${path}: the store file was deleted, moved or replaced (${gone}) while this process had it open; nothing written since has been acknowledged, and this call did nothing. Close the engine and open the store again: where no file is at the path, that creates a new, empty store`,
+        { details: { path } },
+      );
+  };
+}
+
+/**
+ * A store left by a read-only session (SQLite made its `-shm`, and maybe its `-wal`, with the
+ * read-only file's mode) whose file is writable again: each of them that cannot be written is
+ * given the store file's mode when this user owns it. Returns why the store must stay read-only
+ * (one this user does not own, naming it), or undefined.
+ */
+async function fixLeftBehind(path: string): Promise<string | undefined> {
+  const fs = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  const mode = (await fs.stat(path)).mode & 0o666;
+  const uid = process.getuid?.();
+  for (const side of [`${path}-shm`, `${path}-wal`]) {
+    const stat = await fs.stat(side).catch(() => undefined);
+    if (!stat) continue;
+    if (
+      await fs.access(side, constants.W_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      continue;
+    if (uid !== undefined && stat.uid === uid) {
+      const fixed = await fs.chmod(side, mode | 0o200).then(
+        () => true,
+        () => false,
+      );
+      if (fixed) continue;
+    }
+    return `${side} cannot be written (a read-only session left it so): the store is read, and every write fails with READ_ONLY; make it writable (chmod u+w ${side}), or remove it while no process has the store open`;
+  }
+  return undefined;
 }
 
 /** scrypt from `node:crypto` (OpenSSL's, in the thread pool: the event loop is not blocked). */

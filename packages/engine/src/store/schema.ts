@@ -272,6 +272,15 @@ const MIGRATIONS: readonly string[] = [
   `,
   // Text removals counted, so that forgotten text is purged from the file (secure-delete.ts).
   COUNT_REMOVALS,
+  // Pinned memories (`Engine.pin`): a row per pinned memory, gone with it. A table of its own
+  // rather than a column of `memories`: pinning writes no memory row (no change-log entry, no
+  // FTS trigger), recall reads the pinned set whole in one small read, and the migration is
+  // idempotent (`IF NOT EXISTS`), as an `ALTER TABLE … ADD COLUMN` run twice is not.
+  `
+  CREATE TABLE IF NOT EXISTS pins (
+    rid INTEGER PRIMARY KEY REFERENCES memories(rid) ON DELETE CASCADE
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -104,10 +104,11 @@ export function mapSqliteError(e: unknown, what: string): AnamnesisError {
 
 /**
  * Runs `fn` inside one `BEGIN IMMEDIATE … COMMIT`; any throw rolls everything back and is mapped
- * to the error catalogue. `fn` must be synchronous, so no other call can interleave.
+ * to the error catalogue. `fn` must be synchronous, so no other call can interleave. `begun`: the
+ * caller ran `BEGIN IMMEDIATE` already ({@link tryBegin}), in the same synchronous step.
  */
-export function transaction<T>(db: Database, what: string, fn: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
+export function transaction<T>(db: Database, what: string, fn: () => T, begun = false): T {
+  if (!begun) db.exec('BEGIN IMMEDIATE');
   try {
     const out = fn();
     db.exec('COMMIT');
@@ -155,4 +156,32 @@ export function importDatabase(sqlite3: Sqlite3, bytes: Uint8Array): WasmDatabas
     throw new AnamnesisError('STORE_CORRUPT', `could not load the store file (rc ${rc})`);
   }
   return db;
+}
+
+/** Sets the connection's busy timeout (ms, a whole number ≥ 0). */
+function setBusyTimeout(db: Database, ms: number): void {
+  const waitFor = Math.max(0, Math.floor(ms));
+  db.exec(`PRAGMA busy_timeout = ${waitFor}`);
+}
+
+/**
+ * `BEGIN IMMEDIATE`, waiting at most `waitMs` for another process's write lock (SQLite's busy
+ * handler sleeps the thread: a long wait here would stop every other call of this process, the
+ * reads included). Returns false when the lock stayed held (nothing begun), true once the write
+ * transaction is open; throws (mapped) for anything else. The connection's busy timeout is put
+ * back as it was.
+ */
+export function tryBegin(db: Database, waitMs: number, what: string): boolean {
+  const before = Number(db.selectValue('PRAGMA busy_timeout'));
+  setBusyTimeout(db, waitMs);
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    return true;
+  } catch (e) {
+    const mapped = mapSqliteError(e, what);
+    if (mapped.code === 'STORE_LOCKED') return false;
+    throw mapped;
+  } finally {
+    setBusyTimeout(db, before);
+  }
 }

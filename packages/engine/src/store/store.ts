@@ -5,9 +5,15 @@ import { lexicalText } from './lexical.ts';
 import { INSERT_INDEXES_FTS } from './schema.ts';
 import { siteWordsOfMeta } from './site.ts';
 
-/** The columns every memory read selects, in this order. */
-export const MEMORY_COLUMNS =
+/**
+ * The columns of the `memories` table a memory read selects, in this order (what a recovery reads
+ * of a damaged store, whose other tables may be unreadable or absent).
+ */
+export const STORED_MEMORY_COLUMNS =
   'm.rid, m.id, m.text, m.kind, m.session, m.tags, m.meta, m.importance, m.created_at, m.updated_at, m.access_count, m.memory_score, m.content_hash';
+
+/** The columns every memory read selects, in this order: {@link STORED_MEMORY_COLUMNS}, then whether it is pinned. */
+export const MEMORY_COLUMNS = `${STORED_MEMORY_COLUMNS}, EXISTS (SELECT 1 FROM pins p WHERE p.rid = m.rid)`;
 
 /** A memory row with its SQLite row id and content hash. */
 export interface MemoryRow extends Memory {
@@ -56,6 +62,7 @@ export function readMemoryRow(c: Columns): MemoryRow {
     accessCount: c.num(10),
     memoryScore: c.num(11),
     contentHash: c.text(12)!,
+    pinned: c.num(13) === 1,
   };
 }
 
@@ -125,6 +132,8 @@ export function toMemoryRow(r: unknown[]): MemoryRow {
     accessCount: r[10] as number,
     memoryScore: r[11] as number,
     contentHash: r[12] as string,
+    // absent in a row read with STORED_MEMORY_COLUMNS (a recovery): not pinned
+    pinned: r[13] === 1,
   };
 }
 
@@ -168,8 +177,11 @@ export function ridsByIds(db: Database, ids: readonly string[]): Map<string, num
   return out;
 }
 
-/** A memory row to insert: every column the engine writes. */
-export type MemoryInsert = Memory & { contentHash: string };
+/**
+ * A memory row to insert: every column the engine writes (`pinned`, absent or false: not pinned;
+ * true: a row of `pins` too).
+ */
+export type MemoryInsert = Omit<Memory, 'pinned'> & { contentHash: string; pinned?: boolean };
 
 /**
  * One `INSERT … SELECT` writes many rows, read from one bound JSON array of rows (rid, id, text,
@@ -275,7 +287,18 @@ export function insertMemories(db: Database, rows: readonly MemoryInsert[]): num
   } finally {
     db.exec({ sql: 'DELETE FROM meta WHERE key = ?', bind: [INSERT_INDEXES_FTS] });
   }
+  pinRows(db, rows, rids);
   return rids;
+}
+
+/** After an insert: pins the rows that are pinned (an import or a recovery of pinned memories). */
+function pinRows(db: Database, rows: readonly MemoryInsert[], rids: readonly number[]): void {
+  const pinned = rids.filter((_, i) => rows[i]!.pinned === true);
+  if (pinned.length > 0)
+    db.exec({
+      sql: 'INSERT OR IGNORE INTO pins(rid) SELECT value FROM json_each(?)',
+      bind: [JSON.stringify(pinned)],
+    });
 }
 
 /** {@link insertMemories} one row at a time (values JSON cannot carry, or rids near the limit). */
@@ -294,6 +317,7 @@ function insertMemoriesByRow(db: Database, rows: readonly MemoryInsert[]): numbe
   } finally {
     stmt.finalize();
   }
+  pinRows(db, rows, rids);
   return rids;
 }
 

@@ -152,6 +152,34 @@ export function linkPlan(
   };
 }
 
+/**
+ * The plan of `pin`: pins a memory (`pinned` true) or unpins it; replies whether that changed it.
+ * `NOT_FOUND` for an unknown id, `INVALID_INPUT` for a `pinned` that is not a boolean. Its update
+ * time stays: pinning is not an edit of the memory.
+ */
+export function pinPlan(id: string, pinned: boolean): WritePlan<boolean> {
+  const key = validateId(id);
+  if (typeof pinned !== 'boolean')
+    throw new AnamnesisError('INVALID_INPUT', 'pinned must be a boolean');
+  return {
+    what: pinned ? 'pinning' : 'unpinning',
+    kind: 'update',
+    ids: () => [key],
+    tx: (db) => {
+      const rid = ridsByIds(db, [key]).get(key);
+      if (rid === undefined) throw new AnamnesisError('NOT_FOUND', key, { details: { id: key } });
+      db.exec({
+        sql: pinned
+          ? 'INSERT OR IGNORE INTO pins(rid) VALUES (?)'
+          : 'DELETE FROM pins WHERE rid = ?',
+        bind: [rid],
+      });
+      return db.changes() > 0;
+    },
+    changed: (changed) => changed,
+  };
+}
+
 /** The plan of `unlink`: removes links from one memory to another (of one kind, or all kinds). */
 export function unlinkPlan(from: string, to: string, kind?: string): WritePlan<number> {
   const src = validateId(from);

@@ -1,6 +1,6 @@
 import { AnamnesisError } from '@anamnesis/errors';
 import type { Database } from '../store/database.ts';
-import { transaction } from '../store/sqlite.ts';
+import { transaction, tryBegin } from '../store/sqlite.ts';
 import type { ChangeKind } from '../types.ts';
 
 /**
@@ -65,7 +65,25 @@ export interface WritePathHooks {
   ownChanges(): () => void;
   /** The clock, in ms since the epoch (operation records older than a day are dropped). */
   now(): number;
+  /**
+   * A store other processes may write (a file store): how long a write waits for another
+   * process's write lock, in ms, before `STORE_LOCKED`. The wait is asynchronous (short lock
+   * attempts, {@link LOCK_TRY_MS}, with pauses between): this process's reads go on meanwhile.
+   * Absent or undefined: `BEGIN IMMEDIATE` runs as it is (a store with one connection).
+   */
+  lockWaitMs?(): number | undefined;
+  /**
+   * Inside the transaction, after `tx`, just before `COMMIT`: throws when the store can no longer
+   * keep the write (a file store whose file was deleted, moved or replaced: `STORE_NOT_FOUND`), so
+   * no write is acknowledged that nothing holds. The write is rolled back.
+   */
+  checkStore?(): void;
 }
+
+/** One attempt at another process's write lock, in ms (SQLite sleeps the thread meanwhile). */
+const LOCK_TRY_MS = 20;
+/** The pause between two attempts, in ms (other calls of this process run meanwhile). */
+const LOCK_PAUSE_MS = 25;
 
 /** How long an operation id is remembered, in ms: far longer than any owner hand-over. */
 const OPERATION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -145,7 +163,7 @@ export class WritePath {
       let committed = () => {};
       let result: T;
       try {
-        result = transaction(this.#db, plan.what, () => {
+        result = await this.#transaction(plan.what, () => {
           if (this.#hooks.catchUp() && plan.stale?.(this.#db)) {
             stale = true;
             throw new AnamnesisError(
@@ -157,6 +175,7 @@ export class WritePath {
           reply = plan.reply ? plan.reply(out) : (out as unknown as R);
           if (operation !== undefined) this.#record(operation, reply);
           committed = this.#hooks.ownChanges();
+          this.#hooks.checkStore?.();
           return out;
         });
       } catch (e) {
@@ -168,6 +187,30 @@ export class WritePath {
       if (operation !== undefined || (plan.changed?.(result) ?? true))
         this.#hooks.bump({ kind: plan.kind, ids: plan.ids?.(result) ?? [] });
       return reply;
+    }
+  }
+
+  /**
+   * Runs `body` in one write transaction. Where another process may hold the write lock
+   * ({@link WritePathHooks.lockWaitMs}), the lock is tried for {@link LOCK_TRY_MS} at a time, with
+   * pauses between in which this process's other calls run, until `lockWaitMs` has passed
+   * (`STORE_LOCKED`); `BEGIN IMMEDIATE` and the body run in one synchronous step.
+   */
+  async #transaction<T>(what: string, body: () => T): Promise<T> {
+    const waitMs = this.#hooks.lockWaitMs?.();
+    if (waitMs === undefined) return transaction(this.#db, what, body);
+    const deadline = performance.now() + waitMs;
+    for (;;) {
+      const left = deadline - performance.now();
+      if (tryBegin(this.#db, Math.min(LOCK_TRY_MS, Math.max(0, left)), what))
+        return transaction(this.#db, what, body, true);
+      if (left <= 0)
+        throw new AnamnesisError(
+          'STORE_LOCKED',
+          `${what}: another process held the store's write lock for ${waitMs} ms (the busy timeout); nothing was written`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, Math.min(LOCK_PAUSE_MS, left)));
+      if (this.#hooks.closed()) throw new AnamnesisError('CLOSED');
     }
   }
 

@@ -1,0 +1,163 @@
+/**
+ * A file store under what people and other processes do to it (issue 71): another process holding
+ * the write lock (reads answer at once, usage waits and is saved, never dropped), the store file
+ * deleted under a running engine (writes rejected, none acknowledged), and a store left behind by a
+ * read-only session (writable again once its file is).
+ */
+import { spawn } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createEngine } from '../src/index.ts';
+import { onDisk, rejectsWith } from './helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'anamnesis-reliability-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** How long `p` took to settle, in ms, and its value. */
+async function timed<T>(p: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t = performance.now();
+  const value = await p();
+  return { ms: performance.now() - t, value };
+}
+
+describe('another process holds the write lock', () => {
+  it('recall, list, get and stats answer at once; usage made meanwhile is saved once it lets go, none lost', async () => {
+    const path = join(dir, 'locked.db');
+    const engine = await createEngine({ storage: 'file', path, embedder: 'tfidf' });
+    const ids = await engine.rememberMany(
+      ['garden note about tomatoes', 'garden note about basil', 'kitchen note about bread'].map(
+        (text) => ({ text }),
+      ),
+    );
+    // retrieved events queued before the lock is taken, saved by the next call
+    const before = await engine.recall('garden note', { noCache: true });
+    expect(before.length).toBeGreaterThan(0);
+    const other = onDisk(path);
+    other.exec('BEGIN IMMEDIATE');
+    const heldFrom = performance.now();
+    const release = sleep(3000).then(() => other.exec('COMMIT'));
+    try {
+      // a write waits for the lock without holding up the reads beside it
+      const used = engine.markUsed(ids[2]!, 'used');
+      const during = await timed(() => engine.recall('garden note', { noCache: true }));
+      expect(during.ms).toBeLessThan(1000);
+      expect(during.value.length).toBeGreaterThan(0);
+      const listed = await timed(() => engine.list());
+      expect(listed.ms).toBeLessThan(1000);
+      expect(listed.value).toHaveLength(3);
+      const got = await timed(() => engine.get(ids[0]!));
+      expect(got.ms).toBeLessThan(1000);
+      expect(got.value?.id).toBe(ids[0]);
+      const stats = await timed(() => engine.stats());
+      expect(stats.ms).toBeLessThan(1000);
+      expect(stats.value.usageQueue.pending).toBe(before.length + during.value.length);
+      expect(stats.value.usageQueue.dropped).toBe(0);
+      expect(performance.now() - heldFrom).toBeLessThan(2500); // all of it while the lock was held
+      await release;
+      await used;
+      // the queued usage is saved at a call once the lock is free (or by its own retry)
+      for (let i = 0; i < 100 && (await engine.stats()).usageQueue.pending > 0; i++)
+        await sleep(50);
+      const usage = (await engine.stats()).usageQueue;
+      expect(usage).toEqual({ pending: 0, dropped: 0 });
+      const disk = onDisk(path, { readonly: true });
+      try {
+        const count = (event: string) =>
+          Number(disk.selectValue('SELECT count(*) FROM usage WHERE event = ?', [event]));
+        expect(count('retrieved')).toBe(before.length + during.value.length);
+        expect(count('used')).toBe(1);
+      } finally {
+        disk.close();
+      }
+    } finally {
+      await release;
+      other.close();
+      await engine.close();
+    }
+  }, 20_000);
+});
+
+describe('the store file deleted under a running engine', () => {
+  it('the next write is STORE_NOT_FOUND, none is acknowledged after, and the error says so', async () => {
+    const path = join(dir, 'deleted.db');
+    const engine = await createEngine({ storage: 'file', path, embedder: 'tfidf' });
+    await engine.remember({ text: 'written before the store was deleted' });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    const acknowledged: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const error = await rejectsWith(
+        engine.remember({ text: `written after the store was deleted ${i}` }).then((id) => {
+          acknowledged.push(id);
+        }),
+        'STORE_NOT_FOUND',
+      );
+      expect(error.message).toMatch(/deleted, moved or replaced/);
+      expect(error.details).toMatchObject({ path });
+    }
+    expect(acknowledged).toEqual([]);
+    await rejectsWith(engine.list(), 'STORE_NOT_FOUND'); // reads say it too
+    await engine.close();
+    // nothing acknowledged was lost: a store opened at the path now is a new, empty one
+    const fresh = await createEngine({ storage: 'file', path, embedder: 'tfidf' });
+    expect((await fresh.stats()).memories).toBe(0);
+    await fresh.close();
+  });
+
+  it('a store replaced by another file at its path is noticed too', async () => {
+    const path = join(dir, 'replaced.db');
+    const engine = await createEngine({ storage: 'file', path, embedder: 'tfidf' });
+    await engine.remember({ text: 'written before the store was replaced' });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    const other = await createEngine({ storage: 'file', path, embedder: 'tfidf' });
+    await other.remember({ text: 'the new store at the same path' });
+    await rejectsWith(engine.remember({ text: 'into the old one' }), 'STORE_NOT_FOUND');
+    await engine.close();
+    expect((await other.stats()).memories).toBe(1);
+    await other.close();
+  });
+});
+
+describe('a store left behind by a read-only session', () => {
+  it('is written again once its file is writable (the stale -shm and -wal fixed)', async () => {
+    // run as the files' owner: root writes any file, so a root test runs it as nobody
+    const root = process.getuid?.() === 0;
+    // beside `dir`, not in it: `dir` (0700, root's) cannot be entered by nobody
+    const session = mkdtempSync(join(tmpdir(), 'anamnesis-read-only-'));
+    if (root) chownSync(session, 65534, 65534);
+    onTestFinished(() => rmSync(session, { recursive: true, force: true }));
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [
+          '--conditions=@anamnesis/source',
+          '--import',
+          'tsx',
+          join(import.meta.dirname, 'fixtures', 'read-only-session.ts'),
+          session,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'], ...(root ? { uid: 65534, gid: 65534 } : {}) },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+      child.on('exit', (code) =>
+        code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}: ${stderr}`)),
+      );
+    });
+    const seen = JSON.parse(out) as {
+      readOnly: { listed: string[]; reason: string | null };
+      leftBehind: Record<string, string>;
+      write: unknown;
+      listed: string[];
+    };
+    expect(seen.readOnly.listed).toEqual(['first']);
+    expect(seen.readOnly.reason).toMatch(/read-only/);
+    expect(seen.write).toBe('ok');
+    expect(seen.listed).toEqual(['first', 'second']);
+  }, 30_000);
+});
