@@ -13,11 +13,13 @@ export default defineConfig({
   build: {
     target: 'es2022',
     chunkSizeWarningLimit: 4096,
-    // Two pages: the smallest app (index.html) and a chat on @anamnesis/langchain (chat.html).
+    // Three pages: the smallest app (index.html), a chat on @anamnesis/langchain (chat.html) and
+    // an assistant whose memory stays current, with a memory panel (assistant.html).
     rolldownOptions: {
       input: {
         main: fileURLToPath(new URL('index.html', import.meta.url)),
         chat: fileURLToPath(new URL('chat.html', import.meta.url)),
+        assistant: fileURLToPath(new URL('assistant.html', import.meta.url)),
       },
     },
   },

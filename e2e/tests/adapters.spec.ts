@@ -187,3 +187,74 @@ test.describe('the example chat page (apps/example/chat.html, AnamnesisRetriever
     expect(errors).toEqual([]);
   });
 });
+
+test.describe('the example assistant page (apps/example/assistant.html: augment, learn, a memory panel)', () => {
+  test.use({ baseURL: EXAMPLE_URL });
+
+  test('facts typed without waiting are learnt, the newer replaces the older in the prompt, and the panel pins, edits, forgets and shows history', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto('/assistant.html');
+    await page.evaluate(async () => {
+      const root = await navigator.storage.getDirectory();
+      for await (const name of (root as unknown as { keys(): AsyncIterable<string> }).keys()) {
+        await root.removeEntry(name, { recursive: true });
+      }
+    });
+    await page.reload({ waitUntil: 'commit' });
+    const messages = [
+      'I live in Porto, near the river.',
+      'My dentist is Dr Silva on Rua Augusta.',
+      'Thanks, that is all for now!',
+      'We moved to Lisbon last month, the new flat is in Alfama.',
+      'Where do I live?',
+    ];
+    for (const text of messages) {
+      await page.fill('#message', text);
+      await page.press('#message', 'Enter'); // no waiting
+    }
+    const replies = page.locator('#transcript li.reply');
+    await expect(replies).toHaveCount(messages.length);
+    await expect(page.locator('#transcript li.reply.pending')).toHaveCount(0, { timeout: 60_000 });
+    const texts = await replies.allTextContents();
+    // the last prompt holds the current home, not the one it replaced
+    expect(texts.at(-1)).toContain('Lisbon');
+    expect(texts.at(-1)).not.toContain('Porto');
+    // the move was learnt as replacing an older fact; small talk was not learnt
+    expect(texts[3]).toContain('replaces an older fact');
+    const panel = page.getByRole('list', { name: 'Memories' });
+    const item = (words: string) => panel.locator('li').filter({ hasText: words });
+    await expect(panel.locator('li')).toHaveCount(3);
+    await expect(item('Thanks')).toHaveCount(0);
+
+    // History: the chain of the home, oldest first
+    await item('Lisbon').getByRole('button', { name: 'History' }).click();
+    const chain = item('Lisbon').locator('ol.history li');
+    await expect(chain).toHaveCount(2);
+    await expect(chain.first()).toContainText('Porto');
+    await expect(chain.first()).toContainText('replaced on');
+    await expect(chain.last()).toContainText('(current)');
+
+    // Pin, kept through a reload
+    await item('Dr Silva').getByRole('button', { name: 'Pin' }).click();
+    await expect(item('Dr Silva').getByRole('button', { name: 'Unpin' })).toBeVisible();
+    await page.reload();
+    await expect(page.locator('body')).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
+    await expect(item('Dr Silva')).toContainText('(pinned)');
+
+    // Edit, then Forget
+    await item('Dr Silva').getByRole('button', { name: 'Edit' }).click();
+    await panel.getByLabel('Memory text').fill('My dentist is Dr Costa, closer to work.');
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await expect(item('Dr Costa')).toHaveCount(1);
+    await expect(item('Dr Silva')).toHaveCount(0);
+    await item('Porto').getByRole('button', { name: 'Forget' }).click();
+    await expect(item('Porto')).toHaveCount(0);
+    await expect(panel.locator('li')).toHaveCount(2);
+    expect(texts.filter((t) => t.startsWith('failed'))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});

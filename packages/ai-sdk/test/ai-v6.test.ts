@@ -78,3 +78,36 @@ test('ai 6: generateText runs remember and recall; the memory message reaches th
   expect(JSON.stringify(asked)).toContain(question);
   await engine.close();
 });
+
+test('ai 6: memoryMiddleware through wrapLanguageModel learns after the answer and puts the fact in the next prompt', async () => {
+  const { wrapLanguageModel } = await import('ai-v6');
+  const { memoryMiddleware } = await import('../src/index.ts');
+  const engine = await createEngine({ storage: 'memory', embedder: 'tfidf' });
+  const model = new MockLanguageModelV3({
+    doGenerate: [
+      turn([{ type: 'text', text: 'Noted!' }], 'stop'),
+      turn([{ type: 'text', text: 'Try a pear.' }], 'stop'),
+    ],
+  });
+  const middleware = memoryMiddleware(engine);
+  // the package's types are compiled against ai 7 here; an app on ai 6 gets ai 6's type of it
+  const chat = wrapLanguageModel({
+    model,
+    middleware: middleware as unknown as Parameters<typeof wrapLanguageModel>[0]['middleware'],
+  });
+  expect((await generateText({ model: chat, prompt: 'I am allergic to apples.' })).text).toBe(
+    'Noted!',
+  );
+  await middleware.settled();
+  expect((await engine.list()).map((m) => m.text)).toEqual(['I am allergic to apples']);
+  await generateText({ model: chat, prompt: 'Which fruit am I allergic to?' });
+  const prompt = model.doGenerateCalls[1]!.prompt.map((m) =>
+    typeof m.content === 'string'
+      ? m.content
+      : m.content.map((p) => ('text' in p ? p.text : '')).join(''),
+  );
+  expect(prompt).toHaveLength(2);
+  expect(prompt[0]).toContain('"I am allergic to apples"');
+  expect(prompt[1]).toBe('Which fruit am I allergic to?');
+  await engine.close();
+});
