@@ -172,18 +172,19 @@ export function thirdPartyNotices(options: { product: string; ortDir: string }):
       }
       const manifest = join(outDir, 'models', 'manifest.json');
       if (existsSync(manifest)) {
-        const { source } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+        // the model's sources: `source` (one npm package: the English model's manifest) or
+        // `sources` (the default model's: npm packages and data with no package, e.g. Debian's
+        // descriptions, whose terms the manifest's `licences` state and the model's README repeats)
+        const { source, sources } = JSON.parse(readFileSync(manifest, 'utf8')) as {
           source?: { package: string; version: string };
+          sources?: Record<string, { package?: string; version?: string }>;
         };
-        if (source) {
-          add(
-            notice(
-              source.package,
-              source.version,
-              'the default model under models/ is derived from it',
-            ),
-          );
-        }
+        const packages = [source, ...Object.values(sources ?? {})].filter(
+          (s): s is { package: string; version: string } =>
+            typeof s?.package === 'string' && typeof s.version === 'string',
+        );
+        for (const s of packages)
+          add(notice(s.package, s.version, 'the default model under models/ is derived from it'));
       }
       writeFileSync(
         join(outDir, 'THIRD-PARTY-NOTICES.txt'),

@@ -198,7 +198,14 @@ export async function recall(
   if (graph) {
     const seeds = plan.graphSeeds
       ? [...readRidsByIds(ctx.read, plan.graphSeeds).values()]
-      : lists.flatMap((l) => l.items.slice(0, 3).map((i) => Number(i.id)));
+      : // a leg's first three, but never a memory the model turns from (a cosine ≤ 0 is no sign
+        // that the query found it, only that the store is small): a seed is not its own hop
+        lists.flatMap((l) =>
+          l.items
+            .filter((i) => l.leg !== 'vector' || i.score > 0)
+            .slice(0, 3)
+            .map((i) => Number(i.id)),
+        );
     lists.push(graphLeg(ctx.read, seeds, plan.maxHops, plan.undirected, allowed, perLeg));
   }
   for (const extra of plan.extraLists) lists.push(extraLeg(ctx.read, extra, allowed));
