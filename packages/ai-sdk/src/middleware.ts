@@ -14,7 +14,6 @@ import type {
   Engine,
   LearnInput,
   LearnResult,
-  MemoryFilter,
 } from '@anamnesis/engine';
 import { AnamnesisError } from '@anamnesis/errors';
 import type { LanguageModelMiddleware } from 'ai';
@@ -22,27 +21,16 @@ import type { LanguageModelMiddleware } from 'ai';
 /** What {@link memoryMiddleware} needs of a memory: an `Engine` or an `openMemory` client. */
 export type ChatMemory = Pick<Engine, 'augment' | 'learn'>;
 
-/** Options of {@link memoryMiddleware}. */
-export interface MemoryMiddlewareOptions {
-  /**
-   * Most tokens of memory text put in the prompt, estimated as the engine counts them (a token
-   * per four code points). Default the engine's `augment` default, 600 tokens.
-   */
-  tokenBudget?: number;
-  /** Most memories put in the prompt. Default the engine's `augment` default, 8. */
-  limit?: number;
-  /** Only memories this filter selects (e.g. `{ session: userId }`). Default all. */
-  filter?: MemoryFilter;
-  /** Earlier user turns of the prompt recalled for too, lightly. Default 2. */
-  historyTurns?: number;
+/**
+ * Options of {@link memoryMiddleware}: `augment`'s budget, limit, history and filter, and
+ * `learn`'s conversation, speaker and extraction (the engine's defaults), and these.
+ */
+export interface MemoryMiddlewareOptions
+  extends
+    Pick<AugmentInput, 'tokenBudget' | 'limit' | 'historyTurns' | 'filter'>,
+    Pick<LearnInput, 'conversation' | 'speaker' | 'extractor'> {
   /** Learn the user's durable facts after each answer. Default true. */
   learn?: boolean;
-  /** The conversation's id, stored with each learnt fact (`meta.conversation`). Default none. */
-  conversation?: string;
-  /** Who the user is, stored with each learnt fact (`meta.speaker`). Default none. */
-  speaker?: string;
-  /** The app's own fact extraction (see `LearnInput.extractor`). Default the built-in one. */
-  extractor?: LearnInput['extractor'];
   /** Called with each error of recalling or learning (the chat goes on). Default `console.error`. */
   onError?: (error: unknown) => void;
   /** Called with what `augment` gave each call (its `debug` says why each memory was used). */

@@ -7,12 +7,12 @@
  * message confirms included. An error of `learn` goes to `onError`, never into the chain.
  */
 import type {
+  AugmentInput,
   AugmentResult,
   ChatTurn,
   Engine,
   LearnInput,
   LearnResult,
-  MemoryFilter,
 } from '@anamnesis/engine';
 import { AnamnesisError } from '@anamnesis/errors';
 import { assertMemory } from './memory.ts';
@@ -20,22 +20,20 @@ import { assertMemory } from './memory.ts';
 /** What {@link AnamnesisChatMemory} needs of a memory: `augment` and `learn`. */
 export type ChatLoopMemory = Pick<Engine, 'augment' | 'learn'>;
 
-/** Options of {@link AnamnesisChatMemory}. */
-export interface AnamnesisChatMemoryOptions {
+/**
+ * Options of {@link AnamnesisChatMemory}: `augment`'s budget and filter, `learn`'s conversation
+ * and extraction (the engine's defaults), and these.
+ */
+export interface AnamnesisChatMemoryOptions
+  extends
+    Pick<AugmentInput, 'tokenBudget' | 'filter'>,
+    Pick<LearnInput, 'conversation' | 'extractor'> {
   /** The input value holding the user's message. Default `'input'`. */
   inputKey?: string;
   /** The output value holding the assistant's answer. Default `'output'`. */
   outputKey?: string;
   /** The memory variable `loadMemoryVariables` returns the block as. Default `'memory'`. */
   memoryKey?: string;
-  /** Most tokens of memory text in the block (a token per four code points). Default 600. */
-  tokenBudget?: number;
-  /** Only memories this filter selects. Default all. */
-  filter?: MemoryFilter;
-  /** The conversation's id, stored with each learnt fact (`meta.conversation`). Default none. */
-  conversation?: string;
-  /** The app's own fact extraction (see `LearnInput.extractor`). Default the built-in one. */
-  extractor?: LearnInput['extractor'];
   /** Called with each error of `learn` (the chain goes on). Default `console.error`. */
   onError?: (error: unknown) => void;
 }

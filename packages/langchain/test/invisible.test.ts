@@ -9,40 +9,8 @@ import type { Engine } from '@anamnesis/engine';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 
 import { AnamnesisRetriever, EXTRA_KEY } from '../src/index.ts';
+import { hidden, RUNS, smuggled, strings, survivors } from '../../../scripts/hidden-text.ts';
 import { tfidfEngine } from './helpers.ts';
-
-/** The classes the fence strips, as Unicode defines them (tab and line feed stay). */
-const HIDDEN = /(?![\t\n])[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}]/u;
-const hidden: string[] = [];
-for (let c = 0; c <= 0x10ffff; c++) {
-  const s = c >= 0xd800 && c <= 0xdfff ? '' : String.fromCodePoint(c);
-  if (s !== '' && HIDDEN.test(s)) hidden.push(s);
-}
-/** The hidden code points in runs of 200, one memory each. */
-const RUNS = Array.from({ length: Math.ceil(hidden.length / 200) }, (_, i) =>
-  hidden.slice(i * 200, (i + 1) * 200).join(''),
-);
-
-/** Every string in `value` (object keys too), joined. */
-const strings = (value: unknown): string =>
-  typeof value === 'string'
-    ? value
-    : Array.isArray(value)
-      ? value.map(strings).join(' ')
-      : value !== null && typeof value === 'object'
-        ? Object.entries(value)
-            .map(([k, v]) => `${k} ${strings(v)}`)
-            .join(' ')
-        : '';
-/** The hidden code points among `text`'s, as U+XXXX. */
-const survivors = (text: string) =>
-  [...new Set(Array.from(text).filter((c) => HIDDEN.test(c)))].map(
-    (c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`,
-  );
-
-/** `text` in U+E0080 + each ASCII code: reserved tag-block code points, drawn as nothing. */
-const smuggled = (text: string) =>
-  Array.from(text, (c) => String.fromCodePoint(0xe0080 + c.codePointAt(0)!)).join('');
 
 let engine: Engine;
 beforeEach(async () => {

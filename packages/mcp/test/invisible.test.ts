@@ -11,29 +11,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 
+import { hidden, RUNS, smuggled, survivors } from '../../../scripts/hidden-text.ts';
 import { createMemoryServer } from '../src/index.ts';
-
-/** The classes the fence strips, as Unicode defines them (tab and line feed stay). */
-const HIDDEN = /(?![\t\n])[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}]/u;
-const hidden: string[] = [];
-for (let c = 0; c <= 0x10ffff; c++) {
-  const s = c >= 0xd800 && c <= 0xdfff ? '' : String.fromCodePoint(c);
-  if (s !== '' && HIDDEN.test(s)) hidden.push(s);
-}
-/** The hidden code points in runs of 200, one memory (or topic) each. */
-const RUNS = Array.from({ length: Math.ceil(hidden.length / 200) }, (_, i) =>
-  hidden.slice(i * 200, (i + 1) * 200).join(''),
-);
-
-/** The hidden code points among `text`'s, as U+XXXX. */
-const survivors = (text: string) =>
-  [...new Set(Array.from(text).filter((c) => HIDDEN.test(c)))].map(
-    (c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`,
-  );
-
-/** `text` in U+E0080 + each ASCII code: reserved tag-block code points, drawn as nothing. */
-const smuggled = (text: string) =>
-  Array.from(text, (c) => String.fromCodePoint(0xe0080 + c.codePointAt(0)!)).join('');
 
 let engine: Engine;
 let client: Client;
