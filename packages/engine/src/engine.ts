@@ -188,6 +188,8 @@ export class Engine {
       now: () => this.#now(),
       lockWaitMs: () => io.busyTimeoutMs,
       checkStore: () => io.checkFile?.(true),
+      ...(io.durable ? { durable: () => io.durable!() } : {}),
+      ...(io.nextTurn ? { nextTurn: () => io.nextTurn!() } : {}),
     });
     this.#ctx = {
       io,

@@ -444,6 +444,11 @@ export interface EngineStats {
     /** Events dropped unsaved since open. */
     dropped: number;
   };
+  /**
+   * A file store only: the syncs of its write-ahead log made so far to acknowledge writes (group
+   * commit: the writes that came together, of this process, share one).
+   */
+  diskSyncs?: number;
   /** Database size in bytes. */
   bytes: number;
   /** Where the store lives: OPFS (browser), memory, or a file (Node). */

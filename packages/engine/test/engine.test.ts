@@ -190,7 +190,7 @@ describe('engine: stats and lifecycle', () => {
     expect(s).toMatchObject({
       backend: 'memory',
       model: { id: 'anamnesis/static-multi-64d', dims: 64, device: 'cpu' },
-      schemaVersion: 13,
+      schemaVersion: 14,
       lexicalMerge: { due: false }, // a few notes: no merge due
     });
     expect(s.memories).toBe(NOTES.length);

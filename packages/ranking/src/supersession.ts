@@ -139,6 +139,11 @@ const RELATION_WORDS = RELATIONS.map((r) => ({
   words: new Set(r.words.map(singular)),
 }));
 
+/** The relations each word names (singular), in {@link RELATIONS}' order. */
+const WORD_RELATIONS = new Map<string, string[]>();
+for (const r of RELATION_WORDS)
+  for (const w of r.words) WORD_RELATIONS.set(w, [...(WORD_RELATIONS.get(w) ?? []), r.name]);
+
 /**
  * Two words that name a relation where neither alone does: "moved to Leeds" is a new home,
  * "moved my account" is not, nor "after the move".
@@ -153,16 +158,57 @@ function relationsAt(words: readonly string[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
   const add = (name: string, i: number) => out.set(name, [...(out.get(name) ?? []), i]);
   words.forEach((w, i) => {
-    for (const r of RELATION_WORDS) if (r.words.has(singular(w))) add(r.name, i);
+    for (const name of WORD_RELATIONS.get(singular(w)) ?? []) add(name, i);
     for (const [name, first, second] of RELATION_PAIRS)
       if (first.test(w) && second.test(words[i + 1] ?? '')) add(name, i);
   });
   return out;
 }
 
+/** What {@link supersedingRelation} reads of a text, read once per text. */
+interface Statement {
+  /** Its words as written (a possessive's `'s` dropped). */
+  tokens: string[];
+  /** The same, lower case. */
+  words: string[];
+  /** The relations it speaks of, each with the positions of its words. */
+  relations: Map<string, number[]>;
+  /** Where it says that something changed (positions of its words of change), once asked. */
+  changeAt?: number[];
+}
+
+/** The positions of a statement's words of change, or none where the text says no change. */
+function changeAt(statement: Statement, text: string): number[] {
+  if (statement.changeAt) return statement.changeAt;
+  const { words } = statement;
+  const cues: number[] = [];
+  if (saysChange(text))
+    words.forEach((w, i) => {
+      if (CHANGE.some((re) => re.test(w)) || (w === 'no' && words[i + 1] === 'longer'))
+        cues.push(i);
+    });
+  return (statement.changeAt = cues);
+}
+
+/** The texts read last, at most {@link STATEMENTS_KEPT}: a write compares one text with many. */
+const statements = new Map<string, Statement>();
+const STATEMENTS_KEPT = 256;
+
+/** A text's {@link Statement}. */
+function statementOf(text: string): Statement {
+  const seen = statements.get(text);
+  if (seen) return seen;
+  const tokens = tokensOf(text);
+  const words = tokens.map((w) => w.toLowerCase());
+  const statement = { tokens, words, relations: relationsAt(words) };
+  if (statements.size >= STATEMENTS_KEPT) statements.clear();
+  statements.set(text, statement);
+  return statement;
+}
+
 /** The relations a text speaks of. */
 export function relationsOf(text: string): string[] {
-  return [...relationsAt(wordsOf(text)).keys()];
+  return [...statementOf(text).relations.keys()];
 }
 
 /**
@@ -195,8 +241,7 @@ const SELF = new Set(['i', "i'm", "i've", 'me', 'my', 'mine', 'we', "we're", "we
  * lives in Madrid", "Mum's phone number", "Ana moved"), else the writer's (first person, or a
  * note with no subject: "Moved to Lisbon", "Working at Acme", "Sold the Golf, now driving…").
  */
-function subjectOf(text: string, at: number): string {
-  const tokens = tokensOf(text);
+function subjectOf(tokens: readonly string[], at: number): string {
   const before = tokens.slice(0, at).map((w) => w.toLowerCase());
   const other = before.find((w) => OTHERS.has(w));
   if (other) return other;
@@ -228,23 +273,19 @@ export function saysChange(text: string): boolean {
  * are close in meaning, and made in that order, is the caller's to check.
  */
 export function supersedingRelation(newer: string, older: string): string | undefined {
-  const newWords = wordsOf(newer);
-  const oldWords = wordsOf(older);
+  const mine = statementOf(newer);
+  const theirs = statementOf(older);
+  const newWords = mine.words;
+  const oldWords = theirs.words;
   const oldSet = new Set(oldWords);
   if (newWords.every((w) => oldSet.has(w))) return undefined;
-  const mine = relationsAt(newWords);
-  const theirs = relationsAt(oldWords);
-  const lower = newer.toLowerCase();
-  const cues: number[] = [];
-  newWords.forEach((w, i) => {
-    if (CHANGE.some((re) => re.test(w)) || (w === 'no' && newWords[i + 1] === 'longer'))
-      cues.push(i);
-  });
-  for (const [relation, at] of mine) {
-    const old = theirs.get(relation);
+  if (![...mine.relations.keys()].some((r) => theirs.relations.has(r))) return undefined;
+  const cues = changeAt(mine, newer);
+  for (const [relation, at] of mine.relations) {
+    const old = theirs.relations.get(relation);
     if (!old) continue;
-    if (subjectOf(newer, at[0]!) !== subjectOf(older, old[0]!)) continue;
-    const changed = cues.some((c) => at.some((a) => Math.abs(a - c) <= 5)) && saysChange(lower);
+    if (subjectOf(mine.tokens, at[0]!) !== subjectOf(theirs.tokens, old[0]!)) continue;
+    const changed = cues.some((c) => at.some((a) => Math.abs(a - c) <= 5));
     // the same phrase before the value: the relation's word and the word after it
     const samePhrase = at.some((a) =>
       old.some(
@@ -266,8 +307,8 @@ export function supersedingRelation(newer: string, older: string): string | unde
  */
 export function factSubjects(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [relation, at] of relationsAt(wordsOf(text)))
-    out.set(relation, subjectOf(text, at[0]!));
+  const { tokens, relations } = statementOf(text);
+  for (const [relation, at] of relations) out.set(relation, subjectOf(tokens, at[0]!));
   return out;
 }
 

@@ -50,6 +50,7 @@ export function engineStats(ctx: EngineContext, engine: StatsInput): EngineStats
     usageEvents:
       n('SELECT count(*) FROM usage') + n('SELECT coalesce(sum(count), 0) FROM usage_folded'),
     usageQueue: { ...engine.usageQueue },
+    ...(ctx.io.syncs ? { diskSyncs: ctx.io.syncs() } : {}),
     bytes: n('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
     ...storeAbout(ctx, engine.modelState),
     truncated: similarity.truncated,

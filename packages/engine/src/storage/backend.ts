@@ -43,6 +43,15 @@ export interface StorageBackend {
    * Without `force`, the file is looked at once per 250 ms at most.
    */
   checkFile?(force: boolean): void;
+  /**
+   * A file store only (group commit, see `storage/group-sync.ts`): resolves once every commit
+   * made before the call is on disk. Absent: a commit is durable when it returns.
+   */
+  durable?(): Promise<void>;
+  /** With {@link durable}: resolves at the event loop's next turn (`setImmediate`). */
+  nextTurn?(): Promise<void>;
+  /** A file store only: the syncs {@link durable} made so far (writes that came together share one). */
+  syncs?(): number;
   /** OPFS only: where opening the file spent its time (see `OpenTimings.storageSteps`). */
   readonly openSteps?: StorageOpenSteps;
   close(): void;

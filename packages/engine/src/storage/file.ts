@@ -12,6 +12,7 @@ import {
   type Scrypt,
 } from './encryption.ts';
 import { NativeDatabase, NativeReader, type NativeConnection } from './native-database.ts';
+import { GroupSync } from './group-sync.ts';
 
 /** The SQLite library of a plain file store, and the command that installs it. */
 const LIBRARY = 'better-sqlite3';
@@ -73,9 +74,10 @@ export interface FileStorageOptions {
 
 /**
  * A store in one SQLite file on disk (Node only), opened with real SQLite (better-sqlite3): every
- * write transaction writes only the pages it changed, to the write-ahead log (WAL), and syncs it
- * at COMMIT (`synchronous = FULL`), so an acknowledged write survives a crash of the process or of
- * the operating system. SQLite's file locks let any number of processes open the same store: one
+ * write transaction writes only the pages it changed, to the write-ahead log (WAL), and a write is
+ * acknowledged once the log is synced (group commit: `storage/group-sync.ts`; the COMMIT itself
+ * does not wait for the disk, `synchronous = NORMAL`, so writes that come together share one
+ * sync), so an acknowledged write survives a crash of the process or of the operating system. SQLite's file locks let any number of processes open the same store: one
  * writes at a time, a write waits up to `busyTimeoutMs` for another process's (then
  * `STORE_LOCKED`), and readers never wait. `PRAGMA data_version` tells the engine, at each call,
  * that another process committed, so it catches up with what it keeps in memory. A store written
@@ -110,6 +112,11 @@ export async function openFileStorage(
   const stale = readonly ? undefined : await fixLeftBehind(path);
   if (stale !== undefined) readonly = true;
   const { statSync } = await import('node:fs');
+  const fsPromises = await import('node:fs/promises');
+  const paths = await import('node:path');
+  const group = new GroupSync(path, paths.dirname(path), (file, flags) =>
+    fsPromises.open(file, flags),
+  );
   // Two processes (or connections) creating one new encrypted store at once: each picked its own
   // salt for an empty file, and all but the first find the first's salt in the header only when
   // a read fails (`SQLITE_NOTADB`); they then read the header and derive the key again, once.
@@ -133,6 +140,7 @@ export async function openFileStorage(
         create,
         key,
         statSync,
+        group,
         ...(stale === undefined ? {} : { reason: stale }),
       });
     } catch (e) {
@@ -158,11 +166,13 @@ function openConnection(
     create: boolean;
     key: string | undefined;
     statSync: StatSync;
+    /** Syncs the log for the writes' acknowledgements. */
+    group: GroupSync;
     /** Why the store is opened read-only, where it is not the file's or folder's mode. */
     reason?: string;
   },
 ): StorageBackend {
-  const { busyTimeoutMs, readonly, create, key, statSync } = options;
+  const { busyTimeoutMs, readonly, create, key, statSync, group } = options;
   let db: NativeDatabase | undefined;
   try {
     db = new NativeDatabase(
@@ -174,7 +184,8 @@ function openConnection(
       if (mode !== 'wal')
         throw new AnamnesisError('INTERNAL', `${path}: SQLite kept journal mode ${mode}, not WAL`);
     }
-    db.exec('PRAGMA synchronous = FULL');
+    // The COMMIT does not wait for the disk; the write's acknowledgement does (`durable`).
+    db.exec('PRAGMA synchronous = NORMAL');
     // A first read: a file that is not a SQLite database fails here (`STORE_CORRUPT`).
     db.selectValue('SELECT count(*) FROM sqlite_master');
   } catch (e) {
@@ -197,6 +208,9 @@ function openConnection(
     encrypted: key !== undefined,
     busyTimeoutMs,
     checkFile,
+    durable: () => group.sync(),
+    nextTurn: () => new Promise((resolve) => setImmediate(resolve)),
+    syncs: () => group.syncs,
     reason: readonly
       ? (options.reason ??
         'the store file or its folder is read-only: it is read, and every write fails with READ_ONLY')
@@ -257,11 +271,14 @@ function rekeyFile(db: NativeDatabase, path: string, key: string): void {
     throw mapSqliteError(e, `changing the passphrase of ${path}`);
   }
   try {
+    // a rollback journal's commit is this call's acknowledgement: it waits for the disk
+    db.exec('PRAGMA synchronous = FULL');
     db.exec(`PRAGMA rekey = '${key}'`);
   } catch (e) {
     throw mapSqliteError(e, `changing the passphrase of ${path}`);
   } finally {
     db.selectValue('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
   }
 }
 

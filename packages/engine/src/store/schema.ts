@@ -1,4 +1,5 @@
 import { AnamnesisError } from '@anamnesis/errors';
+import { relationsOf } from '@anamnesis/ranking';
 import { LEXICAL_SQL_FUNCTION, lexicalText } from './lexical.ts';
 import { SITE_SQL_FUNCTION, siteWordsOfMeta } from './site.ts';
 import type { Database } from './database.ts';
@@ -281,7 +282,34 @@ const MIGRATIONS: readonly string[] = [
     rid INTEGER PRIMARY KEY REFERENCES memories(rid) ON DELETE CASCADE
   );
   `,
+  // The relations each memory states a value of (where one lives, works, who their dentist is:
+  // `relationsOf` in @anamnesis/ranking), so that a write finds the older memories its text may
+  // supersede by a lookup of each relation's most recent ones (writes/supersession.ts) instead of
+  // a scan of every vector and an FTS5 query over every memory naming the relation's words. Kept
+  // by triggers (RELATIONS_SQL_FUNCTION, on every connection); gone with the memory.
+  `
+  CREATE TABLE IF NOT EXISTS relation_mentions (
+    relation TEXT NOT NULL,
+    rid INTEGER NOT NULL REFERENCES memories(rid) ON DELETE CASCADE,
+    PRIMARY KEY (relation, rid)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS relation_mentions_rid ON relation_mentions(rid);
+  INSERT OR IGNORE INTO relation_mentions(relation, rid)
+    SELECT r.value, m.rid FROM memories m, json_each(anamnesis_relations(m.text)) r;
+  CREATE TRIGGER IF NOT EXISTS memories_relations_ai AFTER INSERT ON memories BEGIN
+    INSERT OR IGNORE INTO relation_mentions(relation, rid)
+      SELECT value, new.rid FROM json_each(anamnesis_relations(new.text));
+  END;
+  CREATE TRIGGER IF NOT EXISTS memories_relations_au AFTER UPDATE OF text ON memories BEGIN
+    DELETE FROM relation_mentions WHERE rid = old.rid;
+    INSERT OR IGNORE INTO relation_mentions(relation, rid)
+      SELECT value, new.rid FROM json_each(anamnesis_relations(new.text));
+  END;
+  `,
 ];
+
+/** The SQL function the relation triggers call: a text's relations, as a JSON array. */
+export const RELATIONS_SQL_FUNCTION = 'anamnesis_relations';
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -335,7 +363,7 @@ export function migrate(
 ): number {
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA temp_store = MEMORY');
-  // The FTS triggers call them: registered on every connection that writes memories.
+  // The FTS and relation triggers call them: registered on every connection that writes memories.
   const pure = { deterministic: true, innocuous: true } as const;
   db.createFunction(
     LEXICAL_SQL_FUNCTION,
@@ -345,6 +373,11 @@ export function migrate(
   db.createFunction(
     SITE_SQL_FUNCTION,
     (_ctx, meta) => siteWordsOfMeta(typeof meta === 'string' ? meta : ''),
+    pure,
+  );
+  db.createFunction(
+    RELATIONS_SQL_FUNCTION,
+    (_ctx, text) => JSON.stringify(relationsOf(typeof text === 'string' ? text : '')),
     pure,
   );
   if (backend === 'file') {

@@ -2,7 +2,6 @@ import { AnamnesisError } from '@anamnesis/errors';
 import {
   normalizeSpeaker,
   relationsOf,
-  RELATIONS,
   SPEAKER_META_KEY,
   supersedingRelation,
 } from '@anamnesis/ranking';
@@ -17,9 +16,10 @@ import type { WriteContext } from './context.ts';
  * to it, `supersedes`, so recall ranks the older below the newer and `history` lists the chain.
  * Nothing is deleted. Detected without a model call (`supersedingRelation`: the same relation of
  * the same person, the newer saying it changed or stating it the same way with another value),
- * among the older memories closest in meaning to the new one and those that name the relation,
- * when the two are close enough in meaning ({@link SUPERSEDE_MIN_COSINE}). A wrong supersession
- * hides a fact that is still true, so the rule is strict: precision over recall.
+ * among the most recent older memories stating one of the new one's relations (the store's
+ * `relation_mentions` index), those closest in meaning first, when the two are close enough in
+ * meaning ({@link SUPERSEDE_MIN_COSINE}). A wrong supersession hides a fact that is still true, so
+ * the rule is strict: precision over recall.
  */
 
 /** Link kind of a supersession: from the newer memory to the older. */
@@ -30,9 +30,10 @@ export const DETECTED = 0.5;
 export const SUPERSEDE_MIN_COSINE = 0.3;
 /** New memories a write checks at most: a larger batch (an import) is not checked. */
 export const CHECKED_PER_WRITE = 64;
-/** Older memories looked at per new memory: by meaning, and by the relation's words. */
-const BY_MEANING = 8;
-const BY_WORDS = 20;
+/** The most recent memories stating a relation that a new memory is compared with, per relation. */
+const RECENT_MENTIONS = 200;
+/** Of those, the closest in meaning whose texts are read and checked, per new memory. */
+const CHECKED_PER_MEMORY = 28;
 
 /** A supersession to write: the new memory's id, the older memory's rid. */
 export interface FoundSupersession {
@@ -54,14 +55,15 @@ export async function findSupersessions(
   for (const m of fresh) {
     const relations = relationsOf(m.text);
     if (relations.length === 0) continue;
-    const query = await similarity.query(m.text);
-    const near = new Set(similarity.search(query, BY_MEANING).map((h) => h.rid));
-    for (const rid of byRelationWords(ctx.db, relations)) near.add(rid);
-    if (near.size === 0) continue;
-    const cosines = similarity.similarities([...near], query);
+    const mentions = recentMentions(ctx.db, relations);
+    if (mentions.length === 0) continue;
+    const cosines = similarity.similarities(mentions, await similarity.query(m.text));
+    const near = mentions
+      .filter((rid) => (cosines.get(rid) ?? 0) >= SUPERSEDE_MIN_COSINE)
+      .sort((a, b) => cosines.get(b)! - cosines.get(a)!)
+      .slice(0, CHECKED_PER_MEMORY);
     const speaker = speakerOf(m.meta[SPEAKER_META_KEY]);
-    for (const old of olderRows(ctx.db, [...near], m.createdAt)) {
-      if ((cosines.get(old.rid) ?? 0) < SUPERSEDE_MIN_COSINE) continue;
+    for (const old of olderRows(ctx.db, near, m.createdAt)) {
       // in a conversation, "I" is whoever speaks: another speaker's fact is theirs
       if (speaker !== speakerOf(old.speaker)) continue;
       if (supersedingRelation(m.text, old.text) !== undefined)
@@ -71,14 +73,16 @@ export async function findSupersessions(
   return found;
 }
 
-/** The most recent memories naming one of the relations (their words as FTS5 phrases). */
-function byRelationWords(db: Database, relations: readonly string[]): number[] {
-  const words = RELATIONS.filter((r) => relations.includes(r.name)).flatMap((r) => r.words);
-  const expression = words.map((w) => `"${w.replace(/"/g, '')}"`).join(' OR ');
-  return db.selectValues(
-    'SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?',
-    [expression, BY_WORDS],
-  ) as number[];
+/** The most recent memories stating one of `relations`: {@link RECENT_MENTIONS} of each. */
+function recentMentions(db: Database, relations: readonly string[]): number[] {
+  const rids = new Set<number>();
+  for (const relation of relations)
+    for (const rid of db.selectValues(
+      'SELECT rid FROM relation_mentions WHERE relation = ? ORDER BY rid DESC LIMIT ?',
+      [relation, RECENT_MENTIONS],
+    ))
+      rids.add(rid as number);
+  return [...rids];
 }
 
 /** The rows among `rids` made before `before`, with their text. */

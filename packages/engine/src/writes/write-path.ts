@@ -5,7 +5,8 @@ import type { ChangeKind } from '../types.ts';
 
 /**
  * One write, as the {@link WritePath} runs it: `encode` → `BEGIN IMMEDIATE` → `tx` → `COMMIT`
- * (durable: SQLite syncs at commit) → `apply` → bump the generation. Plans run one at a time in
+ * → `apply` → bump the generation; its caller is answered once the commit is on disk (at COMMIT,
+ * or by a sync shared with the writes around it: {@link WritePathHooks.durable}). Plans run one at a time in
  * this engine, so what `encode` reads of the store (duplicates, taken ids, the row being updated)
  * is still true when `tx` runs, unless another process wrote in between (a file store shared by
  * processes): then `stale` is asked, under the write lock, and a stale write starts again.
@@ -78,6 +79,18 @@ export interface WritePathHooks {
    * no write is acknowledged that nothing holds. The write is rolled back.
    */
   checkStore?(): void;
+  /**
+   * A store whose COMMIT does not wait for the disk (a file store: group commit): resolves once
+   * every commit before the call is on disk. A write's caller is answered only then; the next
+   * write does not wait for it. Absent: a commit is durable when it returns.
+   */
+  durable?(): Promise<void>;
+  /**
+   * With {@link durable}: resolves at the event loop's next turn, so that the syncs' I/O callbacks
+   * run between two queued writes (a queue of writes that embed synchronously would otherwise run
+   * as one chain of microtasks, and every caller be answered only once the whole queue is done).
+   */
+  nextTurn?(): Promise<void>;
 }
 
 /** One attempt at another process's write lock, in ms (SQLite sleeps the thread meanwhile). */
@@ -116,13 +129,24 @@ export class WritePath {
     this.#hooks = hooks;
   }
 
-  /** Queues a write; resolves with its reply once it is committed (durably). */
+  /**
+   * Queues a write; resolves with its reply once it is committed and on disk. The next write
+   * starts once this one has committed: where the disk is waited for after the commit
+   * ({@link WritePathHooks.durable}), writes queued together share that wait.
+   */
   run<T, R = T>(plan: WritePlan<T, R>): Promise<R> {
     const operation = this.#nextOperation;
     this.#nextOperation = undefined;
-    const result = this.#tail.then(() => this.#execute(plan, operation));
+    const result = this.#tail.then(async () => {
+      await this.#hooks.nextTurn?.();
+      return this.#execute(plan, operation);
+    });
     this.#tail = result.catch(() => undefined);
-    return result;
+    if (!this.#hooks.durable) return result;
+    return result.then(async (reply) => {
+      await this.#hooks.durable!();
+      return reply;
+    });
   }
 
   /**
