@@ -188,6 +188,10 @@ test.describe('chromium: what a person finds', () => {
       ]);
       expect(shown[0]!.snippet, JSON.stringify(shown)).toContain('bluebird7');
       expect(shown[1]!.snippet).toContain('pinecone42');
+      // the older one says it was replaced, by the newer note (the engine's supersession)
+      expect(await person.texts(`${UI.results} [data-testid="replaced-by"]`)).toEqual([
+        expect.stringMatching(/^Replaced by a newer note\s*Wifi password\s*on /),
+      ]);
     });
   });
 

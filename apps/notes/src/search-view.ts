@@ -57,8 +57,39 @@ export class SearchView {
           searchedWords(query, hit.explain?.query),
         ).map((s) => (s.match ? h('mark', {}, s.text) : s.text)),
       ),
+      ...this.#replacedBy(hit),
       explainDetails(hit),
     );
+  }
+
+  /**
+   * "Replaced by a newer note" under a note the engine found superseded (a newer one states a new
+   * value for the same fact: a new wifi password, a new address), with a button that opens it.
+   */
+  #replacedBy(hit: NoteHit): HTMLElement[] {
+    const by = hit.explain?.supersededBy;
+    if (!by) return [];
+    const newer = this.#state.store.get(by.id);
+    const when = new Date(by.at).toLocaleDateString(undefined, { dateStyle: 'medium' });
+    return [
+      h(
+        'p',
+        { class: 'replaced-by', 'data-testid': 'replaced-by', 'data-newer': by.id },
+        'Replaced by a newer note',
+        newer
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'replaced-by-open',
+                onclick: () => void this.#openResult(by.id),
+              },
+              newer.title || 'Untitled',
+            )
+          : '',
+        ` on ${when}`,
+      ),
+    ];
   }
 
   async #openResult(noteId: string): Promise<void> {
