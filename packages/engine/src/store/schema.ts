@@ -286,7 +286,9 @@ const MIGRATIONS: readonly string[] = [
   // `relationsOf` in @anamnesis/ranking), so that a write finds the older memories its text may
   // supersede by a lookup of each relation's most recent ones (writes/supersession.ts) instead of
   // a scan of every vector and an FTS5 query over every memory naming the relation's words. Kept
-  // by triggers (RELATIONS_SQL_FUNCTION, on every connection); gone with the memory.
+  // by triggers (RELATIONS_SQL_FUNCTION, on every connection; a batched insert fills it itself, as
+  // it fills the FTS indexes: the insert trigger is skipped while INSERT_INDEXES_FTS is held);
+  // gone with the memory.
   `
   CREATE TABLE IF NOT EXISTS relation_mentions (
     relation TEXT NOT NULL,
@@ -296,7 +298,9 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX IF NOT EXISTS relation_mentions_rid ON relation_mentions(rid);
   INSERT OR IGNORE INTO relation_mentions(relation, rid)
     SELECT r.value, m.rid FROM memories m, json_each(anamnesis_relations(m.text)) r;
-  CREATE TRIGGER IF NOT EXISTS memories_relations_ai AFTER INSERT ON memories BEGIN
+  CREATE TRIGGER IF NOT EXISTS memories_relations_ai AFTER INSERT ON memories
+    WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'insert_indexes_fts')
+  BEGIN
     INSERT OR IGNORE INTO relation_mentions(relation, rid)
       SELECT value, new.rid FROM json_each(anamnesis_relations(new.text));
   END;

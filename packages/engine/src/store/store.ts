@@ -1,3 +1,4 @@
+import { relationsOf } from '@anamnesis/ranking';
 import type { Columns, Reader } from './reader.ts';
 import type { Database } from './database.ts';
 import type { Memory, MetaValue } from '../types.ts';
@@ -198,12 +199,13 @@ const INSERT_FROM_JSON =
   'INSERT INTO memories(rid, id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10, value->>11, value->>12 FROM json_each(CAST(? AS TEXT))';
 
 /**
- * The same rows into both FTS indexes, as the insert trigger (schema.ts) would write them, with
- * the lexical text computed once per row in JavaScript.
+ * The same rows into both FTS indexes and the relations index, as the insert triggers (schema.ts)
+ * would write them, with the lexical text and the relations computed once per row in JavaScript.
  */
 const INDEX_FROM_JSON = [
   'INSERT INTO memories_fts(rowid, text, tags, site) SELECT value->>0, value->>13, value->>5, value->>14 FROM json_each(CAST(? AS TEXT))',
   "INSERT INTO memories_words(rowid, words) SELECT value->>0, (value->>13) || ' ' || (value->>5) || ' ' || (value->>14) FROM json_each(CAST(? AS TEXT))",
+  'INSERT OR IGNORE INTO relation_mentions(relation, rid) SELECT r.value, j.value->>0 FROM json_each(CAST(? AS TEXT)) j, json_each(j.value->15) r',
 ];
 
 const utf8 = new TextEncoder();
@@ -278,6 +280,7 @@ export function insertMemories(db: Database, rows: readonly MemoryInsert[]): num
         ...values,
         lexicalText(m.text),
         siteWordsOfMeta(values[5] as string),
+        relationsOf(m.text),
       ]);
       if (chunk.length > 0 && chars + row.length > JSON_CHUNK_CHARS) flush();
       chunk.push(row);
