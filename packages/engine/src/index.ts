@@ -96,6 +96,7 @@ export type {
   StoreSync,
   SyncPlace,
   SyncPlugin,
+  SyncConflict,
   SyncStatus,
   UpdateInput,
 } from './types.ts';

@@ -570,6 +570,22 @@ export interface SyncStatus {
    * record written over a newer one), `deleted`, `tampered` (an entry that does not authenticate).
    */
   repaired: Record<'replayed' | 'deleted' | 'tampered', number>;
+  /** Memories whose text was edited on two devices at once, waiting for a person to choose (`conflicts()`). */
+  conflicts: number;
+}
+
+/**
+ * A memory whose text two devices edited at once (neither edit made over the other). The later
+ * edit is its text meanwhile; every other part merged on its own (a tag added on one device and
+ * the text edited on the other both stay).
+ */
+export interface SyncConflict {
+  /** The memory's id. */
+  id: string;
+  /** Its text now: the later of the concurrent edits. */
+  text: string;
+  /** The concurrent edits that lost, oldest first: their text, and when they were made (ms since the epoch). */
+  others: { text: string; at: number }[];
 }
 
 /** A running sync of one store. */
@@ -595,6 +611,14 @@ export interface StoreSync {
    * `timeoutMs` (default 30,000).
    */
   synced(timeoutMs?: number): Promise<void>;
+  /** The memories whose text was edited on two devices at once, on every device the same. */
+  conflicts(): SyncConflict[];
+  /**
+   * Settles a conflict on `text` (its text now, one of `others`, or any text a person wrote, 1
+   * to 100,000 characters): the memory's text becomes it on every device, as an edit made over
+   * both versions. `NOT_FOUND` when the memory has no conflict.
+   */
+  resolveConflict(id: string, text: string): Promise<void>;
   /** Stops the sync and saves its state; the store is left open. */
   close(): Promise<void>;
 }

@@ -31,6 +31,11 @@ function parts(s: Stamp): { wall: number; count: number } {
   };
 }
 
+/** The wall time of a stamp, ms since the epoch. */
+export function wallTime(s: Stamp): number {
+  return parts(s).wall;
+}
+
 /** Whether `s` is a well-formed stamp (a record from another device is checked before use). */
 export function isStamp(s: unknown): s is Stamp {
   return typeof s === 'string' && /^[0-9a-z]{9}\.[0-9a-z]{4}\.[0-9A-Za-z_-]{1,64}$/.test(s);

@@ -20,11 +20,17 @@ import {
   syncedState,
   textHash,
   type ExportedMemory,
+  type SyncedMemory,
   type SyncRecord,
 } from './records.ts';
+import { stampFields } from './merge.ts';
 import { Resolution } from './resolve.ts';
 import { blindName, seal, unseal } from './seal.ts';
 import type { UsageExchange } from './usage.ts';
+
+/** The parts of a memory an apply edits through `engine.update` (links have their own calls). */
+const EDITABLE = ['text', 'kind', 'session', 'tags', 'importance', 'meta'] as const;
+type EditablePart = (typeof EDITABLE)[number];
 
 /** Memories imported per transaction when many arrive at once. */
 const IMPORT_BATCH = 500;
@@ -189,19 +195,14 @@ export class Reconciler {
       );
     }
     for (const r of edit) {
+      // only the parts that differ: a part edited here meanwhile and not heard yet is left alone
       const m = r.memory!;
       const have = syncedState(local.get(r.id)!);
-      if (canonical({ ...have, links: [] }) !== canonical({ ...m, links: [] }))
-        await this.#attempt([r.id], () =>
-          engine.update(r.id, {
-            text: m.text,
-            kind: m.kind,
-            session: m.session,
-            tags: m.tags,
-            importance: m.importance,
-            meta: m.meta,
-          }),
-        );
+      const patch: Partial<Pick<SyncedMemory, EditablePart>> = {};
+      for (const part of EDITABLE)
+        if (canonical(have[part]) !== canonical(m[part])) Object.assign(patch, { [part]: m[part] });
+      if (Object.keys(patch).length > 0)
+        await this.#attempt([r.id], () => engine.update(r.id, patch));
     }
     const linked = [...add, ...edit].filter((r) => !this.retry.has(r.id));
     if (linked.length > 0) await this.#applyLinks(linked, local);
@@ -305,8 +306,16 @@ export class Reconciler {
     await this.publish([...all.keys(), ...known], all);
   }
 
-  /** Publishes this device's records of `ids` where the store differs from what the records say. */
-  async publish(ids: string[], known?: Map<string, ExportedMemory>): Promise<void> {
+  /**
+   * Publishes this device's records of `ids` where the store differs from what the records say.
+   * `renewText`: memories whose text is published as chosen now even where it is unchanged (a
+   * person kept it over a concurrent edit: see `resolveConflict`).
+   */
+  async publish(
+    ids: string[],
+    known?: Map<string, ExportedMemory>,
+    renewText: ReadonlySet<string> = new Set(),
+  ): Promise<void> {
     const { clock, keys, device, doc, records } = this.#room;
     const local = known ?? (await this.#local(ids));
     await this.#usage.publish(ids, local);
@@ -325,8 +334,10 @@ export class Reconciler {
       if (merged) continue; // kept elsewhere under another id: forgotten when applied
       if (w?.forgotten) continue; // forget beats the edit this device has not applied yet
       const state = syncedState(have);
-      if (w && sameState(w.memory!, state)) continue;
-      writes.push([id, { id, at: clock.tick(), seen, textHash: textHash(state), memory: state }]);
+      if (w && sameState(w.memory!, state) && !renewText.has(id)) continue;
+      const at = clock.tick();
+      const fields = stampFields(state, w, at, renewText.has(id));
+      writes.push([id, { id, at, seen, textHash: textHash(state), memory: state, fields }]);
     }
     if (writes.length === 0) return;
     const sealed: [string, Uint8Array][] = [];

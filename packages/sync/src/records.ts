@@ -7,6 +7,7 @@ import { AnamnesisError } from '@anamnesis/errors';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { isStamp, ZERO, type Stamp } from './clock.ts';
+import { isFields, type FieldStamps } from './merge.ts';
 
 /** A link as it travels. */
 export interface SyncedLink {
@@ -47,6 +48,11 @@ export interface SyncRecord {
   textHash?: string;
   /** The memory's state (absent in a tombstone). */
   memory?: SyncedMemory;
+  /**
+   * When each part of `memory` last changed (see `merge.ts`); absent in a tombstone and in a
+   * record written before per-field merge (read as every part changed at `at`).
+   */
+  fields?: FieldStamps;
 }
 
 /** The line of an engine export this reads (a subset of its memory line). */
@@ -66,7 +72,7 @@ export function syncedState(line: ExportedMemory): SyncedMemory {
     text: line.text,
     kind: line.kind,
     session: line.session,
-    tags: line.tags,
+    tags: [...new Set(line.tags)].sort(),
     meta: line.meta,
     importance: line.importance,
     createdAt: line.createdAt,
@@ -124,7 +130,11 @@ export function parseRecord(bytes: Uint8Array, key: string): SyncRecord {
     (r.seen === ZERO || isStamp(r.seen)) &&
     (r.forgotten === true
       ? r.memory === undefined
-      : !!r.memory && typeof r.memory.text === 'string' && Array.isArray(r.memory.links));
+      : !!r.memory &&
+        typeof r.memory.text === 'string' &&
+        Array.isArray(r.memory.links) &&
+        Array.isArray(r.memory.tags) &&
+        (r.fields === undefined || isFields(r.fields)));
   if (!ok)
     throw new AnamnesisError('SYNC_TAMPERED', `the synced record ${key} is not a memory record`, {
       details: { key },

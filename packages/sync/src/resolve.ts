@@ -3,8 +3,10 @@
  * which memory of several with one text is kept. Every device computes the same answer from the
  * same set of records, whatever order they arrived in, so the devices converge.
  *
- * 1. **Last writer wins**, by hybrid logical clock stamp (`at`): of two edits of one memory, the
- *    later stamp's state is kept whole (text, tags, meta, importance, links).
+ * 1. **Last writer wins, part by part**, by hybrid logical clock stamp: of two edits of one
+ *    memory, each part (text, kind, session, importance, links, each tag, each meta key) is the
+ *    later stamp's; two concurrent text edits keep the earlier as a conflict version
+ *    (`merge.ts`). Whether the memory is live or forgotten is the latest record's (`at`).
  * 2. **Forget beats a concurrent edit.** An edit made without having seen a forget of the memory
  *    (its `seen` is before the forget's stamp) loses to that forget, however late its stamp: what
  *    a person forgot on one device does not come back because another device, offline, touched
@@ -12,18 +14,36 @@
  * 3. **One text, one memory.** Memories remembered with the same text on two devices (two ids)
  *    become the one with the smaller id; the other is forgotten on every device.
  */
-import type { SyncRecord } from './records.ts';
+import { mergeLive, type MergedRecord } from './merge.ts';
+import { canonical, type SyncRecord } from './records.ts';
 
-/** The record that decides a memory's state among its records (one per device), if any. */
+/**
+ * The record that decides whether a memory is live among its records (one per device), if any
+ * (rules 1 and 2): the latest of those no forget beats.
+ */
 export function winner(records: Iterable<SyncRecord>): SyncRecord | undefined {
-  const all = [...records];
+  return decide([...records]).best;
+}
+
+function decide(all: SyncRecord[]): { best: SyncRecord | undefined; live: SyncRecord[] } {
   const forgets = all.filter((r) => r.forgotten);
   let best: SyncRecord | undefined;
+  const live: SyncRecord[] = [];
   for (const r of all) {
     if (!r.forgotten && forgets.some((f) => f.at > r.seen)) continue; // rule 2
+    if (!r.forgotten) live.push(r);
     if (!best || r.at > best.at) best = r; // rule 1
   }
-  return best;
+  return { best, live };
+}
+
+/**
+ * A memory's state from its records: the deciding tombstone when it is forgotten, else its live
+ * records merged part by part (`merge.ts`).
+ */
+export function resolveRecords(records: Iterable<SyncRecord>): MergedRecord | undefined {
+  const { best, live } = decide([...records]);
+  return !best || best.forgotten ? best : mergeLive(live);
 }
 
 /**
@@ -32,9 +52,11 @@ export function winner(records: Iterable<SyncRecord>): SyncRecord | undefined {
  */
 export class Resolution {
   readonly #records = new Map<string, Map<string, SyncRecord>>();
-  readonly #winners = new Map<string, SyncRecord>();
+  readonly #winners = new Map<string, MergedRecord>();
   /** Live winners by text hash (rule 3). */
   readonly #byText = new Map<string, Set<string>>();
+  /** Live memories with concurrent text edits (`MergedRecord.conflicts`). */
+  readonly conflicted = new Set<string>();
 
   /** Sets `device`'s record of its memory; false (and nothing changes) unless it is newer. */
   set(device: string, record: SyncRecord): boolean {
@@ -44,8 +66,8 @@ export class Resolution {
     byDevice.set(device, record);
     this.#records.set(record.id, byDevice);
     const before = this.#winners.get(record.id);
-    const after = winner(byDevice.values());
-    if (before === after) return true;
+    const after = resolveRecords(byDevice.values());
+    if (before && after && canonical(before) === canonical(after)) return true;
     if (before) this.#index(before, false);
     if (after) {
       this.#winners.set(record.id, after);
@@ -54,8 +76,10 @@ export class Resolution {
     return true;
   }
 
-  #index(r: SyncRecord, add: boolean): void {
+  #index(r: MergedRecord, add: boolean): void {
     if (r.forgotten || !r.textHash) return;
+    if (add && r.conflicts?.length) this.conflicted.add(r.id);
+    else this.conflicted.delete(r.id);
     const ids = this.#byText.get(r.textHash) ?? new Set<string>();
     if (add) ids.add(r.id);
     else ids.delete(r.id);
@@ -73,8 +97,8 @@ export class Resolution {
     return this.#records.get(id);
   }
 
-  /** The record that decides a memory's state (rules 1 and 2). */
-  winner(id: string): SyncRecord | undefined {
+  /** A memory's state: its tombstone, or its live records merged (rules 1 and 2). */
+  winner(id: string): MergedRecord | undefined {
     return this.#winners.get(id);
   }
 

@@ -21,7 +21,8 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { AntiEntropy } from './anti-entropy.ts';
-import { Clock, ZERO } from './clock.ts';
+import type { SyncConflict } from '@anamnesis/engine';
+import { Clock, wallTime, ZERO } from './clock.ts';
 import { KEY_CHECK, LOCAL, type RoomContext } from './context.ts';
 import { Reconciler } from './reconcile.ts';
 import { deriveKeys, seal, unseal, type SyncKeys } from './seal.ts';
@@ -85,7 +86,7 @@ class RoomSync implements Sync {
   /** Whether this device holds the room's key (the key check opened, or it wrote it). */
   #verified = false;
   #unsent = new Set<string>();
-  #status: Omit<RoomSyncStatus, 'pending' | 'device' | 'repaired'> = {
+  #status: Omit<RoomSyncStatus, 'pending' | 'device' | 'repaired' | 'conflicts'> = {
     connected: false,
     synced: false,
     lastSyncedAt: null,
@@ -146,8 +147,12 @@ class RoomSync implements Sync {
       this.#enqueue(async () => {
         if (!this.#verified && records.has(KEY_CHECK)) await this.#checkKey();
         else if (this.#verified && changed.has(KEY_CHECK)) await this.#recheckKey();
+        // what changed here first, over the records as they were: an apply then merges it
+        await this.#records.publishHeard();
+        const conflicts = this.#records.resolution.conflicted.size;
         await this.#records.readReceived();
         await this.#reconcileOnce();
+        if (this.#records.resolution.conflicted.size !== conflicts) this.#setStatus({});
         this.#scheduleRepair();
       });
     });
@@ -216,7 +221,46 @@ class RoomSync implements Sync {
       ...this.#status,
       pending: this.#unsent.size,
       repaired: { ...this.#entropy.repaired },
+      conflicts: this.#records.resolution.conflicted.size,
     };
+  }
+
+  conflicts(): SyncConflict[] {
+    const out: SyncConflict[] = [];
+    for (const id of this.#records.resolution.conflicted) {
+      const w = this.#records.resolution.winner(id)!;
+      out.push({
+        id,
+        text: w.memory!.text,
+        others: w.conflicts!.map((v) => ({ text: v.text, at: wallTime(v.at) })),
+      });
+    }
+    return out;
+  }
+
+  async resolveConflict(id: string, text: string): Promise<void> {
+    if (typeof text !== 'string' || text.length === 0 || text.length > 100_000)
+      throw new AnamnesisError('INVALID_INPUT', 'a text of 1–100,000 characters is required');
+    await this.settled();
+    if (!this.#records.resolution.conflicted.has(id))
+      throw new AnamnesisError('NOT_FOUND', `memory ${id} has no conflict to resolve`, {
+        details: { id },
+      });
+    const done = new Promise<void>((resolve, reject) =>
+      this.#enqueue(async () => {
+        try {
+          if (this.#records.resolution.winner(id)?.memory?.text !== text)
+            await this.#room.engine.update(id, { text });
+          // stamped now even when the text is the one kept: an edit made over both versions
+          await this.#records.publish([id], undefined, new Set([id]));
+          this.#setStatus({});
+          resolve();
+        } catch (e) {
+          reject(e);
+        }
+      }),
+    );
+    await done;
   }
 
   onStatus(listener: (status: RoomSyncStatus) => void): () => void {

@@ -14,7 +14,9 @@ export interface SyncEngine {
   /** Applies an edit received. */
   update(
     id: string,
-    patch: Pick<SyncedMemory, 'text' | 'kind' | 'session' | 'tags' | 'importance' | 'meta'>,
+    patch: Partial<
+      Pick<SyncedMemory, 'text' | 'kind' | 'session' | 'tags' | 'importance' | 'meta'>
+    >,
   ): Promise<unknown>;
   /** Applies forgets received. */
   forget(ids: string[]): Promise<number>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Clock } from '../src/clock.ts';
-import { Resolution, winner } from '../src/resolve.ts';
+import { resolveRecords, Resolution, winner } from '../src/resolve.ts';
 import type { SyncRecord } from '../src/records.ts';
 import { createSyncCode, parseSyncCode } from '../src/code.ts';
 
@@ -116,8 +116,9 @@ describe('the conflict rules', () => {
       }
       const live = new Map<string, SyncRecord>();
       for (const [id, byDevice] of newest) {
-        const w = winner(byDevice.values());
-        expect(incremental.winner(id)).toBe(w);
+        const w = resolveRecords(byDevice.values());
+        expect(incremental.winner(id)).toEqual(w);
+        expect(w?.forgotten).toBe(winner(byDevice.values())?.forgotten);
         if (w && !w.forgotten) live.set(id, w);
       }
       for (const id of newest.keys()) {

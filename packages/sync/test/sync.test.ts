@@ -109,7 +109,7 @@ describe('sync between devices', () => {
     a.sync.disconnect();
     b.sync.disconnect();
     // concurrent: A edits the dentist note, B forgets it (forget wins); A and B edit the passport
-    // note one after the other (the later edit wins); both remember one new text (one memory).
+    // note's importance and text (both edits kept); both remember one new text (one memory).
     await a.engine.update(dentist, { text: 'Dentist appointment moved to Wednesday 10:00' });
     await b.engine.forget(dentist);
     await a.engine.update(passport, { importance: 0.9 });
@@ -128,7 +128,7 @@ describe('sync between devices', () => {
       'The passport is in the red folder',
     ]);
     const pass = JSON.parse(end.find((m) => m.includes('passport'))!) as { importance: number };
-    expect(pass.importance).toBe(0.5); // B's later edit wins whole
+    expect(pass.importance).toBe(0.9); // A's importance and B's text: each part on its own stamp
     await until('both report synced', () =>
       [a, b].every((d) => d.sync.status().synced && d.sync.status().pending === 0),
     );
@@ -140,6 +140,71 @@ describe('sync between devices', () => {
     await b.sync.close();
     await a.engine.close();
     await b.engine.close();
+  });
+
+  it('merge per field: a tag added on one device and the text edited on another both stay; two text edits apart are a conflict every device lists, until a person picks one', async () => {
+    const a = await device('fields');
+    const b = await device('fields');
+    const note = await a.engine.remember({
+      text: 'Leo dentist check-up on the 14th',
+      tags: ['health'],
+      meta: { clinic: 'Paediatric' },
+    });
+    await converged(a, b);
+    a.sync.disconnect();
+    b.sync.disconnect();
+    await a.engine.update(note, { tags: ['health', 'kids'] });
+    await b.engine.update(note, {
+      text: 'Leo dentist check-up moved to the 21st',
+      meta: { clinic: 'Paediatric', room: 3 },
+    });
+    a.sync.connect();
+    b.sync.connect();
+    const [one] = await converged(a, b);
+    expect(JSON.parse(one!)).toMatchObject({
+      text: 'Leo dentist check-up moved to the 21st',
+      tags: ['health', 'kids'],
+      meta: { clinic: 'Paediatric', room: 3 },
+    });
+    expect(a.sync.conflicts()).toEqual([]);
+
+    // both edit the text apart: the later edit is the text, the other is listed on both devices
+    a.sync.disconnect();
+    b.sync.disconnect();
+    await a.engine.update(note, { text: 'Leo dentist check-up on the 21st at 9:30' });
+    await new Promise((r) => setTimeout(r, 5));
+    await b.engine.update(note, { text: 'Leo dentist check-up cancelled' });
+    a.sync.connect();
+    b.sync.connect();
+    await converged(a, b);
+    await until('both list the conflict', () =>
+      [a, b].every((d) => d.sync.status().conflicts === 1),
+    );
+    for (const d of [a, b])
+      expect(d.sync.conflicts()).toEqual([
+        {
+          id: note,
+          text: 'Leo dentist check-up cancelled',
+          others: [{ text: 'Leo dentist check-up on the 21st at 9:30', at: expect.any(Number) }],
+        },
+      ]);
+    await expect(a.sync.resolveConflict('no-such-id', 'x')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    // A keeps its own version: every device has it, and no conflict is left
+    await a.sync.resolveConflict(note, 'Leo dentist check-up on the 21st at 9:30');
+    const [kept] = await converged(a, b);
+    expect(JSON.parse(kept!)).toMatchObject({
+      text: 'Leo dentist check-up on the 21st at 9:30',
+      tags: ['health', 'kids'],
+    });
+    await until('no device lists a conflict', () =>
+      [a, b].every((d) => d.sync.status().conflicts === 0 && d.sync.conflicts().length === 0),
+    );
+    for (const d of [a, b]) {
+      await d.sync.close();
+      await d.engine.close();
+    }
   });
 
   it('a third device joining late with memories of its own gets everything; a forget made while its sync was off travels at the next start', async () => {
