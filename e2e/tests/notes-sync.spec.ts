@@ -5,7 +5,13 @@
  * saved on either appear on the other, a deletion too, and after a reload sync starts again by
  * itself.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { createEngine } from '@anamnesis/engine';
+import { parseSyncCode } from '@anamnesis/sync';
+import { startNodeSync } from '@anamnesis/sync/node';
 
 import { startSyncServer, type SyncServer } from '../../packages/sync/test/server.ts';
 import { consoleErrors, createNote, expect, NOTES_URL, openApp, test } from './notes-fixtures.ts';
@@ -121,4 +127,64 @@ test('as people do it, without waiting: a note saved right after Start sync and 
   expect(errors).toEqual([]);
   expect(secondErrors).toEqual([]);
   await other.close();
+});
+
+test('a note edited on two devices at once: the Sync panel shows both versions, and the one a person keeps reaches every device', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const errors = consoleErrors(page);
+  await openApp(page);
+  await createNote(page, 'Dentist', 'Leo dentist check-up on the 14th.');
+  const code = await startSync(page);
+  // two more devices of the same person (Node, each its own store file), offline from each other
+  const dir = mkdtempSync(join(tmpdir(), 'anamnesis-notes-conflict-'));
+  const devices = await Promise.all(
+    ['a', 'b'].map(async (name) => {
+      const path = join(dir, `${name}.db`);
+      const engine = await createEngine({ storage: 'file', path, embedder: 'tfidf' });
+      const sync = await startNodeSync(engine, path, { url, ...parseSyncCode(code) });
+      return { engine, sync };
+    }),
+  );
+  const [a, b] = devices as [(typeof devices)[0], (typeof devices)[0]];
+  const noteOn = async (d: typeof a) =>
+    (await d.engine.list({ limit: 10 })).find((m) => m.text.includes('dentist'));
+  await expect.poll(async () => (await noteOn(a))?.text, { timeout: 30_000 }).toBeTruthy();
+  await expect.poll(async () => (await noteOn(b))?.text, { timeout: 30_000 }).toBeTruthy();
+  const note = (await noteOn(a))!;
+  a.sync.disconnect();
+  b.sync.disconnect();
+  const moved = note.text.replace('on the 14th', 'moved to the 21st');
+  const cancelled = note.text.replace('on the 14th', 'cancelled');
+  await a.engine.update(note.id, { text: moved });
+  await new Promise((r) => setTimeout(r, 5));
+  await b.engine.update(note.id, { text: cancelled });
+  a.sync.connect();
+  b.sync.connect();
+
+  const versions = page
+    .getByRole('region', { name: 'Edited on two devices' })
+    .getByRole('listitem');
+  await expect(versions).toHaveCount(2, { timeout: 30_000 });
+  await expect(versions.filter({ hasText: 'moved to the 21st' })).toHaveCount(1);
+  await expect(versions.filter({ hasText: 'cancelled' })).toHaveCount(1);
+  // the earlier edit is kept: every device ends with it, and no device lists a conflict
+  await versions
+    .filter({ hasText: 'moved to the 21st' })
+    .getByRole('button', { name: 'Keep this version' })
+    .click();
+  await expect(versions).toHaveCount(0, { timeout: 30_000 });
+  for (const d of [a, b]) {
+    await expect.poll(async () => (await noteOn(d))?.text, { timeout: 30_000 }).toBe(moved);
+    await expect.poll(() => d.sync.status().conflicts, { timeout: 30_000 }).toBe(0);
+  }
+  await page.getByRole('button', { name: /^Dentist/ }).click();
+  await expect(page.getByLabel('Body')).toHaveValue(/moved to the 21st/);
+  for (const d of devices) {
+    await d.sync.close();
+    await d.engine.close();
+  }
+  rmSync(dir, { recursive: true, force: true });
+  expect(errors).toEqual([]);
 });

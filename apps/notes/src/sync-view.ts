@@ -64,6 +64,13 @@ export class SyncView {
   /** The store's name: the sync's lock and state are per store. */
   readonly #storeName: () => string;
   readonly #status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  /** Notes edited on two devices at once, each with a button per version. */
+  readonly #conflicts = h('section', {
+    class: 'sync-conflicts',
+    'aria-label': 'Edited on two devices',
+  });
+  /** The conflicts shown (their texts), so that a status that changes nothing keeps the list. */
+  #shownConflicts = '';
   #sync: Sync | undefined;
   #settings: SyncSettings | undefined = loadSyncSettings();
   /** Bumped by every start and stop: a start that finishes after a later one is dropped. */
@@ -118,6 +125,7 @@ export class SyncView {
         this.#status,
         h('div', { class: 'row' }, show, stop),
         code,
+        this.#conflicts,
       );
       return;
     }
@@ -188,6 +196,7 @@ export class SyncView {
       this.render();
       const show = (s: SyncStatus) => {
         this.#status.textContent = describe(s);
+        this.#renderConflicts(sync);
         document.body.dataset.sync = s.error
           ? 'error'
           : s.synced
@@ -212,10 +221,55 @@ export class SyncView {
     }
   }
 
+  /**
+   * The notes whose text was edited on two devices at once: both versions, and a button to keep
+   * each (the choice reaches every device; the other parts of the note were merged already).
+   */
+  #renderConflicts(sync: Sync): void {
+    const conflicts = sync.conflicts();
+    const key = JSON.stringify(conflicts);
+    if (key === this.#shownConflicts) return;
+    this.#shownConflicts = key;
+    this.#conflicts.replaceChildren(
+      ...(conflicts.length === 0
+        ? []
+        : [h('h3', {}, 'Edited on two devices: keep which version?')]),
+      ...conflicts.map((c) => {
+        const versions = [
+          { text: c.text, label: 'now' },
+          ...c.others.map((o) => ({
+            text: o.text,
+            label: `edited ${new Date(o.at).toLocaleString()}`,
+          })),
+        ];
+        return h(
+          'ul',
+          { class: 'conflict', 'aria-label': `Versions of ${c.text.split('\n')[0]!.slice(0, 60)}` },
+          ...versions.map((v) => {
+            const keep = h('button', { type: 'button' }, 'Keep this version');
+            keep.addEventListener('click', () => {
+              keep.disabled = true;
+              sync.resolveConflict(c.id, v.text).then(
+                () => this.#onApplied(),
+                (e: unknown) => {
+                  keep.disabled = false;
+                  this.#status.textContent = `could not keep it: ${messageOf(e)}`;
+                },
+              );
+            });
+            return h('li', {}, h('p', {}, v.text), h('small', {}, v.label), keep);
+          }),
+        );
+      }),
+    );
+  }
+
   async #stop(): Promise<void> {
     this.#generation++;
     const sync = this.#sync;
     this.#sync = undefined;
+    this.#shownConflicts = '';
+    this.#conflicts.replaceChildren();
     delete document.body.dataset.sync;
     await sync?.close();
     this.#status.textContent = '';
