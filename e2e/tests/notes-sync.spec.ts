@@ -129,7 +129,7 @@ test('as people do it, without waiting: a note saved right after Start sync and 
   await other.close();
 });
 
-test('a note edited on two devices at once: the Sync panel shows both versions, and the one a person keeps reaches every device', async ({
+test('a note edited on two devices at once: the Sync panel shows both versions, and the one a person keeps reaches every device; deleted, it is in every Trash, restored from one, then emptied everywhere', async ({
   page,
 }) => {
   test.setTimeout(180_000);
@@ -181,6 +181,25 @@ test('a note edited on two devices at once: the Sync panel shows both versions, 
   }
   await page.getByRole('button', { name: /^Dentist/ }).click();
   await expect(page.getByLabel('Body')).toHaveValue(/moved to the 21st/);
+
+  // deleted here: in the Trash of every device; restored from this one, it is back everywhere
+  await page.getByRole('button', { name: 'Delete' }).click();
+  const trash = page.getByRole('region', { name: 'Trash' });
+  await expect(trash.getByRole('listitem')).toHaveCount(1, { timeout: 30_000 });
+  await expect.poll(() => a.sync.trash().length, { timeout: 30_000 }).toBe(1);
+  await expect.poll(async () => await noteOn(b), { timeout: 30_000 }).toBeUndefined();
+  await trash.getByRole('button', { name: 'Restore' }).click();
+  await expect(titles(page)).toContainText(['Dentist'], { timeout: 30_000 });
+  for (const d of [a, b])
+    await expect.poll(async () => (await noteOn(d))?.text, { timeout: 30_000 }).toBe(moved);
+  // deleted on another device, then Empty trash here: gone from every trash
+  await a.engine.forget(note.id);
+  await expect(trash.getByRole('listitem')).toHaveCount(1, { timeout: 30_000 });
+  await expect(titles(page)).not.toContainText(['Dentist']);
+  await trash.getByRole('button', { name: 'Empty trash' }).click();
+  await expect(trash.getByRole('listitem')).toHaveCount(0, { timeout: 30_000 });
+  for (const d of [a, b])
+    await expect.poll(() => d.sync.trash().length, { timeout: 30_000 }).toBe(0);
   for (const d of devices) {
     await d.sync.close();
     await d.engine.close();

@@ -165,7 +165,7 @@ test('two Chromium devices and a Node one go offline, edit, forget and remember 
   await n.forget(dentist); // forget beats the concurrent edit
   await a.update(passport, { importance: 0.9 });
   await new Promise((r) => setTimeout(r, 30));
-  await b.update(passport, { text: 'The passport is in the red folder' }); // later: wins whole
+  await b.update(passport, { text: 'The passport is in the red folder' }); // merged per field
   await a.remember('Call the plumber about the leak');
   await n.remember('Call the plumber about the leak'); // one memory in the end
   expect((await pages[0]!.c.syncStatus('m')).pending).toBeGreaterThan(0);
@@ -180,7 +180,7 @@ test('two Chromium devices and a Node one go offline, edit, forget and remember 
   const passportNow = JSON.parse(end.find((m) => m.includes('passport'))!) as {
     importance: number;
   };
-  expect(passportNow.importance).toBe(0.5);
+  expect(passportNow.importance).toBe(0.9); // A's importance and B's text both kept
   for (const p of pages) ok(await p.c.syncDo('m', 'synced'));
   await sync.synced();
 

@@ -71,6 +71,9 @@ export class SyncView {
   });
   /** The conflicts shown (their texts), so that a status that changes nothing keeps the list. */
   #shownConflicts = '';
+  /** Notes deleted on any device in the last 30 days, each with Restore, and "Empty trash". */
+  readonly #trash = h('section', { class: 'sync-trash', 'aria-label': 'Trash' });
+  #shownTrash = '';
   #sync: Sync | undefined;
   #settings: SyncSettings | undefined = loadSyncSettings();
   /** Bumped by every start and stop: a start that finishes after a later one is dropped. */
@@ -126,6 +129,7 @@ export class SyncView {
         h('div', { class: 'row' }, show, stop),
         code,
         this.#conflicts,
+        this.#trash,
       );
       return;
     }
@@ -197,6 +201,7 @@ export class SyncView {
       const show = (s: SyncStatus) => {
         this.#status.textContent = describe(s);
         this.#renderConflicts(sync);
+        this.#renderTrash(sync);
         document.body.dataset.sync = s.error
           ? 'error'
           : s.synced
@@ -264,12 +269,61 @@ export class SyncView {
     );
   }
 
+  /** The trash: deleted notes any device can restore for 30 days, then purged everywhere. */
+  #renderTrash(sync: Sync): void {
+    const trash = sync.trash();
+    const key = JSON.stringify(trash);
+    if (key === this.#shownTrash) return;
+    this.#shownTrash = key;
+    if (trash.length === 0) {
+      this.#trash.replaceChildren();
+      return;
+    }
+    const act = (button: HTMLButtonElement, work: () => Promise<unknown>) => {
+      button.addEventListener('click', () => {
+        button.disabled = true;
+        work().then(
+          () => {
+            this.#renderTrash(sync);
+            this.#onApplied();
+          },
+          (e: unknown) => {
+            button.disabled = false;
+            this.#status.textContent = messageOf(e);
+          },
+        );
+      });
+      return button;
+    };
+    const empty = act(h('button', { type: 'button' }, 'Empty trash'), () => sync.emptyTrash());
+    this.#trash.replaceChildren(
+      h('h3', {}, `Trash (${trash.length})`),
+      h('p', {}, 'Deleted on any device; restorable for 30 days, then gone everywhere.'),
+      h(
+        'ul',
+        { class: 'trash', 'aria-label': 'Deleted notes' },
+        ...trash.map((t) =>
+          h(
+            'li',
+            {},
+            h('span', {}, t.text.split('\n')[0]!.slice(0, 80)),
+            h('small', {}, ` deleted ${new Date(t.forgottenAt).toLocaleString()} `),
+            act(h('button', { type: 'button' }, 'Restore'), () => sync.restore(t.id)),
+          ),
+        ),
+      ),
+      empty,
+    );
+  }
+
   async #stop(): Promise<void> {
     this.#generation++;
     const sync = this.#sync;
     this.#sync = undefined;
     this.#shownConflicts = '';
     this.#conflicts.replaceChildren();
+    this.#shownTrash = '';
+    this.#trash.replaceChildren();
     delete document.body.dataset.sync;
     await sync?.close();
     this.#status.textContent = '';

@@ -98,5 +98,6 @@ export type {
   SyncPlugin,
   SyncConflict,
   SyncStatus,
+  TrashedMemory,
   UpdateInput,
 } from './types.ts';

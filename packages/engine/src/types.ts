@@ -588,6 +588,18 @@ export interface SyncConflict {
   others: { text: string; at: number }[];
 }
 
+/** A memory in the sync's trash: forgotten on some device, restorable from any until purged. */
+export interface TrashedMemory {
+  /** The memory's id (restored under it). */
+  id: string;
+  /** Its text when it was forgotten. */
+  text: string;
+  /** Its tags when it was forgotten. */
+  tags: string[];
+  /** When it was forgotten, ms since the epoch. */
+  forgottenAt: number;
+}
+
 /** A running sync of one store. */
 export interface StoreSync {
   /** The status now. */
@@ -619,6 +631,18 @@ export interface StoreSync {
    * both versions. `NOT_FOUND` when the memory has no conflict.
    */
   resolveConflict(id: string, text: string): Promise<void>;
+  /**
+   * The memories forgotten on any device in the last 30 days (the sync's `trashDays`), the latest
+   * first: their last state stays sealed in the room until then, to be restored.
+   */
+  trash(): TrashedMemory[];
+  /** Brings a memory back from the trash on every device. `NOT_FOUND` when it is not in the trash. */
+  restore(id: string): Promise<void>;
+  /**
+   * Purges memories from the trash now (all of it when `ids` is undefined): their text leaves the
+   * room and every device's copy of it. Returns how many were purged.
+   */
+  emptyTrash(ids?: readonly string[]): Promise<number>;
   /** Stops the sync and saves its state; the store is left open. */
   close(): Promise<void>;
 }

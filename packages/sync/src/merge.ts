@@ -150,7 +150,11 @@ export function mergeLive(records: readonly SyncRecord[]): MergedRecord {
   const memory: SyncedMemory = { ...newest.r.memory! };
   const fields: FieldStamps = { ...newest.f, tags: {}, meta: {} };
   let seen = ZERO;
-  for (const { r } of all) if (r.seen > seen) seen = r.seen;
+  let restored = ZERO;
+  for (const { r } of all) {
+    if (r.seen > seen) seen = r.seen;
+    if (r.restored && r.restored > restored) restored = r.restored;
+  }
   const from: Record<Scalar, { r: SyncRecord; f: FieldStamps }> = {
     text: newest,
     kind: newest,
@@ -202,6 +206,7 @@ export function mergeLive(records: readonly SyncRecord[]): MergedRecord {
     textHash: textHash(memory),
     memory,
     fields,
+    ...(restored === ZERO ? {} : { restored }),
     conflicts: [...conflicts.values()].sort((a, b) => (a.at < b.at ? -1 : 1)),
   };
 }

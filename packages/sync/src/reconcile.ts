@@ -9,6 +9,7 @@
  * before (in its saved state) and no longer has was forgotten here.
  */
 import { AnamnesisError } from '@anamnesis/errors';
+import { ZERO } from './clock.ts';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type { AntiEntropy } from './anti-entropy.ts';
 import { KEY_CHECK, LOCAL, type RoomContext } from './context.ts';
@@ -165,21 +166,41 @@ export class Reconciler {
     const add: SyncRecord[] = [];
     const edit: SyncRecord[] = [];
     const forgottenHere: string[] = [];
+    const purge: [string, SyncRecord][] = [];
     for (const id of list) {
       const w = this.resolution.winner(id);
       if (!w) continue;
       const have = local.get(id);
       if (w.forgotten || this.resolution.keeperOf(id) !== undefined) {
         if (have) forget.push(id);
+        // purged, while this device's own entry still holds the text (it wrote it while away)
+        if (w.forgotten && !w.memory && this.resolution.records(id)?.get(device)?.memory)
+          purge.push([
+            device,
+            {
+              id,
+              at: this.#room.clock.tick(),
+              seen: latest(this.resolution.records(id)),
+              forgotten: true,
+            },
+          ]);
       } else if (!have) {
         // This device's own record says it had the memory: it was forgotten here, and the forget
         // is not published yet (a reload right after it, or its change still in the queue).
-        const own = this.resolution.records(id)?.get(device);
-        if (own && !own.forgotten && !this.#replaced) forgottenHere.push(id);
+        // Unless another device forgot it after that record (this device applied that forget)
+        // and it is back from the trash.
+        const records = this.resolution.records(id)!;
+        const own = records.get(device);
+        const forgottenSince =
+          own &&
+          ((w.restored ?? ZERO) > own.at ||
+            [...records.values()].some((r) => r.forgotten && r.at > own.at));
+        if (own && !own.forgotten && !this.#replaced && !forgottenSince) forgottenHere.push(id);
         else add.push(w);
       } else if (!sameState(syncedState(have), w.memory!)) edit.push(w);
     }
     if (forgottenHere.length > 0) await this.publish(forgottenHere, local);
+    if (purge.length > 0) await this.write(purge);
     if (forget.length > 0) await this.#attempt(forget, () => engine.forget(forget));
     // In batches: each is one transaction of the engine, and a first sync of many memories shows
     // its progress (and keeps what arrived if the device stops half-way).
@@ -309,14 +330,15 @@ export class Reconciler {
   /**
    * Publishes this device's records of `ids` where the store differs from what the records say.
    * `renewText`: memories whose text is published as chosen now even where it is unchanged (a
-   * person kept it over a concurrent edit: see `resolveConflict`).
+   * person kept it over a concurrent edit: see `resolveConflict`). `restore`: memories in the
+   * trash brought back here (published live over their forget, see `trash.ts`).
    */
   async publish(
     ids: string[],
     known?: Map<string, ExportedMemory>,
-    renewText: ReadonlySet<string> = new Set(),
+    { renewText = new Set(), restore = new Set() }: PublishOptions = {},
   ): Promise<void> {
-    const { clock, keys, device, doc, records } = this.#room;
+    const { clock, device } = this.#room;
     const local = known ?? (await this.#local(ids));
     await this.#usage.publish(ids, local);
     const writes: [string, SyncRecord][] = [];
@@ -326,23 +348,59 @@ export class Reconciler {
       const merged = this.resolution.keeperOf(id) !== undefined;
       const seen = latest(this.resolution.records(id));
       if (!have) {
-        // Gone here: a forget to publish, unless the records already say so.
+        // Gone here: a forget to publish, unless the records already say so. The tombstone keeps
+        // the memory's last state, sealed, for the trash (until it is purged).
         if (w && !w.forgotten && !merged)
-          writes.push([id, { id, at: clock.tick(), seen, forgotten: true }]);
+          writes.push([
+            device,
+            { id, at: clock.tick(), seen, forgotten: true, memory: w.memory, fields: w.fields },
+          ]);
         continue;
       }
       if (merged) continue; // kept elsewhere under another id: forgotten when applied
-      if (w?.forgotten) continue; // forget beats the edit this device has not applied yet
+      // forget beats the edit this device has not applied yet, unless it is a restore
+      if (w?.forgotten && !restore.has(id)) continue;
       const state = syncedState(have);
-      if (w && sameState(w.memory!, state) && !renewText.has(id)) continue;
+      if (w && !w.forgotten && sameState(w.memory!, state) && !renewText.has(id)) continue;
       const at = clock.tick();
-      const fields = stampFields(state, w, at, renewText.has(id));
-      writes.push([id, { id, at, seen, textHash: textHash(state), memory: state, fields }]);
+      const fields = stampFields(state, w?.memory ? w : undefined, at, renewText.has(id));
+      // a restore undoes the forget it is written over; later records carry that on
+      const restored = restore.has(id) && w?.forgotten ? w.at : w?.restored;
+      writes.push([
+        device,
+        {
+          id,
+          at,
+          seen,
+          textHash: textHash(state),
+          memory: state,
+          fields,
+          ...(restored ? { restored } : {}),
+        },
+      ]);
     }
     if (writes.length === 0) return;
+    await this.write(writes);
+    // A memory this device remembered with a text another device's memory has: apply the merge.
+    const touched = new Set(
+      writes.flatMap(([, { id }]) => {
+        const same = this.resolution.sameText(id);
+        return same.length > 1 ? same : [];
+      }),
+    );
+    if (touched.size > 0) await this.apply(touched);
+  }
+
+  /**
+   * Seals and writes records into the room, each under its memory's blind name and the device
+   * given (this device's own, or, for a purge, the device whose entry it replaces), in one Yjs
+   * transaction, and takes them into the records.
+   */
+  async write(writes: readonly [device: string, record: SyncRecord][]): Promise<void> {
+    const { keys, doc, records } = this.#room;
     const sealed: [string, Uint8Array][] = [];
-    for (const [id, record] of writes) {
-      const key = `${blindName(keys, id)}.${device}`;
+    for (const [device, record] of writes) {
+      const key = `${blindName(keys, record.id)}.${device}`;
       const bytes = await seal(keys, key, utf8ToBytes(JSON.stringify(record)));
       sealed.push([key, bytes]);
       this.resolution.set(device, record);
@@ -352,13 +410,11 @@ export class Reconciler {
       for (const [key, bytes] of sealed) records.set(key, bytes);
     }, LOCAL);
     this.#room.wrote(sealed.map(([key]) => key));
-    // A memory this device remembered with a text another device's memory has: apply the merge.
-    const touched = new Set(
-      writes.flatMap(([id]) => {
-        const same = this.resolution.sameText(id);
-        return same.length > 1 ? same : [];
-      }),
-    );
-    if (touched.size > 0) await this.apply(touched);
   }
+}
+
+/** Options of {@link Reconciler.publish}. */
+export interface PublishOptions {
+  renewText?: ReadonlySet<string>;
+  restore?: ReadonlySet<string>;
 }

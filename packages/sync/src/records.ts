@@ -42,17 +42,26 @@ export interface SyncRecord {
   at: Stamp;
   /** The latest stamp of this memory's records the device had when it wrote this one. */
   seen: Stamp;
-  /** The device forgot the memory (a tombstone: no `memory`). */
+  /**
+   * The device forgot the memory (a tombstone). Its `memory` is the memory's last state, kept
+   * sealed for the trash (`trash.ts`); a purged tombstone has none.
+   */
   forgotten?: true;
   /** SHA-256 of the text (hex): the same text on two devices becomes one memory. */
   textHash?: string;
-  /** The memory's state (absent in a tombstone). */
+  /** The memory's state (in a tombstone: its last state, until purged). */
   memory?: SyncedMemory;
   /**
    * When each part of `memory` last changed (see `merge.ts`); absent in a tombstone and in a
    * record written before per-field merge (read as every part changed at `at`).
    */
   fields?: FieldStamps;
+  /**
+   * The stamp of the latest forget of this memory that a restore from the trash undid, carried by
+   * every later record of it: a device whose own record is older, and that lacks the memory,
+   * applied that forget (it did not forget it since).
+   */
+  restored?: Stamp;
 }
 
 /** The line of an engine export this reads (a subset of its memory line). */
@@ -123,18 +132,22 @@ export function parseRecord(bytes: Uint8Array, key: string): SyncRecord {
       details: { key },
     });
   }
+  // a tombstone may keep the memory's last state (the trash) until it is purged
+  const state =
+    !!r?.memory &&
+    typeof r.memory.text === 'string' &&
+    Array.isArray(r.memory.links) &&
+    Array.isArray(r.memory.tags) &&
+    (r.fields === undefined || isFields(r.fields));
   const ok =
     r &&
     typeof r.id === 'string' &&
     isStamp(r.at) &&
     (r.seen === ZERO || isStamp(r.seen)) &&
-    (r.forgotten === true
-      ? r.memory === undefined
-      : !!r.memory &&
-        typeof r.memory.text === 'string' &&
-        Array.isArray(r.memory.links) &&
-        Array.isArray(r.memory.tags) &&
-        (r.fields === undefined || isFields(r.fields)));
+    (r.restored === undefined || isStamp(r.restored)) &&
+    // from another device: `forgotten` is `true` or absent, whatever the type says
+    [undefined, true].includes(r.forgotten) &&
+    (state || (r.forgotten === true && r.memory === undefined && r.fields === undefined));
   if (!ok)
     throw new AnamnesisError('SYNC_TAMPERED', `the synced record ${key} is not a memory record`, {
       details: { key },

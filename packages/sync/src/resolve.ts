@@ -57,6 +57,8 @@ export class Resolution {
   readonly #byText = new Map<string, Set<string>>();
   /** Live memories with concurrent text edits (`MergedRecord.conflicts`). */
   readonly conflicted = new Set<string>();
+  /** Forgotten memories whose tombstone keeps their last state (the trash). */
+  readonly trashed = new Set<string>();
 
   /** Sets `device`'s record of its memory; false (and nothing changes) unless it is newer. */
   set(device: string, record: SyncRecord): boolean {
@@ -67,6 +69,8 @@ export class Resolution {
     this.#records.set(record.id, byDevice);
     const before = this.#winners.get(record.id);
     const after = resolveRecords(byDevice.values());
+    if (after?.forgotten && after.memory) this.trashed.add(record.id);
+    else this.trashed.delete(record.id);
     if (before && after && canonical(before) === canonical(after)) return true;
     if (before) this.#index(before, false);
     if (after) {

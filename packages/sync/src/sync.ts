@@ -21,13 +21,14 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { AntiEntropy } from './anti-entropy.ts';
-import type { SyncConflict } from '@anamnesis/engine';
+import type { SyncConflict, TrashedMemory } from '@anamnesis/engine';
 import { Clock, wallTime, ZERO } from './clock.ts';
 import { KEY_CHECK, LOCAL, type RoomContext } from './context.ts';
 import { Reconciler } from './reconcile.ts';
 import { deriveKeys, seal, unseal, type SyncKeys } from './seal.ts';
 import { explainJoin, watchServerState } from './join.ts';
 import type { RoomSyncStatus, SavedSyncState, Sync, SyncEngine, SyncOptions } from './types.ts';
+import { Trash, TRASH_DAYS } from './trash.ts';
 import { UsageExchange } from './usage.ts';
 
 export type {
@@ -67,7 +68,15 @@ export function checkSyncOptions(options: SyncOptions): void {
       'INVALID_INPUT',
       'sync.passphrase must be a string of 1–1,024 characters',
     );
+  if (
+    options.trashDays !== undefined &&
+    !(typeof options.trashDays === 'number' && options.trashDays >= 0 && options.trashDays < 1e6)
+  )
+    throw new AnamnesisError('INVALID_INPUT', 'sync.trashDays must be a number of days ≥ 0');
 }
+
+/** How often a running sync purges what has been in the trash too long, in ms. */
+const TRASH_SWEEP_MS = 3_600_000;
 
 class RoomSync implements Sync {
   readonly #options: SyncOptions;
@@ -75,6 +84,8 @@ class RoomSync implements Sync {
   readonly #usage: UsageExchange;
   readonly #records: Reconciler;
   readonly #entropy: AntiEntropy;
+  readonly #trash: Trash;
+  #trashTimer: ReturnType<typeof setInterval> | undefined;
   #repairTimer: ReturnType<typeof setTimeout> | undefined;
   /** The saved state held records of this room (this device's or others'): the room is not new to it. */
   #expected = false;
@@ -124,6 +135,12 @@ class RoomSync implements Sync {
     this.#usage = new UsageExchange(this.#room);
     this.#entropy = new AntiEntropy(this.#room);
     this.#records = new Reconciler(this.#room, this.#usage, this.#entropy);
+    this.#trash = new Trash(
+      this.#room,
+      this.#records,
+      options.trashDays ?? TRASH_DAYS,
+      options.now ?? Date.now,
+    );
     this.#records.onOther = () => {
       if (this.#status.explain !== null) this.#setStatus({ explain: null });
     };
@@ -149,10 +166,12 @@ class RoomSync implements Sync {
         else if (this.#verified && changed.has(KEY_CHECK)) await this.#recheckKey();
         // what changed here first, over the records as they were: an apply then merges it
         await this.#records.publishHeard();
-        const conflicts = this.#records.resolution.conflicted.size;
+        // what a person sees beside the status: the conflicts and the trash
+        const { conflicted, trashed } = this.#records.resolution;
+        const before = [conflicted.size, trashed.size].join();
         await this.#records.readReceived();
         await this.#reconcileOnce();
-        if (this.#records.resolution.conflicted.size !== conflicts) this.#setStatus({});
+        if ([conflicted.size, trashed.size].join() !== before) this.#setStatus({});
         this.#scheduleRepair();
       });
     });
@@ -164,6 +183,9 @@ class RoomSync implements Sync {
       });
     });
     doc.on('update', () => this.#scheduleSave());
+    this.#trashTimer = setInterval(() => this.#enqueue(() => this.#sweepTrash()), TRASH_SWEEP_MS);
+    // Node: the sweep alone does not keep a process running
+    (this.#trashTimer as { unref?: () => void }).unref?.();
     this.#unsubscribe = engine.subscribe(({ kind, ids }) => {
       if (kind === 'elsewhere') {
         // another process (the CLI beside the MCP server) wrote: what, it does not all say
@@ -171,7 +193,10 @@ class RoomSync implements Sync {
         return;
       }
       for (const id of ids) this.#records.heard.add(id);
-      this.#enqueue(() => this.#records.publishHeard());
+      this.#enqueue(async () => {
+        await this.#records.publishHeard();
+        if (this.#options.trashDays === 0) await this.#sweepTrash();
+      });
     });
     if (this.#verified) this.#enqueue(() => this.#reconcileOnce());
     const provider = new WebsocketProvider(this.#options.url, this.#room.keys.room, doc, {
@@ -204,6 +229,7 @@ class RoomSync implements Sync {
         // anti-entropy at every join: what the room lost while this device was away, put back
         this.#entropy.sweep();
         this.#repair();
+        await this.#sweepTrash();
         this.#unsent.clear();
         this.#setStatus({
           synced: true,
@@ -246,21 +272,45 @@ class RoomSync implements Sync {
       throw new AnamnesisError('NOT_FOUND', `memory ${id} has no conflict to resolve`, {
         details: { id },
       });
-    const done = new Promise<void>((resolve, reject) =>
+    await this.#run(async () => {
+      if (this.#records.resolution.winner(id)?.memory?.text !== text)
+        await this.#room.engine.update(id, { text });
+      // stamped now even when the text is the one kept: an edit made over both versions
+      await this.#records.publish([id], undefined, { renewText: new Set([id]) });
+    });
+  }
+
+  trash(): TrashedMemory[] {
+    return this.#trash.list();
+  }
+
+  restore(id: string): Promise<void> {
+    return this.#run(() => this.#trash.restore(id));
+  }
+
+  emptyTrash(ids?: readonly string[]): Promise<number> {
+    if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === 'string')))
+      return Promise.reject(new AnamnesisError('INVALID_INPUT', 'ids must be an array of ids'));
+    return this.#run(() => this.#trash.purge(ids));
+  }
+
+  /** Runs `work` in the queue (after what was heard or received before it); its result or error. */
+  #run<T>(work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) =>
       this.#enqueue(async () => {
         try {
-          if (this.#records.resolution.winner(id)?.memory?.text !== text)
-            await this.#room.engine.update(id, { text });
-          // stamped now even when the text is the one kept: an edit made over both versions
-          await this.#records.publish([id], undefined, new Set([id]));
+          resolve(await work());
           this.#setStatus({});
-          resolve();
         } catch (e) {
           reject(e);
         }
       }),
     );
-    await done;
+  }
+
+  /** Purges what has been in the trash too long (only with the key verified and the store compared). */
+  async #sweepTrash(): Promise<void> {
+    if (this.#verified && this.#records.reconciled) await this.#trash.purgeExpired();
   }
 
   onStatus(listener: (status: RoomSyncStatus) => void): () => void {
@@ -310,6 +360,7 @@ class RoomSync implements Sync {
     this.#unsubscribe?.();
     await this.settled();
     clearTimeout(this.#repairTimer);
+    clearInterval(this.#trashTimer);
     this.#repair(); // a repair due goes out before the connection closes
     this.#provider?.destroy();
     clearTimeout(this.#saveTimer);

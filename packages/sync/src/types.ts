@@ -75,6 +75,11 @@ export interface SyncOptions {
    * A join repairs at once. Default 1,000 (a repair within 2 s).
    */
   repairDelayMs?: number;
+  /**
+   * How long, in days, a forgotten memory stays in the trash (sealed in the room, restorable from
+   * any device) before a device purges it everywhere. Default 30; 0 purges every forget at once.
+   */
+  trashDays?: number;
 }
 
 /** Why anti-entropy put an entry back in the room. */

@@ -7,84 +7,29 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, type Engine } from '@anamnesis/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
-import { createSyncCode, parseSyncCode, startSync, type Sync } from '../src/index.ts';
+import { createSyncCode, parseSyncCode } from '../src/index.ts';
 import { FIRST_IN_ROOM } from '../src/join.ts';
-import { fileState } from '../src/node.ts';
 import { deriveKeys } from '../src/seal.ts';
+import { closeAll, converged, devices, PASSPHRASE, texts, until, type Device } from './devices.ts';
 import { startSyncServer, type SyncServer } from './server.ts';
 
-let server: SyncServer;
 const dir = mkdtempSync(join(tmpdir(), 'anamnesis-rogue-'));
-const PASSPHRASE = 'correct horse battery staple';
+let server: SyncServer;
+let device: (room: string, passphrase?: string) => Promise<Device>;
 
 beforeAll(async () => {
   server = await startSyncServer();
+  device = devices(server.url, dir);
 });
 
 afterAll(() => {
   server.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-interface Device {
-  engine: Engine;
-  sync: Sync;
-}
-
-let n = 0;
-async function device(room: string, passphrase = PASSPHRASE): Promise<Device> {
-  const path = join(dir, `device-${++n}.db`);
-  const engine = await createEngine({ storage: 'file', path, embedder: 'tfidf' });
-  const sync = await startSync(engine, {
-    url: server.url,
-    room,
-    passphrase,
-    WebSocket,
-    state: fileState(`${path}.sync`),
-  });
-  return { engine, sync };
-}
-
-async function texts(engine: Engine): Promise<string[]> {
-  return (await engine.list({ limit: 1000 })).map((m) => m.text).sort();
-}
-
-async function until(what: string, cond: () => Promise<boolean> | boolean, ms: number) {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Waits (at most `ms`) until the devices hold the same texts; returns them. */
-async function converged(ms: number, ...devices: Device[]): Promise<string[]> {
-  let last: string[][] = [];
-  await until(
-    'the devices hold the same memories',
-    async () => {
-      for (const d of devices) await d.sync.settled();
-      last = await Promise.all(devices.map((d) => texts(d.engine)));
-      return last.every((t) => JSON.stringify(t) === JSON.stringify(last[0]));
-    },
-    ms,
-  ).catch((e: unknown) => {
-    throw new Error(`${(e as Error).message}: ${JSON.stringify(last)}`);
-  });
-  return last[0]!;
-}
-
-async function closeAll(...devices: Device[]): Promise<void> {
-  for (const d of devices) {
-    await d.sync.close();
-    await d.engine.close();
-  }
-}
 
 /** A client of the room that knows its name on the server and nothing else. */
 async function rogue(roomName: string) {
