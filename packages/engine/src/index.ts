@@ -97,6 +97,7 @@ export type {
   SyncPlace,
   SyncPlugin,
   SyncConflict,
+  SyncConflictVersion,
   SyncStatus,
   TrashedMemory,
   UpdateInput,

@@ -584,8 +584,16 @@ export interface SyncConflict {
   id: string;
   /** Its text now: the later of the concurrent edits. */
   text: string;
-  /** The concurrent edits that lost, oldest first: their text, and when they were made (ms since the epoch). */
-  others: { text: string; at: number }[];
+  /** The concurrent edits that lost, oldest first. */
+  others: SyncConflictVersion[];
+}
+
+/** One text of a {@link SyncConflict} that is not the memory's text now. */
+export interface SyncConflictVersion {
+  /** The text of that edit. */
+  text: string;
+  /** When it was made, ms since the epoch (the editing device's clock). */
+  at: number;
 }
 
 /** A memory in the sync's trash: forgotten on some device, restorable from any until purged. */
