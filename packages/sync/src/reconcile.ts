@@ -10,13 +10,13 @@
  */
 import { AnamnesisError } from '@anamnesis/errors';
 import { ZERO } from './clock.ts';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type { AntiEntropy } from './anti-entropy.ts';
 import { KEY_CHECK, LOCAL, type RoomContext } from './context.ts';
 import {
   canonical,
   latest,
   parseRecord,
+  recordBytes,
   sameState,
   syncedState,
   textHash,
@@ -401,7 +401,7 @@ export class Reconciler {
     const sealed: [string, Uint8Array][] = [];
     for (const [device, record] of writes) {
       const key = `${blindName(keys, record.id)}.${device}`;
-      const bytes = await seal(keys, key, utf8ToBytes(JSON.stringify(record)));
+      const bytes = await seal(keys, key, recordBytes(record));
       sealed.push([key, bytes]);
       this.resolution.set(device, record);
       this.#entropy.saw(key, record.at, bytes);

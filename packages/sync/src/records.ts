@@ -7,7 +7,7 @@ import { AnamnesisError } from '@anamnesis/errors';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { isStamp, ZERO, type Stamp } from './clock.ts';
-import { isFields, type FieldStamps } from './merge.ts';
+import { packFields, unpackFields, type FieldStamps } from './merge.ts';
 
 /** A link as it travels. */
 export interface SyncedLink {
@@ -121,6 +121,18 @@ export function latest(byDevice: ReadonlyMap<string, SyncRecord> | undefined): S
   return max;
 }
 
+/** A record as it is sealed: JSON, its stamps packed. */
+export function recordBytes(record: SyncRecord): Uint8Array {
+  const { fields, ...rest } = record;
+  return utf8ToBytes(
+    JSON.stringify(
+      fields && record.memory
+        ? { ...rest, fields: packFields(fields, record.at, record.memory) }
+        : rest,
+    ),
+  );
+}
+
 /** A record's JSON, checked: `SYNC_TAMPERED` if it is not one (it authenticated, so a bug or a hostile peer). */
 export function parseRecord(bytes: Uint8Array, key: string): SyncRecord {
   let r: SyncRecord;
@@ -132,13 +144,20 @@ export function parseRecord(bytes: Uint8Array, key: string): SyncRecord {
       details: { key },
     });
   }
+  if (r && r.fields !== undefined) {
+    const fields = unpackFields(r.fields, r.at, r.memory);
+    if (fields) r.fields = fields;
+    else
+      throw new AnamnesisError('SYNC_TAMPERED', `the synced record ${key} has malformed stamps`, {
+        details: { key },
+      });
+  }
   // a tombstone may keep the memory's last state (the trash) until it is purged
   const state =
     !!r?.memory &&
     typeof r.memory.text === 'string' &&
     Array.isArray(r.memory.links) &&
-    Array.isArray(r.memory.tags) &&
-    (r.fields === undefined || isFields(r.fields));
+    Array.isArray(r.memory.tags);
   const ok =
     r &&
     typeof r.id === 'string' &&

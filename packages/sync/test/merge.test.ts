@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Clock, ZERO } from '../src/clock.ts';
 import { stampFields, type MergedRecord } from '../src/merge.ts';
-import { textHash, type SyncedMemory, type SyncRecord } from '../src/records.ts';
+import {
+  parseRecord,
+  recordBytes,
+  textHash,
+  type SyncedMemory,
+  type SyncRecord,
+} from '../src/records.ts';
 import { resolveRecords } from '../src/resolve.ts';
 
 const state = (patch: Partial<SyncedMemory> = {}): SyncedMemory => ({
@@ -102,6 +108,21 @@ describe('merge per field', () => {
       conflicts: [],
       memory: { text: 'Dentist moved to Thursday' },
     });
+  });
+
+  it('stamps travel packed (a stamp equal to the record’s own is 0, a new memory’s are 1) and read back the same; malformed stamps are tampering', () => {
+    const a = new Device('a', 1000);
+    const b = new Device('b', 2000);
+    const fresh = a.write(state({ tags: ['x'], meta: { k: 1 } }), undefined);
+    const edited = b.write(state({ tags: ['y'], meta: {}, text: 'other' }), merged(fresh));
+    for (const record of [fresh, edited])
+      expect(parseRecord(recordBytes(record), 'key')).toEqual(record);
+    expect(new TextDecoder().decode(recordBytes(fresh))).toContain('"fields":1');
+    const bad = JSON.parse(new TextDecoder().decode(recordBytes(edited))) as { fields: object };
+    bad.fields = { ...bad.fields, tags: { y: ['not a stamp', ''] } };
+    expect(() => parseRecord(new TextEncoder().encode(JSON.stringify(bad)), 'key')).toThrow(
+      expect.objectContaining({ code: 'SYNC_TAMPERED' }),
+    );
   });
 
   it('a record written before per-field stamps reads as its state whole at its stamp', () => {
