@@ -5,7 +5,8 @@
  *
  * - **First sync of a new device**: device A holds `n` memories (the bench corpus, the default
  *   model) and syncs; a new, empty device B starts syncing: the time until B holds all `n`
- *   (received, decrypted, imported and embedded on B), and the bytes the server sent and received
+ *   (received, decrypted, imported and embedded on B; of it, the time until B's sync started: the
+ *   scrypt of its keys, about a second whatever the store holds), and the bytes the server sent and received
  *   for B's connection. The peer is what people do without sync: A exports JSON Lines (with its
  *   vectors, so B need not embed) and B imports them: its time and the file's size.
  * - **One change's delay**: A remembers one new memory; the time until B's store has it (polled
@@ -71,6 +72,8 @@ async function until(cond: () => Promise<boolean>, pollMs: number): Promise<void
 
 interface Run {
   sync_s: number;
+  /** Of `sync_s`: until the sync started (the key derivation, scrypt, and the state loaded). */
+  keys_s: number;
   sync_down_mb: number;
   sync_up_kb: number;
   jsonl_s: number;
@@ -96,6 +99,7 @@ async function run(r: number): Promise<Run> {
   const before = { ...count };
   const t0 = performance.now();
   const syncB = await startNodeSync(b, join(dir, `${room}-b.db`), options);
+  const keys_s = (performance.now() - t0) / 1000;
   await until(async () => (await b.stats()).memories >= N, 20);
   const sync_s = (performance.now() - t0) / 1000;
   // both connections (A's is synced already: it only receives B's key check and status)
@@ -122,6 +126,7 @@ async function run(r: number): Promise<Run> {
   await b.close();
   return {
     sync_s,
+    keys_s,
     sync_down_mb,
     sync_up_kb,
     jsonl_s,
@@ -135,12 +140,12 @@ for (let r = 0; r < REPEATS; r++) {
   runs.push(await run(r));
   const x = runs.at(-1)!;
   console.log(
-    `run ${r + 1}: first sync ${x.sync_s.toFixed(2)} s (${x.sync_down_mb} MB down, ${x.sync_up_kb} kB up); ` +
+    `run ${r + 1}: first sync ${x.sync_s.toFixed(2)} s (the keys ${x.keys_s.toFixed(2)} s; ${x.sync_down_mb} MB down, ${x.sync_up_kb} kB up); ` +
       `export+import ${x.jsonl_s.toFixed(2)} s (${x.jsonl_mb} MB); one change p50 ${median(x.delays).toFixed(1)} ms`,
   );
 }
 const delays = runs.flatMap((x) => x.delays);
-const m = (k: 'sync_s' | 'sync_down_mb' | 'sync_up_kb' | 'jsonl_s' | 'jsonl_mb') =>
+const m = (k: 'sync_s' | 'keys_s' | 'sync_down_mb' | 'sync_up_kb' | 'jsonl_s' | 'jsonl_mb') =>
   median(runs.map((x) => x[k]));
 const spread = (k: 'sync_s' | 'jsonl_s') =>
   `${Math.min(...runs.map((x) => x[k])).toFixed(2)}–${Math.max(...runs.map((x) => x[k])).toFixed(2)}`;
@@ -151,6 +156,7 @@ console.log('|--|--|--|--|');
 console.log(
   `| to a new device, s (min–max) | ${m('sync_s').toFixed(2)} (${spread('sync_s')}) | ${m('jsonl_s').toFixed(2)} (${spread('jsonl_s')}) | ${(m('sync_s') / m('jsonl_s')).toFixed(2)}× |`,
 );
+console.log(`| of which the keys (scrypt, once a start), s | ${m('keys_s').toFixed(2)} | — | |`);
 console.log(
   `| bytes | ${m('sync_down_mb')} MB down, ${m('sync_up_kb')} kB up | ${m('jsonl_mb')} (with vectors) | ${(m('sync_down_mb') / m('jsonl_mb')).toFixed(2)}× |`,
 );
