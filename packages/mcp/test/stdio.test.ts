@@ -13,7 +13,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, test } from 'vitest';
 
+import { createEngine } from '@anamnesis/engine';
 import { DATA_NOTICE } from '@anamnesis/ranking';
+import { createSyncCode, parseSyncCode } from '@anamnesis/sync';
+import { startNodeSync } from '@anamnesis/sync/node';
+import { startSyncServer } from '../../sync/test/server.ts';
 
 const PACKAGE = join(import.meta.dirname, '..');
 const SERVER = join(PACKAGE, 'src', 'bin.ts');
@@ -29,12 +33,17 @@ interface Session {
   stderr: () => string;
 }
 
-async function connect(args: string[], cwd = PACKAGE): Promise<Session> {
+async function connect(
+  args: string[],
+  cwd = PACKAGE,
+  env?: Record<string, string>,
+): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...NODE_ARGS, ...args],
     cwd,
     stderr: 'pipe',
+    ...(env ? { env: { ...(process.env as Record<string, string>), ...env } } : {}),
   });
   let err = '';
   (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -285,6 +294,47 @@ describe('anamnesis-mcp over stdio', () => {
       expect(listed.split('\n').filter((l) => /^\[\d+\]/.test(l))).toHaveLength(21);
     } finally {
       await after.client.close();
+    }
+  });
+
+  test("joins the person's sync room from ANAMNESIS_SYNC_URL and ANAMNESIS_SYNC_CODE: what a phone remembers is recalled through MCP, and what the assistant remembers reaches the phone", async () => {
+    const server = await startSyncServer();
+    const code = createSyncCode();
+    const phonePath = join(dir, 'phone.db');
+    const phone = await createEngine({ storage: 'file', path: phonePath, embedder: 'tfidf' });
+    const phoneSync = await startNodeSync(phone, phonePath, {
+      url: server.url,
+      ...parseSyncCode(code),
+    });
+    await phone.remember({ text: 'The spare house key is with the neighbour at number 12' });
+    const { client, transport, stderr } = await connect(
+      [SERVER, '--db', join(dir, 'assistant.db')],
+      PACKAGE,
+      { ANAMNESIS_SYNC_URL: server.url, ANAMNESIS_SYNC_CODE: code },
+    );
+    try {
+      await expect
+        .poll(async () => text(await call(client, 'recall', { query: 'spare house key' })), {
+          timeout: 30_000,
+          interval: 250,
+        })
+        .toContain('neighbour at number 12');
+      expect(
+        text(await call(client, 'remember', { text: 'Boiler service booked for 3 March' })),
+      ).toMatch(/remembered/i);
+      await expect
+        .poll(async () => (await phone.list({ limit: 10 })).map((m) => m.text), {
+          timeout: 30_000,
+        })
+        .toContain('Boiler service booked for 3 March');
+      expect(stderr()).toContain('anamnesis-mcp: sync synced');
+      // the code is never in what the server's log shows
+      expect(stderr()).not.toContain(code);
+    } finally {
+      await transport.close();
+      await phoneSync.close();
+      await phone.close();
+      server.close();
     }
   });
 
