@@ -15,9 +15,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { chromium, test, expect, type BrowserContext, type Page } from '@playwright/test';
+import { createEngine } from '@anamnesis/engine';
+import { createSyncCode, parseSyncCode } from '@anamnesis/sync';
+import { startNodeSync } from '@anamnesis/sync/node';
 
 import { watchForeignRequests } from '../fixtures.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
+import { startSyncServer } from '../../packages/sync/test/server.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const dist = join(repoRoot, 'apps/extension/dist');
@@ -469,4 +473,76 @@ test('a title with a colon is not a speaker: "python sort list" in the popup fin
   expect(found[0]).toBe(sorting);
   await Promise.all(tabs.map((t) => t.close()));
   await closeAll(context, foreign);
+});
+
+test("paired from its full page with the person's sync code, a page remembered here reaches their other device, theirs is found here, and sync starts again after a restart", async () => {
+  test.setTimeout(180_000);
+  const sync = await startSyncServer();
+  const code = createSyncCode();
+  const dir = mkdtempSync(join(tmpdir(), 'anamnesis-extension-sync-'));
+  // the person's other device (as the MCP server's or the CLI's store), already syncing
+  const deskPath = join(dir, 'desk.db');
+  const desk = await createEngine({ storage: 'file', path: deskPath, embedder: 'tfidf' });
+  const deskSync = await startNodeSync(desk, deskPath, { url: sync.url, ...parseSyncCode(code) });
+  await desk.remember({
+    text: 'Renewing a passport: the form, two photos and the old passport, at the post office',
+    kind: 'page',
+    meta: { url: 'https://example.org/passport', title: 'Renewing a passport' },
+  });
+  const kitten = `${origin}/kitten.html`;
+  try {
+    {
+      const { context, worker, id, foreign } = await launch();
+      const full = await context.newPage();
+      await full.goto(`chrome-extension://${id}/search.html`);
+      const panel = full.getByRole('region', { name: 'Sync' });
+      await panel.getByLabel('Sync server').fill(sync.url);
+      await panel.getByLabel('Sync code').fill(code);
+      await panel.getByRole('button', { name: 'Start sync' }).click();
+      await expect(panel).toHaveAttribute('data-sync', 'synced', { timeout: 30_000 });
+      // the other device's page is found here
+      await expect
+        .poll(() => searchFor(full, 'passport photos'), { timeout: 30_000 })
+        .toContain('https://example.org/passport');
+      // a page remembered here reaches the other device
+      const tab = await context.newPage();
+      await tab.goto(kitten);
+      await worker.evaluate(async (url) => {
+        const g = globalThis as unknown as ExtensionGlobals;
+        const [t] = await g.chrome.tabs.query({ url });
+        return (await g.anamnesisRemember(t!.id!, 'page')).ids;
+      }, kitten);
+      await expect
+        .poll(async () => (await desk.list({ limit: 50 })).some((m) => m.meta.url === kitten), {
+          timeout: 30_000,
+        })
+        .toBe(true);
+      await closeAll(context, foreign);
+    }
+    // a fresh browser on the same profile: the sync starts again with the offscreen document
+    await desk.remember({
+      text: 'Bleeding a radiator: turn the valve a quarter until water comes out',
+      kind: 'page',
+      meta: { url: 'https://example.org/radiator', title: 'Bleeding a radiator' },
+    });
+    {
+      const { context, id, foreign } = await launch();
+      const full = await context.newPage();
+      await full.goto(`chrome-extension://${id}/search.html`);
+      await expect(full.getByRole('region', { name: 'Sync' })).toHaveAttribute(
+        'data-sync',
+        'synced',
+        { timeout: 30_000 },
+      );
+      await expect
+        .poll(() => searchFor(full, 'radiator valve'), { timeout: 30_000 })
+        .toContain('https://example.org/radiator');
+      await closeAll(context, foreign);
+    }
+  } finally {
+    await deskSync.close();
+    await desk.close();
+    sync.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -12,6 +12,7 @@ import type {
   RememberReply,
 } from './messages.ts';
 import { checkSameMoment, MAX_TEXT_CHARS, MAX_TITLE_CHARS, type ClickSnapshot } from './chunk.ts';
+import { sendToOffscreen } from './send.ts';
 
 const MENU_PAGE = 'remember-page';
 const MENU_SELECTION = 'remember-selection';
@@ -217,24 +218,6 @@ function ensureOffscreen(): Promise<void> {
   return starting;
 }
 let starting: Promise<void> | undefined;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Sends a message to the offscreen document. "Receiving end does not exist" means it never
- * arrived (the document is still loading its script): sent again, for up to ten seconds. Any
- * other failure, or an answer, is final.
- */
-async function sendToOffscreen<T>(message: RememberMessage | PingMessage): Promise<T> {
-  for (let delay = 20, waited = 0; ; waited += delay, delay = Math.min(delay * 2, 500)) {
-    try {
-      return await chrome.runtime.sendMessage(message);
-    } catch (e) {
-      if (!/Receiving end does not exist/i.test(String(e)) || waited > 10_000) throw e;
-      await sleep(delay);
-    }
-  }
-}
 
 chrome.runtime.onMessage.addListener((message: EnsureOffscreenMessage, _sender, sendResponse) => {
   if (message?.target !== 'background' || message.type !== 'ensure-offscreen') return false;

@@ -51,3 +51,37 @@ export type RememberReply =
 
 /** The store every extension page opens (the extension origin's OPFS). */
 export const STORE_NAME = 'pages';
+
+/** Where and with which code the extension syncs (the person's other devices use the same). */
+export interface SyncSettings {
+  /** The Yjs websocket server, `ws://` or `wss://`. */
+  url: string;
+  /** The sync code (the notes app's "New code", or `createSyncCode()`). */
+  code: string;
+}
+
+/** Extension page → offscreen document: sync with these settings, or stop (`null`). */
+export interface SyncSetMessage {
+  target: 'offscreen';
+  type: 'sync-set';
+  settings: SyncSettings | null;
+}
+
+/** Extension page → offscreen document: how is the sync? */
+export interface SyncGetMessage {
+  target: 'offscreen';
+  type: 'sync-get';
+}
+
+/** The offscreen document's answer to either: the sync's state now. */
+export interface SyncReply {
+  /** `off` (no settings), `starting`, `offline`, `connected`, `synced` or `error`. */
+  state: 'off' | 'starting' | 'offline' | 'connected' | 'synced' | 'error';
+  /** One line for a person. */
+  line: string;
+  /** The server synced with, when on. */
+  url?: string;
+}
+
+/** Every message the offscreen document answers. */
+export type OffscreenMessage = RememberMessage | PingMessage | SyncSetMessage | SyncGetMessage;

@@ -12,6 +12,7 @@ import { explainView } from '../../notes/src/explain.ts';
 import { searchedWords, snippet } from '../../notes/src/snippet.ts';
 import { groupByPage, type PageHit } from './group.ts';
 import { openPageStore } from './memory.ts';
+import { syncPanel } from './sync-panel.ts';
 
 const isPopup = document.body.classList.contains('popup');
 const input = document.querySelector<HTMLInputElement>('#q')!;
@@ -161,6 +162,9 @@ function showError(error: unknown): void {
   status.textContent = `Error: ${isAnamnesisError(error) ? error.message : String(error)}`;
   document.body.dataset.ready = 'error';
 }
+
+// the full page pairs the extension with the person's other devices; the popup only searches
+if (!isPopup) document.body.append(syncPanel());
 
 input.value = new URLSearchParams(location.search).get('q') ?? '';
 const search = memory.live(
