@@ -98,6 +98,7 @@ export type {
   SyncPlugin,
   SyncConflict,
   SyncConflictVersion,
+  SyncDevice,
   SyncStatus,
   TrashedMemory,
   UpdateInput,

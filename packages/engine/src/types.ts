@@ -608,6 +608,18 @@ export interface TrashedMemory {
   forgottenAt: number;
 }
 
+/** A device of a sync room, as the devices list it (`StoreSync.devices()`). */
+export interface SyncDevice {
+  /** The device's id in the room. */
+  id: string;
+  /** Its name ("Firefox on Linux", a host name, or what the person called it). */
+  name: string;
+  /** When it was last online, ms since the epoch (its own clock; written every ten minutes). */
+  lastSeen: number;
+  /** This device. */
+  self: boolean;
+}
+
 /** A running sync of one store. */
 export interface StoreSync {
   /** The status now. */
@@ -651,6 +663,23 @@ export interface StoreSync {
    * room and every device's copy of it. Returns how many were purged.
    */
   emptyTrash(ids?: readonly string[]): Promise<number>;
+  /** The room's devices (this one first), each with its name and when it was last online. */
+  devices(): SyncDevice[];
+  /** Renames this device in the list (1–100 characters). */
+  renameDevice(name: string): Promise<void>;
+  /**
+   * Removes a device (a lost phone): the sync code changes, every other device listed moves to
+   * the new room by itself, the old room is emptied, and the removed device is told nothing new
+   * (`SYNC_REMOVED` there). Resolves with the new code (for the app to keep, and to pair a new
+   * device with) once this device has moved. `INVALID_INPUT` for this device, `NOT_FOUND` for one
+   * not listed, `TIMEOUT` when this device is not connected to the server within 10 s.
+   */
+  removeDevice(id: string): Promise<string>;
+  /**
+   * Calls `listener` with the new sync code when this device moved to a new room (another device
+   * removed one, or this one did): an app that keeps the code to start sync again keeps this one.
+   */
+  onCodeChange(listener: (code: string) => void): () => void;
   /** Stops the sync and saves its state; the store is left open. */
   close(): Promise<void>;
 }

@@ -49,6 +49,8 @@ export const ERROR_CODES = {
    * the way, or written under another key. It is ignored; the device's memories are unchanged.
    */
   SYNC_TAMPERED: 'A synced record failed its authentication',
+  /** Another device of the sync removed this one: its code was changed, and it is told nothing new. */
+  SYNC_REMOVED: 'This device was removed from the sync',
   /** The owner tab changed while a forwarded call was in flight; retry it (its operation id keeps a write from applying twice). */
   OWNER_CHANGED: 'The owner of the store changed while the call was in flight',
   /** The call did not answer in time (the client's deadlines). */

@@ -26,6 +26,8 @@ export interface RoomContext {
   readonly records: Y.Map<Uint8Array>;
   /** Each device's own sealed usage of each memory, under the same names as the records. */
   readonly usage: Y.Map<Uint8Array>;
+  /** The room's devices, and the marks of a changed code (`devices.ts`). */
+  readonly devices: Y.Map<Uint8Array>;
   /** Tells an error in the status (`error`); the sync goes on. */
   fail(error: unknown): void;
   /** Entries this device wrote (map key, `usage:`-prefixed for usage): pending until sent. */

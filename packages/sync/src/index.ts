@@ -8,5 +8,12 @@ export {
   type SyncOptions,
   type SyncStateStore,
 } from './sync.ts';
-export type { SyncConflict, SyncPlugin, SyncStatus, TrashedMemory } from '@anamnesis/engine';
+export type {
+  SyncConflict,
+  SyncConflictVersion,
+  SyncDevice,
+  SyncPlugin,
+  SyncStatus,
+  TrashedMemory,
+} from '@anamnesis/engine';
 export { createSyncCode, parseSyncCode } from './code.ts';

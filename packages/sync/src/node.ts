@@ -3,6 +3,7 @@
  * device's sync state in a file beside its store.
  */
 import { open, readFile, rename } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { AnamnesisError } from '@anamnesis/errors';
 import type { SyncPlugin } from '@anamnesis/engine';
 import WebSocket from 'ws';
@@ -33,22 +34,31 @@ export function fileState(path: string): SyncStateStore {
         if ((e as { code?: string }).code === 'ENOENT') return undefined;
         throw e;
       }
-      const text = bytes.subarray(0, 128).toString('latin1');
+      const text = bytes.subarray(0, 2048).toString('latin1');
       const end = text.indexOf('\n', MAGIC.length);
       if (!text.startsWith(MAGIC) || end < 0)
         throw new AnamnesisError('STORE_CORRUPT', `${path} is not a sync state file`, {
           details: { path },
         });
+      // `<device>`, or `<device> <identity> <room>` (the private key's JWK, JSON without spaces)
+      const [device, identity, room] = text.slice(MAGIC.length, end).split(' ');
       return {
-        device: text.slice(MAGIC.length, end),
+        device: device!,
+        ...(identity ? { identity } : {}),
+        ...(room ? { room } : {}),
         doc: new Uint8Array(bytes.subarray(end + 1)),
       };
     },
-    async save({ device, doc }) {
+    async save({ device, identity, room, doc }) {
       const tmp = `${path}.tmp`;
       const file = await open(tmp, 'w');
       try {
-        await file.write(Buffer.from(`${MAGIC}${device}\n`, 'latin1'));
+        await file.write(
+          Buffer.from(
+            `${MAGIC}${[device, ...(identity ? [identity, room ?? ''] : [])].join(' ')}\n`,
+            'latin1',
+          ),
+        );
         await file.write(doc);
         await file.sync();
       } finally {
@@ -71,6 +81,7 @@ export function startNodeSync(
   return startSync(engine, {
     WebSocket,
     state: fileState(`${storePath}.sync`),
+    deviceName: hostname(),
     ...options,
   });
 }
@@ -86,7 +97,7 @@ export function nodeSync(options: SyncOptions): SyncPlugin<SyncEngine> {
   return {
     start: (engine, { path }) =>
       path === undefined
-        ? startSync(engine, { WebSocket, ...options })
+        ? startSync(engine, { WebSocket, deviceName: hostname(), ...options })
         : startNodeSync(engine, path, options),
   };
 }

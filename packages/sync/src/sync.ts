@@ -1,35 +1,18 @@
 /**
  * Sync of one memory store between devices through a Yjs websocket server (`y-websocket`'s
- * protocol; the server is `@y/websocket-server`, or any server of that protocol). Each device keeps
- * its whole store and works offline; the server holds one shared Yjs document per room and
- * relays it.
- *
- * The document is one map. Each device writes, per memory it changed, one entry of its own under
- * `<memory's blind name>.<device>`: a sealed record (AES-GCM, see `seal.ts`) of the memory's state
- * or of its forgetting, stamped by the device's hybrid logical clock. A device only ever replaces
- * its own entries, so Yjs never has to choose between two devices' writes; every device reads all
- * entries of a memory and applies the conflict rules of `resolve.ts`. The server sees blind
- * names, device ids, sizes and times; never a text, an id, a tag or a link.
- *
- * This file runs one room: the connection, the work queue, the status and the saved state. The
- * parts: `reconcile.ts` (records and the store), `usage.ts` (usage across devices),
- * `anti-entropy.ts` (entries deleted, replayed or altered in the room, put back), `join.ts` (what
- * a join found in the room).
+ * protocol; the server is `@y/websocket-server`, or any server of that protocol): `startSync`, and
+ * the sync a caller holds. A device syncs in one room at a time (`room.ts` runs it); when its code
+ * changes (a device removed, `devices.ts`), the sync moves to the new room with the same store and
+ * device id, and the caller keeps the same object.
  */
 import { AnamnesisError } from '@anamnesis/errors';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { WebsocketProvider } from 'y-websocket';
+import type { SyncConflict, SyncDevice, TrashedMemory } from '@anamnesis/engine';
 import * as Y from 'yjs';
-import { AntiEntropy } from './anti-entropy.ts';
-import type { SyncConflict, TrashedMemory } from '@anamnesis/engine';
-import { Clock, wallTime, ZERO } from './clock.ts';
-import { KEY_CHECK, LOCAL, type RoomContext } from './context.ts';
-import { Reconciler } from './reconcile.ts';
-import { deriveKeys, seal, unseal, type SyncKeys } from './seal.ts';
-import { explainJoin, watchServerState } from './join.ts';
+import { parseSyncCode } from './code.ts';
+import { loadIdentity, newIdentity, type Identity } from './identity.ts';
+import { RoomSync } from './room.ts';
+import { deriveKeys } from './seal.ts';
 import type { RoomSyncStatus, SavedSyncState, Sync, SyncEngine, SyncOptions } from './types.ts';
-import { Trash, TRASH_DAYS } from './trash.ts';
-import { UsageExchange } from './usage.ts';
 
 export type {
   RepairKind,
@@ -41,15 +24,13 @@ export type {
   SyncStateStore,
 } from './types.ts';
 
-const KEY_CHECK_TEXT = 'anamnesis sync key check';
-
 /** Starts syncing `engine` with the room; resolves once the keys are derived and the state loaded. */
 export async function startSync(engine: SyncEngine, options: SyncOptions): Promise<Sync> {
   checkSyncOptions(options);
-  const keys = await deriveKeys(options.passphrase, options.room);
   const saved = await options.state?.load();
-  const sync = new RoomSync(engine, options, keys, saved);
-  await sync.start(saved);
+  const identity = saved?.identity ? await loadIdentity(saved.identity) : await newIdentity();
+  const sync = new MovingSync(engine, options, identity);
+  await sync.open(options, saved);
   return sync;
 }
 
@@ -75,418 +56,167 @@ export function checkSyncOptions(options: SyncOptions): void {
     throw new AnamnesisError('INVALID_INPUT', 'sync.trashDays must be a number of days ≥ 0');
 }
 
-/** How often a running sync purges what has been in the trash too long, in ms. */
-const TRASH_SWEEP_MS = 3_600_000;
-
-class RoomSync implements Sync {
-  readonly #options: SyncOptions;
-  readonly #room: RoomContext;
-  readonly #usage: UsageExchange;
-  readonly #records: Reconciler;
-  readonly #entropy: AntiEntropy;
-  readonly #trash: Trash;
-  #trashTimer: ReturnType<typeof setInterval> | undefined;
-  #repairTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The saved state held records of this room (this device's or others'): the room is not new to it. */
-  #expected = false;
-  /** Whether the server's copy of the room was empty when this connection began (if known). */
-  #serverEmpty: boolean | undefined;
-  #provider: WebsocketProvider | undefined;
-  /** The work queue: publishing and applying run one at a time, in order. */
-  #queue: Promise<void> = Promise.resolve();
-  /** Whether this device holds the room's key (the key check opened, or it wrote it). */
-  #verified = false;
-  #unsent = new Set<string>();
-  #status: Omit<RoomSyncStatus, 'pending' | 'device' | 'repaired' | 'conflicts'> = {
-    connected: false,
-    synced: false,
-    lastSyncedAt: null,
-    error: null,
-    explain: null,
-  };
-  readonly #listeners = new Set<(status: RoomSyncStatus) => void>();
-  #unsubscribe: (() => void) | undefined;
-  #saveTimer: ReturnType<typeof setTimeout> | undefined;
+/** The sync a caller holds: one room's, moved to the next room when the code changes. */
+class MovingSync implements Sync {
+  readonly #engine: SyncEngine;
+  #options: SyncOptions;
+  readonly #identity: Identity;
+  #room!: RoomSync;
+  /** What the room's own listeners are removed with, when it is left. */
+  #detach: (() => void)[] = [];
+  readonly #statusListeners = new Set<(status: RoomSyncStatus) => void>();
+  readonly #appliedListeners = new Set<(ids: string[]) => void>();
+  readonly #codeListeners = new Set<(code: string) => void>();
+  #moving: Promise<void> | undefined;
   #closed = false;
 
-  constructor(
-    engine: SyncEngine,
-    options: SyncOptions,
-    keys: SyncKeys,
-    saved: SavedSyncState | undefined,
-  ) {
+  constructor(engine: SyncEngine, options: SyncOptions, identity: Identity) {
+    this.#engine = engine;
     this.#options = options;
-    const device = saved?.device ?? bytesToHex(crypto.getRandomValues(new Uint8Array(8)));
-    const doc = new Y.Doc();
-    this.#room = {
-      engine,
-      keys,
-      device,
-      clock: new Clock(device, options.now),
-      doc,
-      records: doc.getMap('records'),
-      usage: doc.getMap('usage'),
-      fail: (e) => this.#fail(e),
-      wrote: (keys) => {
-        if (!this.#status.synced) for (const key of keys) this.#unsent.add(key);
-        this.#setStatus({});
-      },
-    };
-    this.#usage = new UsageExchange(this.#room);
-    this.#entropy = new AntiEntropy(this.#room);
-    this.#records = new Reconciler(this.#room, this.#usage, this.#entropy);
-    this.#trash = new Trash(
-      this.#room,
-      this.#records,
-      options.trashDays ?? TRASH_DAYS,
-      options.now ?? Date.now,
-    );
-    this.#records.onOther = () => {
-      if (this.#status.explain !== null) this.#setStatus({ explain: null });
-    };
+    this.#identity = identity;
   }
 
-  async start(saved: SavedSyncState | undefined): Promise<void> {
-    const { doc, records, usage, engine, device } = this.#room;
-    if (saved) Y.applyUpdate(doc, saved.doc, 'saved');
-    // A new device keeps its id from the first moment (an empty document: nothing applied yet),
-    // so that after a restart, however soon, its own records are known as its own.
-    else await this.#options.state?.save({ device, doc: Y.encodeStateAsUpdate(doc) });
-    this.#expected = [...records.keys()].some((key) => key !== KEY_CHECK);
-    await this.#records.readSaved();
-    // read once the key is verified (see Reconciler.reconcileOnce)
-    for (const key of usage.keys()) this.#usage.received.add(key);
-    if (records.has(KEY_CHECK)) await this.#checkKey();
-    records.observe((event, tx) => {
-      if (tx.origin === LOCAL) return;
-      const changed = event.keysChanged as Set<string>;
-      for (const key of changed) this.#records.received.add(key);
-      this.#enqueue(async () => {
-        if (!this.#verified && records.has(KEY_CHECK)) await this.#checkKey();
-        else if (this.#verified && changed.has(KEY_CHECK)) await this.#recheckKey();
-        // what changed here first, over the records as they were: an apply then merges it
-        await this.#records.publishHeard();
-        // what a person sees beside the status: the conflicts and the trash
-        const { conflicted, trashed } = this.#records.resolution;
-        const before = [conflicted.size, trashed.size].join();
-        await this.#records.readReceived();
-        await this.#reconcileOnce();
-        if ([conflicted.size, trashed.size].join() !== before) this.#setStatus({});
-        this.#scheduleRepair();
-      });
+  /** Starts the room of `options` with `saved` (the device's state), and follows it. */
+  async open(options: SyncOptions, kept: SavedSyncState | undefined): Promise<void> {
+    const keys = await deriveKeys(options.passphrase, options.room);
+    // a state of another room (this device moved to a new code, and starts with the old one):
+    // its device id and key, not its document
+    const saved =
+      kept?.room !== undefined && kept.room !== keys.room
+        ? {
+            device: kept.device,
+            identity: this.#identity.saved,
+            doc: Y.encodeStateAsUpdate(new Y.Doc()),
+          }
+        : kept;
+    const room = new RoomSync(this.#engine, options, keys, saved, this.#identity, (code) => {
+      void this.#move(code).catch((e: unknown) =>
+        console.error('anamnesis sync: moving to the new code failed', e),
+      );
     });
-    usage.observe((event, tx) => {
-      if (tx.origin === LOCAL) return;
-      for (const key of event.keysChanged as Set<string>) this.#usage.received.add(key);
-      this.#enqueue(async () => {
-        if (this.#records.reconciled) await this.#usage.read(true);
-      });
-    });
-    doc.on('update', () => this.#scheduleSave());
-    this.#trashTimer = setInterval(() => this.#enqueue(() => this.#sweepTrash()), TRASH_SWEEP_MS);
-    // Node: the sweep alone does not keep a process running
-    (this.#trashTimer as { unref?: () => void }).unref?.();
-    this.#unsubscribe = engine.subscribe(({ kind, ids }) => {
-      if (kind === 'elsewhere') {
-        // another process (the CLI beside the MCP server) wrote: what, it does not all say
-        this.#enqueue(() => this.#records.compareAll());
-        return;
-      }
-      for (const id of ids) this.#records.heard.add(id);
-      this.#enqueue(async () => {
-        await this.#records.publishHeard();
-        if (this.#options.trashDays === 0) await this.#sweepTrash();
-      });
-    });
-    if (this.#verified) this.#enqueue(() => this.#reconcileOnce());
-    const provider = new WebsocketProvider(this.#options.url, this.#room.keys.room, doc, {
-      connect: this.#options.connect ?? true,
-      disableBc: true,
-      ...(this.#options.WebSocket
-        ? { WebSocketPolyfill: this.#options.WebSocket as typeof WebSocket }
-        : {}),
-    });
-    this.#provider = provider;
-    watchServerState(provider, (empty) => (this.#serverEmpty = empty));
-    provider.on('status', ({ status }) => {
-      this.#setStatus({ connected: status === 'connected', synced: provider.synced });
-    });
-    provider.on('sync', (synced: boolean) => {
-      if (!synced) {
-        this.#setStatus({ synced: false });
-        return;
-      }
-      const serverEmpty = this.#serverEmpty;
-      this.#enqueue(async () => {
-        const wroteKeyCheck = !this.#verified && !records.has(KEY_CHECK);
-        if (!this.#verified) {
-          if (records.has(KEY_CHECK)) await this.#checkKey();
-          else await this.#writeKeyCheck();
+    this.#room = room;
+    this.#detach = [
+      room.onStatus((s) => {
+        for (const l of this.#statusListeners) l(s);
+      }),
+      room.onApplied((ids) => {
+        for (const l of this.#appliedListeners) l(ids);
+      }),
+    ];
+    await room.start(saved);
+  }
+
+  /** Leaves this room for the one of `code`, with a fresh document and the same device id. */
+  #move(code: string): Promise<void> {
+    this.#moving ??= (async () => {
+      const old = this.#room;
+      const device = old.status().device;
+      await old.close();
+      for (const off of this.#detach) off();
+      if (this.#closed) return;
+      const fresh: SavedSyncState = {
+        device,
+        identity: this.#identity.saved,
+        doc: Y.encodeStateAsUpdate(new Y.Doc()),
+      };
+      this.#options = { ...this.#options, ...parseSyncCode(code) };
+      await this.open(this.#options, fresh);
+      for (const l of this.#codeListeners) {
+        try {
+          l(code);
+        } catch (e) {
+          console.error('anamnesis sync: a code listener threw', e);
         }
-        await this.#reconcileOnce();
-        if (this.#records.retry.size > 0 && this.#records.reconciled)
-          await this.#records.apply(new Set());
-        // anti-entropy at every join: what the room lost while this device was away, put back
-        this.#entropy.sweep();
-        this.#repair();
-        await this.#sweepTrash();
-        this.#unsent.clear();
-        this.#setStatus({
-          synced: true,
-          lastSyncedAt: Date.now(),
-          error: this.#status.error,
-          explain: explainJoin({ serverEmpty, wroteKeyCheck, expected: this.#expected }),
-        });
-      });
-    });
+      }
+    })().finally(() => (this.#moving = undefined));
+    return this.#moving;
+  }
+
+  async removeDevice(id: string): Promise<string> {
+    await this.#moving;
+    const code = await this.#room.removeDevice(id);
+    await this.#move(code);
+    return code;
+  }
+
+  onCodeChange(listener: (code: string) => void): () => void {
+    this.#codeListeners.add(listener);
+    return () => this.#codeListeners.delete(listener);
   }
 
   status(): RoomSyncStatus {
-    return {
-      device: this.#room.device,
-      ...this.#status,
-      pending: this.#unsent.size,
-      repaired: { ...this.#entropy.repaired },
-      conflicts: this.#records.resolution.conflicted.size,
-    };
-  }
-
-  conflicts(): SyncConflict[] {
-    const out: SyncConflict[] = [];
-    for (const id of this.#records.resolution.conflicted) {
-      const w = this.#records.resolution.winner(id)!;
-      out.push({
-        id,
-        text: w.memory!.text,
-        others: w.conflicts!.map((v) => ({ text: v.text, at: wallTime(v.at) })),
-      });
-    }
-    return out;
-  }
-
-  async resolveConflict(id: string, text: string): Promise<void> {
-    if (typeof text !== 'string' || text.length === 0 || text.length > 100_000)
-      throw new AnamnesisError('INVALID_INPUT', 'a text of 1–100,000 characters is required');
-    await this.settled();
-    if (!this.#records.resolution.conflicted.has(id))
-      throw new AnamnesisError('NOT_FOUND', `memory ${id} has no conflict to resolve`, {
-        details: { id },
-      });
-    await this.#run(async () => {
-      if (this.#records.resolution.winner(id)?.memory?.text !== text)
-        await this.#room.engine.update(id, { text });
-      // stamped now even when the text is the one kept: an edit made over both versions
-      await this.#records.publish([id], undefined, { renewText: new Set([id]) });
-    });
-  }
-
-  trash(): TrashedMemory[] {
-    return this.#trash.list();
-  }
-
-  restore(id: string): Promise<void> {
-    return this.#run(() => this.#trash.restore(id));
-  }
-
-  emptyTrash(ids?: readonly string[]): Promise<number> {
-    if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === 'string')))
-      return Promise.reject(new AnamnesisError('INVALID_INPUT', 'ids must be an array of ids'));
-    return this.#run(() => this.#trash.purge(ids));
-  }
-
-  /** Runs `work` in the queue (after what was heard or received before it); its result or error. */
-  #run<T>(work: () => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) =>
-      this.#enqueue(async () => {
-        try {
-          resolve(await work());
-          this.#setStatus({});
-        } catch (e) {
-          reject(e);
-        }
-      }),
-    );
-  }
-
-  /** Purges what has been in the trash too long (only with the key verified and the store compared). */
-  async #sweepTrash(): Promise<void> {
-    if (this.#verified && this.#records.reconciled) await this.#trash.purgeExpired();
+    return this.#room.status();
   }
 
   onStatus(listener: (status: RoomSyncStatus) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    this.#statusListeners.add(listener);
+    return () => this.#statusListeners.delete(listener);
   }
 
   onApplied(listener: (ids: string[]) => void): () => void {
-    return this.#records.onApplied(listener);
+    this.#appliedListeners.add(listener);
+    return () => this.#appliedListeners.delete(listener);
   }
 
   connect(): void {
-    this.#provider?.connect();
+    this.#room.connect();
   }
 
   disconnect(): void {
-    this.#provider?.disconnect();
-    this.#setStatus({ connected: false, synced: false });
+    this.#room.disconnect();
   }
 
   async settled(): Promise<void> {
-    for (;;) {
-      const queue = this.#queue;
-      await queue;
-      if (queue === this.#queue) return;
-    }
+    await this.#moving;
+    await this.#room.settled();
   }
 
   async synced(timeoutMs = 30_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     for (;;) {
-      await this.settled();
-      const s = this.status();
-      if (s.synced && s.pending === 0 && this.#records.heard.size === 0) return;
-      if (this.#closed) throw new AnamnesisError('CLOSED', 'the sync is closed');
-      if (Date.now() > end)
-        throw new AnamnesisError('TIMEOUT', `not synced after ${timeoutMs} ms`, {
-          details: { status: s },
-        });
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#unsubscribe?.();
-    await this.settled();
-    clearTimeout(this.#repairTimer);
-    clearInterval(this.#trashTimer);
-    this.#repair(); // a repair due goes out before the connection closes
-    this.#provider?.destroy();
-    clearTimeout(this.#saveTimer);
-    await this.#save();
-    this.#room.doc.destroy();
-  }
-
-  #setStatus(patch: Partial<RoomSyncStatus>): void {
-    this.#status = { ...this.#status, ...patch };
-    const status = this.status();
-    for (const listener of this.#listeners) {
+      await this.#moving;
+      const room = this.#room;
       try {
-        listener(status);
+        await room.synced(Math.max(0, end - Date.now()));
+        return;
       } catch (e) {
-        console.error('anamnesis sync: a status listener threw', e);
+        // the room was left for a new one meanwhile: wait for that one
+        if (this.#closed || room === this.#room || !(e instanceof AnamnesisError)) throw e;
       }
     }
   }
 
-  #fail(error: unknown): void {
-    const e =
-      error instanceof AnamnesisError
-        ? error
-        : new AnamnesisError('INTERNAL', 'sync failed', { cause: error });
-    this.#setStatus({ error: e });
+  conflicts(): SyncConflict[] {
+    return this.#room.conflicts();
   }
 
-  #enqueue(work: () => Promise<void>): void {
-    this.#queue = this.#queue.then(work).catch((e: unknown) => this.#fail(e));
+  resolveConflict(id: string, text: string): Promise<void> {
+    return this.#room.resolveConflict(id, text);
   }
 
-  async #reconcileOnce(): Promise<void> {
-    if (this.#verified) await this.#records.reconcileOnce();
+  trash(): TrashedMemory[] {
+    return this.#room.trash();
   }
 
-  /**
-   * A repair after a change seen in the room: after `repairDelayMs` and up to as much again at
-   * random, so that of the devices online one puts the entry back and the others find it there.
-   */
-  #scheduleRepair(): void {
-    if (!this.#entropy.due || this.#repairTimer !== undefined || this.#closed) return;
-    const delay = this.#options.repairDelayMs ?? 1000;
-    this.#repairTimer = setTimeout(
-      () => {
-        this.#repairTimer = undefined;
-        this.#enqueue(async () => this.#repair());
-      },
-      delay * (1 + Math.random()),
-    );
+  restore(id: string): Promise<void> {
+    return this.#room.restore(id);
   }
 
-  /** Puts back what the room lost (only with the room's key verified: nothing is sent before). */
-  #repair(): void {
-    if (!this.#verified) return;
-    if (this.#entropy.repair() > 0) this.#setStatus({});
+  emptyTrash(ids?: readonly string[]): Promise<number> {
+    return this.#room.emptyTrash(ids);
   }
 
-  #scheduleSave(): void {
-    if (!this.#options.state || this.#closed) return;
-    clearTimeout(this.#saveTimer);
-    this.#saveTimer = setTimeout(() => {
-      // after the queue: what was received is applied before it is saved as known
-      this.#enqueue(() => this.#save());
-    }, 200);
+  devices(): SyncDevice[] {
+    return this.#room.devices();
   }
 
-  async #save(): Promise<void> {
-    // Only a state whose every record is applied is saved (see Reconciler's `applied`): not one
-    // with records received and not read yet, nor with applies to try again.
-    // Nor one with an entry behind what this device holds (a replay would be saved as known).
-    if (
-      !this.#records.reconciled ||
-      this.#entropy.due ||
-      this.#records.received.size > 0 ||
-      this.#usage.received.size > 0 ||
-      this.#records.retry.size > 0
-    )
-      return;
-    await this.#options.state?.save({
-      device: this.#room.device,
-      doc: Y.encodeStateAsUpdate(this.#room.doc),
-    });
+  renameDevice(name: string): Promise<void> {
+    return this.#room.renameDevice(name);
   }
 
-  async #checkKey(): Promise<void> {
-    try {
-      const text = new TextDecoder().decode(
-        await unseal(this.#room.keys, KEY_CHECK, this.#room.records.get(KEY_CHECK)),
-      );
-      if (text !== KEY_CHECK_TEXT) throw new Error('unexpected key check');
-      this.#verified = true;
-      this.#entropy.saw(KEY_CHECK, ZERO, this.#room.records.get(KEY_CHECK)!);
-    } catch (cause) {
-      this.#verified = false;
-      throw new AnamnesisError(
-        'WRONG_PASSPHRASE',
-        'the sync passphrase does not open this room (its key check does not authenticate): nothing is sent or applied',
-        { cause },
-      );
-    }
-  }
-
-  /**
-   * The key check changed in the room once this device holds the key: one that opens is kept as
-   * the newest; one deleted or that does not open (it would stop every device that joins later
-   * with `WRONG_PASSPHRASE`) is put back by anti-entropy.
-   */
-  async #recheckKey(): Promise<void> {
-    const sealed = this.#room.records.get(KEY_CHECK);
-    if (sealed === undefined) {
-      this.#entropy.lost(KEY_CHECK, 'deleted');
-      return;
-    }
-    try {
-      await unseal(this.#room.keys, KEY_CHECK, sealed);
-      this.#entropy.saw(KEY_CHECK, ZERO, sealed);
-    } catch (e) {
-      this.#entropy.lost(KEY_CHECK, 'tampered');
-      this.#fail(e);
-    }
-  }
-
-  async #writeKeyCheck(): Promise<void> {
-    const sealed = await seal(this.#room.keys, KEY_CHECK, utf8ToBytes(KEY_CHECK_TEXT));
-    this.#room.doc.transact(() => this.#room.records.set(KEY_CHECK, sealed), LOCAL);
-    this.#verified = true;
-    this.#entropy.saw(KEY_CHECK, ZERO, sealed);
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#moving?.catch(() => undefined);
+    await this.#room.close();
   }
 }

@@ -45,6 +45,17 @@ export interface SyncStateStore {
 export interface SavedSyncState {
   /** This device's id in the room. */
   device: string;
+  /**
+   * Its private key (a JWK in JSON, see `identity.ts`): what opens a new code another device
+   * sealed for it when a device is removed. Absent in a state saved before 0.3 (a new key is made).
+   */
+  identity?: string;
+  /**
+   * The room's name on the server that `doc` belongs to (a device moved to a new code keeps its
+   * state under the same store, and a start with the old code must not read the new room's
+   * document). Absent in a state saved before 0.3.
+   */
+  room?: string;
   /** The room's Yjs document as this device had applied it (sealed records only). */
   doc: Uint8Array;
 }
@@ -80,6 +91,11 @@ export interface SyncOptions {
    * any device) before a device purges it everywhere. Default 30; 0 purges every forget at once.
    */
   trashDays?: number;
+  /**
+   * This device's name in the room's device list. Default: the browser and system from the user
+   * agent ("Firefox on Linux"); `nodeSync` and `startNodeSync` give the host's name.
+   */
+  deviceName?: string;
 }
 
 /** Why anti-entropy put an entry back in the room. */
