@@ -207,3 +207,59 @@ test('a note edited on two devices at once: the Sync panel shows both versions, 
   rmSync(dir, { recursive: true, force: true });
   expect(errors).toEqual([]);
 });
+
+test('the Sync panel lists the devices of the code; removing a lost one changes the code: the other device moves, the lost one is told, and after a reload the app syncs on the new code', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const errors = consoleErrors(page);
+  await openApp(page);
+  const code = await startSync(page);
+  const dir = mkdtempSync(join(tmpdir(), 'anamnesis-notes-devices-'));
+  const [laptop, lost] = await Promise.all(
+    ['laptop', 'old tablet'].map(async (name) => {
+      const path = join(dir, `${name}.db`);
+      const engine = await createEngine({ storage: 'file', path, embedder: 'tfidf' });
+      const sync = await startNodeSync(engine, path, {
+        url,
+        ...parseSyncCode(code),
+        deviceName: name,
+      });
+      return { engine, sync };
+    }),
+  );
+  const moved: string[] = [];
+  laptop!.sync.onCodeChange((c) => moved.push(c));
+  const devices = page.getByRole('list', { name: 'Devices using this code' }).getByRole('listitem');
+  await expect(devices).toHaveCount(3, { timeout: 30_000 });
+  await expect(devices.filter({ hasText: 'this device' })).toHaveCount(1);
+  const tablet = devices.filter({ hasText: 'old tablet' });
+  await tablet.getByRole('button', { name: 'Remove' }).click();
+  await tablet.getByRole('button', { name: /Remove old tablet now/ }).click();
+  await expect.poll(() => moved.length, { timeout: 30_000 }).toBe(1);
+  await expect
+    .poll(() => lost!.sync.status().error?.code, { timeout: 30_000 })
+    .toBe('SYNC_REMOVED');
+  await expect(devices).toHaveCount(2, { timeout: 30_000 });
+  // the page shows the new code to pair another device, and keeps it: a reload syncs on it
+  await expect(page.locator('.sync-code')).toHaveText(moved[0]!);
+  await page.reload();
+  await openApp(page);
+  await expect(page.locator('body')).toHaveAttribute('data-sync', 'synced', { timeout: 30_000 });
+  await createNote(page, 'Alarm', 'The new alarm code is 9051.');
+  await expect
+    .poll(
+      async () => (await laptop!.engine.list({ limit: 10 })).some((m) => m.text.includes('9051')),
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBe(true);
+  expect((await lost!.engine.list({ limit: 10 })).some((m) => m.text.includes('9051'))).toBe(false);
+  for (const d of [laptop!, lost!]) {
+    await d.sync.close();
+    await d.engine.close();
+  }
+  rmSync(dir, { recursive: true, force: true });
+  expect(errors).toEqual([]);
+});

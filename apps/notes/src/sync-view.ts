@@ -71,6 +71,9 @@ export class SyncView {
   });
   /** The conflicts shown (their texts), so that a status that changes nothing keeps the list. */
   #shownConflicts = '';
+  /** The room's devices, each other one with "Remove". */
+  readonly #devices = h('section', { class: 'sync-devices', 'aria-label': 'Devices' });
+  #shownDevices = '';
   /** Notes deleted on any device in the last 30 days, each with Restore, and "Empty trash". */
   readonly #trash = h('section', { class: 'sync-trash', 'aria-label': 'Trash' });
   #shownTrash = '';
@@ -128,6 +131,7 @@ export class SyncView {
         this.#status,
         h('div', { class: 'row' }, show, stop),
         code,
+        this.#devices,
         this.#conflicts,
         this.#trash,
       );
@@ -200,6 +204,7 @@ export class SyncView {
       this.render();
       const show = (s: SyncStatus) => {
         this.#status.textContent = describe(s);
+        this.#renderDevices(sync);
         this.#renderConflicts(sync);
         this.#renderTrash(sync);
         document.body.dataset.sync = s.error
@@ -211,6 +216,14 @@ export class SyncView {
               : 'offline';
       };
       sync.onStatus(show);
+      // a device was removed (here or on another device): the code changed; keep the new one
+      sync.onCodeChange((newCode) => {
+        this.#settings = { url, code: newCode };
+        saveSyncSettings(this.#settings);
+        this.#shown = undefined;
+        this.render();
+        show(sync.status());
+      });
       // a first sync applies in batches: the list is read again once they pause
       let timer: ReturnType<typeof setTimeout> | undefined;
       sync.onApplied(() => {
@@ -269,6 +282,48 @@ export class SyncView {
     );
   }
 
+  /**
+   * The devices that use this code: names, when each was last online, and "Remove" for the others
+   * (a lost phone): the code changes, the other devices move to the new one by themselves.
+   */
+  #renderDevices(sync: Sync): void {
+    const devices = sync.devices();
+    const key = JSON.stringify(devices.map(({ id, name, self }) => [id, name, self]));
+    if (key === this.#shownDevices) return;
+    this.#shownDevices = key;
+    this.#devices.replaceChildren(
+      h('h3', {}, 'Devices'),
+      h(
+        'ul',
+        { class: 'devices', 'aria-label': 'Devices using this code' },
+        ...devices.map((d) => {
+          const seen = d.self
+            ? ' (this device)'
+            : ` · last online ${new Date(d.lastSeen).toLocaleString()}`;
+          const item = h('li', {}, h('span', {}, d.name), h('small', {}, seen));
+          if (d.self) return item;
+          // two clicks: "Remove", then "Remove <name> now"
+          const remove = h('button', { type: 'button' }, 'Remove');
+          remove.addEventListener('click', () => {
+            if (remove.dataset.armed !== 'true') {
+              remove.dataset.armed = 'true';
+              remove.textContent = `Remove ${d.name} now (the code changes)`;
+              return;
+            }
+            remove.disabled = true;
+            this.#status.textContent = `removing ${d.name}…`;
+            sync.removeDevice(d.id).catch((e: unknown) => {
+              remove.disabled = false;
+              this.#status.textContent = `could not remove it: ${messageOf(e)}`;
+            });
+          });
+          item.append(remove);
+          return item;
+        }),
+      ),
+    );
+  }
+
   /** The trash: deleted notes any device can restore for 30 days, then purged everywhere. */
   #renderTrash(sync: Sync): void {
     const trash = sync.trash();
@@ -324,6 +379,8 @@ export class SyncView {
     this.#conflicts.replaceChildren();
     this.#shownTrash = '';
     this.#trash.replaceChildren();
+    this.#shownDevices = '';
+    this.#devices.replaceChildren();
     delete document.body.dataset.sync;
     await sync?.close();
     this.#status.textContent = '';
