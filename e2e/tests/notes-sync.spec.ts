@@ -15,7 +15,8 @@ import { startNodeSync } from '@anamnesis/sync/node';
 
 import { startSyncServer, type SyncServer } from '../../packages/sync/test/server.ts';
 import { consoleErrors, createNote, expect, NOTES_URL, openApp, test } from './notes-fixtures.ts';
-import { checkNotes, pairedAtOnce, playwrightPerson } from './person.ts';
+import { inFirefox } from '../firefox.ts';
+import { checkNotes, pairedAtOnce, playwrightPerson, puppeteerPerson } from './person.ts';
 
 test.use({ baseURL: NOTES_URL });
 
@@ -261,5 +262,23 @@ test('the Sync panel lists the devices of the code; removing a lost one changes 
     await d.engine.close();
   }
   rmSync(dir, { recursive: true, force: true });
+  expect(errors).toEqual([]);
+});
+
+test('as people do it, in Chromium and Firefox: paired without waiting (a note saved right after Start sync, a reload at once, a note written on Firefox as soon as it pairs, a delete and a reload); both end with the same notes', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const errors = consoleErrors(page);
+  const chromium = playwrightPerson(page);
+  await inFirefox(NOTES_URL, async (firefoxPage, seen) => {
+    const firefox = puppeteerPerson(firefoxPage);
+    const expected = await pairedAtOnce(chromium, firefox, NOTES_URL, url);
+    for (const person of [chromium, firefox]) await checkNotes(person, expected);
+    expect(seen.errors).toEqual([]);
+    // the one other origin: the sync server typed in (Firefox reports its WebSocket's handshake)
+    const server = new URL(url).host;
+    expect(seen.foreign.filter((u) => new URL(u).host !== server)).toEqual([]);
+  });
   expect(errors).toEqual([]);
 });
