@@ -7,7 +7,7 @@
  * L as 1; a mistyped character fails the check (`INVALID_INPUT`) rather than pairing with nobody.
  */
 import { AnamnesisError } from '@anamnesis/errors';
-import type { SyncOptions } from './sync.ts';
+import type { SyncOptions } from './types.ts';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const DATA_CHARS = 24;

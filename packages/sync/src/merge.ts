@@ -17,26 +17,17 @@
  * arrived. Records written before per-field stamps existed read as if every part changed at the
  * record's own stamp.
  */
-import { isStamp, ZERO, type Stamp } from './clock.ts';
-import { canonical, textHash, type SyncedMemory, type SyncRecord } from './records.ts';
-
-/** When each part of a memory last changed, as the device that wrote a record knew it. */
-export interface FieldStamps {
-  text: Stamp;
-  /** The text stamp this text replaced (`ZERO` for a memory's first text). */
-  textBase: Stamp;
-  kind: Stamp;
-  session: Stamp;
-  importance: Stamp;
-  links: Stamp;
-  /** Each tag ever set: its latest add and its latest removal (`ZERO`: never removed). */
-  tags: Record<string, [Stamp, Stamp]>;
-  /** Each meta key ever set: when it was last set or removed (a key absent from `meta` was removed). */
-  meta: Record<string, Stamp>;
-}
+import { ZERO, type Stamp } from './clock.ts';
+import {
+  canonical,
+  textHash,
+  type FieldStamps,
+  type SyncedMemory,
+  type SyncRecord,
+} from './records.ts';
 
 /** The parts merged on one stamp each. */
-const SCALARS = ['text', 'kind', 'session', 'importance', 'links'] as const;
+export const SCALARS = ['text', 'kind', 'session', 'importance', 'links'] as const;
 type Scalar = (typeof SCALARS)[number];
 
 /** A text edit concurrent with the one kept: shown to a person to choose. */
@@ -209,99 +200,4 @@ export function mergeLive(records: readonly SyncRecord[]): MergedRecord {
     ...(restored === ZERO ? {} : { restored }),
     conflicts: [...conflicts.values()].sort((a, b) => (a.at < b.at ? -1 : 1)),
   };
-}
-
-/**
- * `FieldStamps` as a record carries them: a stamp equal to the record's own (`at`) is written
- * `0`, and a tag added at `at` and never removed is `0` (a new memory's stamps are all its
- * record's), so a record is about as small as one without stamps.
- */
-type Packed<T> = T extends Stamp
-  ? Stamp | 0
-  : T extends [Stamp, Stamp]
-    ? [Stamp | 0, Stamp] | 0
-    : never;
-export interface PackedFields {
-  text: Packed<Stamp>;
-  textBase: Stamp;
-  kind: Packed<Stamp>;
-  session: Packed<Stamp>;
-  importance: Packed<Stamp>;
-  links: Packed<Stamp>;
-  tags: Record<string, Packed<[Stamp, Stamp]>>;
-  meta: Record<string, Packed<Stamp>>;
-}
-
-/**
- * `fields` of a record stamped `at`, packed (see {@link PackedFields}); `1` when every part of
- * `memory` changed at `at` and nothing else was ever set (a new memory's record).
- */
-export function packFields(fields: FieldStamps, at: Stamp, memory: SyncedMemory): PackedFields | 1 {
-  const p = (s: Stamp) => (s === at ? 0 : s);
-  if (canonical(fields) === canonical(stampFields(memory, undefined, at))) return 1;
-  return {
-    text: p(fields.text),
-    textBase: fields.textBase,
-    kind: p(fields.kind),
-    session: p(fields.session),
-    importance: p(fields.importance),
-    links: p(fields.links),
-    tags: Object.fromEntries(
-      Object.entries(fields.tags).map(([t, [a, r]]) => [t, a === at && r === ZERO ? 0 : [p(a), r]]),
-    ),
-    meta: Object.fromEntries(Object.entries(fields.meta).map(([k, s]) => [k, p(s)])),
-  };
-}
-
-/**
- * The `FieldStamps` of packed ones from a record stamped `at` of `memory`; undefined when
- * malformed.
- */
-export function unpackFields(
-  value: unknown,
-  at: Stamp,
-  memory: SyncedMemory | undefined,
-): FieldStamps | undefined {
-  const u = (s: unknown) => (s === 0 ? at : s);
-  if (value === 1 && memory && Array.isArray(memory.tags) && memory.meta)
-    return stampFields(memory, undefined, at);
-  if (!value || typeof value !== 'object') return undefined;
-  const f = value as Record<string, unknown>;
-  const tags = f.tags as Record<string, unknown> | undefined;
-  const meta = f.meta as Record<string, unknown> | undefined;
-  if (!tags || typeof tags !== 'object' || !meta || typeof meta !== 'object') return undefined;
-  const fields = {
-    text: u(f.text),
-    textBase: f.textBase,
-    kind: u(f.kind),
-    session: u(f.session),
-    importance: u(f.importance),
-    links: u(f.links),
-    tags: Object.fromEntries(
-      Object.entries(tags).map(([t, v]) => [
-        t,
-        v === 0 ? [at, ZERO] : Array.isArray(v) ? [u(v[0]), v[1]] : v,
-      ]),
-    ),
-    meta: Object.fromEntries(Object.entries(meta).map(([k, s]) => [k, u(s)])),
-  };
-  return isFields(fields) ? fields : undefined;
-}
-
-/** Whether `value` is a well-formed `FieldStamps` (checked before use: it came from a device). */
-function isFields(value: unknown): value is FieldStamps {
-  const isStampish = (s: unknown) => s === ZERO || isStamp(s);
-  if (!value || typeof value !== 'object') return false;
-  const f = value as Record<string, unknown>;
-  if (![...SCALARS, 'textBase'].every((k) => isStampish(f[k]))) return false;
-  const tags = f.tags as Record<string, unknown>;
-  const meta = f.meta as Record<string, unknown>;
-  return (
-    !!tags &&
-    typeof tags === 'object' &&
-    Object.values(tags).every((t) => Array.isArray(t) && t.length === 2 && t.every(isStampish)) &&
-    !!meta &&
-    typeof meta === 'object' &&
-    Object.values(meta).every(isStampish)
-  );
 }

@@ -15,8 +15,6 @@ import { KEY_CHECK, LOCAL, type RoomContext } from './context.ts';
 import {
   canonical,
   latest,
-  parseRecord,
-  recordBytes,
   sameState,
   syncedState,
   textHash,
@@ -25,6 +23,7 @@ import {
   type SyncRecord,
 } from './records.ts';
 import { stampFields } from './merge.ts';
+import { parseRecord, recordBytes } from './wire.ts';
 import { Resolution } from './resolve.ts';
 import { blindName, seal, unseal } from './seal.ts';
 import type { UsageExchange } from './usage.ts';

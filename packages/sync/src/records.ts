@@ -3,11 +3,24 @@
  * for itself: vectors, access counts and usage, update times), and the clock stamps that order it
  * against other devices' records of the same memory.
  */
-import { AnamnesisError } from '@anamnesis/errors';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { isStamp, ZERO, type Stamp } from './clock.ts';
-import { packFields, unpackFields, type FieldStamps } from './merge.ts';
+import { ZERO, type Stamp } from './clock.ts';
+
+/** When each part of a memory last changed, as the device that wrote a record knew it. */
+export interface FieldStamps {
+  text: Stamp;
+  /** The text stamp this text replaced (`ZERO` for a memory's first text). */
+  textBase: Stamp;
+  kind: Stamp;
+  session: Stamp;
+  importance: Stamp;
+  links: Stamp;
+  /** Each tag ever set: its latest add and its latest removal (`ZERO`: never removed). */
+  tags: Record<string, [Stamp, Stamp]>;
+  /** Each meta key ever set: when it was last set or removed (a key absent from `meta` was removed). */
+  meta: Record<string, Stamp>;
+}
 
 /** A link as it travels. */
 export interface SyncedLink {
@@ -119,57 +132,4 @@ export function latest(byDevice: ReadonlyMap<string, SyncRecord> | undefined): S
   let max: Stamp = ZERO;
   for (const r of byDevice?.values() ?? []) if (r.at > max) max = r.at;
   return max;
-}
-
-/** A record as it is sealed: JSON, its stamps packed. */
-export function recordBytes(record: SyncRecord): Uint8Array {
-  const { fields, ...rest } = record;
-  return utf8ToBytes(
-    JSON.stringify(
-      fields && record.memory
-        ? { ...rest, fields: packFields(fields, record.at, record.memory) }
-        : rest,
-    ),
-  );
-}
-
-/** A record's JSON, checked: `SYNC_TAMPERED` if it is not one (it authenticated, so a bug or a hostile peer). */
-export function parseRecord(bytes: Uint8Array, key: string): SyncRecord {
-  let r: SyncRecord;
-  try {
-    r = JSON.parse(new TextDecoder().decode(bytes)) as SyncRecord;
-  } catch (cause) {
-    throw new AnamnesisError('SYNC_TAMPERED', `the synced record ${key} is not JSON`, {
-      cause,
-      details: { key },
-    });
-  }
-  if (r && r.fields !== undefined) {
-    const fields = unpackFields(r.fields, r.at, r.memory);
-    if (fields) r.fields = fields;
-    else
-      throw new AnamnesisError('SYNC_TAMPERED', `the synced record ${key} has malformed stamps`, {
-        details: { key },
-      });
-  }
-  // a tombstone may keep the memory's last state (the trash) until it is purged
-  const state =
-    !!r?.memory &&
-    typeof r.memory.text === 'string' &&
-    Array.isArray(r.memory.links) &&
-    Array.isArray(r.memory.tags);
-  const ok =
-    r &&
-    typeof r.id === 'string' &&
-    isStamp(r.at) &&
-    (r.seen === ZERO || isStamp(r.seen)) &&
-    (r.restored === undefined || isStamp(r.restored)) &&
-    // from another device: `forgotten` is `true` or absent, whatever the type says
-    [undefined, true].includes(r.forgotten) &&
-    (state || (r.forgotten === true && r.memory === undefined && r.fields === undefined));
-  if (!ok)
-    throw new AnamnesisError('SYNC_TAMPERED', `the synced record ${key} is not a memory record`, {
-      details: { key },
-    });
-  return r;
 }

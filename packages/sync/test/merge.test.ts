@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Clock, ZERO } from '../src/clock.ts';
 import { stampFields, type MergedRecord } from '../src/merge.ts';
-import {
-  parseRecord,
-  recordBytes,
-  textHash,
-  type SyncedMemory,
-  type SyncRecord,
-} from '../src/records.ts';
+import { textHash, type SyncedMemory, type SyncRecord } from '../src/records.ts';
+import { parseRecord, recordBytes } from '../src/wire.ts';
 import { resolveRecords } from '../src/resolve.ts';
 
 const state = (patch: Partial<SyncedMemory> = {}): SyncedMemory => ({
