@@ -32,6 +32,9 @@ import type { UsageExchange } from './usage.ts';
 const EDITABLE = ['text', 'kind', 'session', 'tags', 'importance', 'meta'] as const;
 type EditablePart = (typeof EDITABLE)[number];
 
+/** Records unsealed at once when many arrive (see `readReceived`). */
+const UNSEAL_AHEAD = 256;
+
 /** Memories imported per transaction when many arrive at once. */
 const IMPORT_BATCH = 500;
 
@@ -102,18 +105,36 @@ export class Reconciler {
     this.received.clear();
     const changed = new Set<string>();
     let tampered: AnamnesisError | undefined;
-    for (const key of names) {
+    // Opened many at a time: WebCrypto decrypts off the main thread, so one at a time would
+    // leave it waiting on each (a first sync reads thousands).
+    const opened = new Map<string, { sealed: Uint8Array; bytes: Promise<Uint8Array> }>();
+    const open = (from: number) => {
+      for (const key of names.slice(from, from + UNSEAL_AHEAD)) {
+        const sealed = records.get(key);
+        if (key !== KEY_CHECK && sealed !== undefined) {
+          const bytes = unseal(keys, key, sealed);
+          bytes.catch(() => undefined); // read (and told) in order below
+          opened.set(key, { sealed, bytes });
+        }
+      }
+    };
+    for (let i = 0; i < names.length; i++) {
+      if (i % UNSEAL_AHEAD === 0) open(i);
+      const key = names[i]!;
       if (key === KEY_CHECK) continue;
       const dot = key.indexOf('.');
       const device = key.slice(dot + 1);
-      const sealed = records.get(key);
-      if (sealed === undefined) {
+      // the entry as it was opened (one changed since is read again: its key is received again)
+      const entry = opened.get(key);
+      opened.delete(key);
+      if (entry === undefined) {
         this.#entropy.lost(key, 'deleted');
         continue;
       }
+      const { sealed } = entry;
       let record: SyncRecord;
       try {
-        record = parseRecord(await unseal(keys, key, sealed), key);
+        record = parseRecord(await entry.bytes, key);
         if (blindName(keys, record.id) !== key.slice(0, dot))
           throw new AnamnesisError(
             'SYNC_TAMPERED',

@@ -4,40 +4,42 @@
  * its whole store and works offline; the server holds one shared Yjs document per room and
  * relays it.
  *
- * The document is one map. Each device writes, per memory it changed, one entry of its own under
+ * The document's `records` map holds the memories. Each device writes, per memory it changed, one entry of its own under
  * `<memory's blind name>.<device>`: a sealed record (AES-GCM, see `seal.ts`) of the memory's state
  * or of its forgetting, stamped by the device's hybrid logical clock. A device only ever replaces
  * its own entries, so Yjs never has to choose between two devices' writes; every device reads all
  * entries of a memory and applies the conflict rules of `resolve.ts`. The server sees blind
  * names, device ids, sizes and times; never a text, an id, a tag or a link.
  *
- * This file runs one room: the connection, the work queue, the status and the saved state (`sync.ts`
- * moves a device from room to room when its code changes). The parts: `reconcile.ts` (records and the store), `usage.ts` (usage across devices),
- * `anti-entropy.ts` (entries deleted, replayed or altered in the room, put back), `join.ts` (what
- * a join found in the room).
+ * This file runs one room: the connection, the work queue, the status and the saved state
+ * (`sync.ts` moves a device from room to room when its code changes). The parts: `reconcile.ts`
+ * (records and the store), `merge.ts` (merge per field), `usage.ts` (usage across devices),
+ * `anti-entropy.ts` (entries deleted, replayed or altered in the room, put back), `trash.ts` (the
+ * trash), `devices.ts` (the device list, and removing one), `join.ts` (what a join found in the
+ * room).
  */
+import type { SyncConflict, SyncDevice, TrashedMemory } from '@anamnesis/engine';
 import { AnamnesisError } from '@anamnesis/errors';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { AntiEntropy } from './anti-entropy.ts';
-import type { SyncConflict, SyncDevice, TrashedMemory } from '@anamnesis/engine';
+import { Clock, wallTime, ZERO } from './clock.ts';
 import { createSyncCode } from './code.ts';
+import { KEY_CHECK, LOCAL, type RoomContext } from './context.ts';
 import { defaultDeviceName, DeviceRoster } from './devices.ts';
 import type { Identity } from './identity.ts';
-import { Clock, wallTime, ZERO } from './clock.ts';
-import { KEY_CHECK, LOCAL, type RoomContext } from './context.ts';
+import { explainJoin, watchServerState } from './join.ts';
 import { Reconciler } from './reconcile.ts';
 import { seal, unseal, type SyncKeys } from './seal.ts';
-import { explainJoin, watchServerState } from './join.ts';
+import { Trash, TRASH_DAYS } from './trash.ts';
 import type { RoomSyncStatus, SavedSyncState, Sync, SyncEngine, SyncOptions } from './types.ts';
+import { UsageExchange } from './usage.ts';
 
 /** What a room's sync does (a `Sync` that does not move: `sync.ts` moves between rooms). */
 type RoomSyncApi = Omit<Sync, 'removeDevice' | 'onCodeChange'> & {
   removeDevice(id: string): Promise<string>;
 };
-import { Trash, TRASH_DAYS } from './trash.ts';
-import { UsageExchange } from './usage.ts';
 
 const KEY_CHECK_TEXT = 'anamnesis sync key check';
 

@@ -88,7 +88,7 @@ export class Trash {
   purgeExpired(): Promise<number> {
     const before = this.#now() - this.#keepMs;
     const expired = this.list()
-      .filter((t) => t.forgottenAt < before)
+      .filter((t) => t.forgottenAt <= before)
       .map((t) => t.id);
     return expired.length > 0 ? this.purge(expired) : Promise.resolve(0);
   }
