@@ -194,17 +194,30 @@ test('Firefox: the first visit requests no ONNX Runtime file and precaches none;
     await page.goto(`${NOTES_URL}/`);
     await page.waitForSelector('body[data-store="open"]', { timeout: 60_000 });
     await page.evaluate(controlled);
-    await page.locator('#new-note').click();
-    await page.locator('#title').fill('Harbour');
-    await page.locator('#body').fill('The ferry to the island leaves at nine from pier four.');
-    await page.locator('.editor .primary').click();
-    await page.waitForFunction(
-      () => document.querySelector('.editor .status')?.textContent === 'saved',
-    );
-    await page.locator('#search').fill('ferry island');
-    await page.waitForFunction(
-      () => document.querySelector('.result .result-title')?.textContent === 'Harbour',
-    );
+    // Element handles and evaluated functions, not puppeteer's locators or waitForFunction:
+    // Firefox ESR 140.12 (Debian, 2026-12) runs their in-page pollers as eval, which the app's
+    // CSP (no 'unsafe-eval') blocks, so they never resolve
+    const el = async (selector: string) => (await page.waitForSelector(selector))!;
+    const type = async (selector: string, text: string) =>
+      (await el(selector)).evaluate((node, t) => {
+        (node as HTMLInputElement).value = t;
+        node.dispatchEvent(new Event('input', { bubbles: true }));
+      }, text);
+    const shows = async (selector: string, text: string) => {
+      for (const end = Date.now() + 30_000; Date.now() < end;) {
+        const now = await page.evaluate((s) => document.querySelector(s)?.textContent, selector);
+        if (now === text) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`${selector} never showed ${text}`);
+    };
+    await (await el('#new-note')).click();
+    await type('#title', 'Harbour');
+    await type('#body', 'The ferry to the island leaves at nine from pier four.');
+    await (await el('.editor .primary')).click();
+    await shows('.editor .status', 'saved');
+    await type('#search', 'ferry island');
+    await shows('.result .result-title', 'Harbour');
     expect(requested).toContain('/models/anamnesis/static-multi-64d/onnx/model_quantized.onnx');
     expect(requested.filter((p) => ONNX_FILE.test(p))).toEqual([]);
     const cached = Object.values(await page.evaluate(cachedUrls)).flat();
