@@ -254,6 +254,12 @@ export async function atTimeZero(person: Person, url: string): Promise<Map<strin
 async function unlockAtOnce(person: Person, passphrase: string): Promise<void> {
   await person.fill(UI.unlockPassphrase, passphrase);
   await person.click(UI.unlockSubmit);
+  // a person sees the unlock screen ("Unlocking…") until the notes can be written to, and then
+  // writes at once
+  await until(
+    () => person.texts(UI.unlockPassphrase),
+    (shown) => shown.length === 0,
+  );
 }
 
 /**

@@ -38,6 +38,8 @@ export class LockView {
   readonly #state: AppState;
   readonly #ui: Ui;
   readonly #hooks: LockViewHooks;
+  /** The unlock screen while it is shown (the rest of the app inert behind it). */
+  #unlockScreen: { close(): void } | undefined;
   readonly #status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
 
   constructor(state: AppState, ui: Ui, hooks: LockViewHooks) {
@@ -186,19 +188,27 @@ export class LockView {
       h('button', { type: 'submit', class: 'primary' }, 'Unlock'),
       h('p', { class: 'status', role: 'alert' }, error ?? ''),
     );
-    // Nothing else of the app can be used until the notes are open.
+    // Nothing else of the app can be used until the notes are open and a save made in them can
+    // be journaled sealed (`unlockAtStart` closes this screen then).
+    this.#unlockScreen?.close();
     const rest = [...this.#ui.app.children] as HTMLElement[];
     for (const el of rest) el.inert = true;
     this.#ui.app.prepend(form);
+    this.#unlockScreen = {
+      close: () => {
+        form.remove();
+        for (const el of rest) el.inert = false;
+        this.#unlockScreen = undefined;
+      },
+    };
     document.body.dataset.lock = 'ask';
     input.focus();
     return new Promise((resolve) => {
       form.addEventListener('submit', (e) => {
         e.preventDefault();
-        if (input.value === '') return;
-        form.remove();
-        for (const el of rest) el.inert = false;
+        if (input.value === '' || document.body.dataset.lock === 'opening') return;
         document.body.dataset.lock = 'opening';
+        form.querySelector('.status')!.textContent = 'Unlocking…';
         resolve(input.value);
       });
     });
@@ -214,9 +224,16 @@ export class LockView {
       await this.#hooks.reconnect(passphrase);
       try {
         await this.#state.memory.ready;
+        // A save is journaled sealed only once the seal's key is derived (`pending-writes.ts`):
+        // until then a reload right after a Save would lose it, so the screen stays till then.
+        await this.#state.writes.ready();
+        this.#unlockScreen?.close();
         return;
       } catch (e) {
-        if (!isAnamnesisError(e, 'WRONG_PASSPHRASE')) return;
+        if (!isAnamnesisError(e, 'WRONG_PASSPHRASE')) {
+          this.#unlockScreen?.close(); // the start reports it
+          return;
+        }
         error = 'That passphrase does not open these notes.';
         await this.#state.memory.close();
       }
