@@ -21,6 +21,7 @@ import { startNodeSync } from '@anamnesis/sync/node';
 
 import { watchForeignRequests } from '../fixtures.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
+import { startMcp } from '../mcp-stdio.ts';
 import { startSyncServer } from '../../packages/sync/test/server.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -475,7 +476,7 @@ test('a title with a colon is not a speaker: "python sort list" in the popup fin
   await closeAll(context, foreign);
 });
 
-test("paired from its full page with the person's sync code, a page remembered here reaches their other device, theirs is found here, and sync starts again after a restart", async () => {
+test("paired from its full page with the person's sync code, a page remembered here reaches their other devices (recalled by the desktop assistant through the MCP server), theirs is found here, and sync starts again after a restart", async () => {
   test.setTimeout(180_000);
   const sync = await startSyncServer();
   const code = createSyncCode();
@@ -517,6 +518,21 @@ test("paired from its full page with the person's sync code, a page remembered h
           timeout: 30_000,
         })
         .toBe(true);
+      // the desktop assistant, through the MCP server joined by its environment, recalls it
+      const assistant = await startMcp(join(dir, 'assistant.db'), {
+        ANAMNESIS_SYNC_URL: sync.url,
+        ANAMNESIS_SYNC_CODE: code,
+      });
+      try {
+        await expect
+          .poll(() => assistant.call('recall', { query: 'kitten litter box' }), {
+            timeout: 60_000,
+            intervals: [500],
+          })
+          .toContain('litter box');
+      } finally {
+        await assistant.close();
+      }
       await closeAll(context, foreign);
     }
     // a fresh browser on the same profile: the sync starts again with the offscreen document

@@ -275,9 +275,12 @@ test('as people do it, in Chromium and Firefox: paired without waiting (a note s
     const firefox = puppeteerPerson(firefoxPage);
     const expected = await pairedAtOnce(chromium, firefox, NOTES_URL, url);
     for (const person of [chromium, firefox]) await checkNotes(person, expected);
-    expect(seen.errors).toEqual([]);
-    // the one other origin: the sync server typed in (Firefox reports its WebSocket's handshake)
+    // Firefox logs, as errors of its own, the sync server's WebSocket cut by a reload while it
+    // connected ("…was interrupted while the page was loading", "…can't establish a connection"):
+    // what a reload at once does; any other error fails
     const server = new URL(url).host;
+    expect(seen.errors.filter((e) => !e.includes(`ws://${server}/`))).toEqual([]);
+    // the one other origin: the sync server typed in (Firefox reports its WebSocket's handshake)
     expect(seen.foreign.filter((u) => new URL(u).host !== server)).toEqual([]);
   });
   expect(errors).toEqual([]);
