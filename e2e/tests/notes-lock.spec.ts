@@ -42,6 +42,19 @@ async function unlock(page: Page, passphrase: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Unlock notes' });
   await dialog.getByLabel('Passphrase').fill(passphrase);
   await dialog.getByRole('button', { name: 'Unlock' }).click();
+  // "Unlocking…" until the notes can be written to (the screen goes) or the passphrase is refused
+  // (the screen asks again): as a person, nothing is typed into the app meanwhile. Read in one
+  // evaluation (a locator's read would wait for a screen that has just gone).
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => {
+          const screen = document.querySelector('form.unlock');
+          return !screen || screen.querySelector('.status')?.textContent !== 'Unlocking…';
+        }),
+      { timeout: 60_000 },
+    )
+    .toBe(true);
 }
 
 /**
