@@ -2,11 +2,15 @@
  * Devices of the Node sync tests: real engines on store files, each syncing through the test
  * server on loopback, and how to wait for them to agree.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, type Engine } from '@anamnesis/engine';
+import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
 import { startSync, type Sync, type SyncOptions } from '../src/index.ts';
 import { fileState } from '../src/node.ts';
+import { startSyncServer, type SyncServer } from './server.ts';
 
 export const PASSPHRASE = 'correct horse battery staple';
 
@@ -77,4 +81,28 @@ export async function closeAll(...all: Device[]): Promise<void> {
     await d.sync.close();
     await d.engine.close();
   }
+}
+
+/**
+ * A test file's sync server on loopback and its devices' folder, started before its tests and
+ * removed after: `device` makes devices (see {@link devices}), `url` is the server's.
+ */
+export function testRooms(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  let server: SyncServer | undefined;
+  let make: ReturnType<typeof devices> | undefined;
+  beforeAll(async () => {
+    server = await startSyncServer();
+    make = devices(server.url, dir);
+  });
+  afterAll(() => {
+    server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get url(): string {
+      return server!.url;
+    },
+    device: (...args: Parameters<ReturnType<typeof devices>>) => make!(...args),
+  };
 }

@@ -1,30 +1,24 @@
 /**
- * Issue 68: the room's devices, and removing a lost one. Real engines on store files, the real
+ * Issue 68: the room's and removing a lost one. Real engines on store files, the real
  * server on loopback; what the rooms hold is read on the server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KEY_CHECK } from '../src/context.ts';
 import { parseSyncCode } from '../src/index.ts';
 import { deriveKeys } from '../src/seal.ts';
-import { closeAll, converged, devices, PASSPHRASE, texts, until, type Device } from './devices.ts';
-import { docs, startSyncServer, type SyncServer } from './server.ts';
+import {
+  testRooms,
+  closeAll,
+  converged,
+  PASSPHRASE,
+  texts,
+  until,
+  type Device,
+} from './devices.ts';
+import { docs } from './server.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'anamnesis-remove-'));
-let server: SyncServer;
-let device: ReturnType<typeof devices>;
-
-beforeAll(async () => {
-  server = await startSyncServer();
-  device = devices(server.url, dir);
-});
-
-afterAll(() => {
-  server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const rooms = testRooms('anamnesis-remove-');
+const { device } = rooms;
 
 /** The keys of the server's copy of a room's map. */
 async function keysInRoom(room: string, passphrase: string, map: string): Promise<string[]> {

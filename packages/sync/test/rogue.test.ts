@@ -4,37 +4,22 @@
  * bare Yjs client of the room: it cannot open or seal a record, but it can delete entries, write
  * old ones back and alter bytes. Real engines, the real server on loopback.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { createSyncCode, parseSyncCode } from '../src/index.ts';
 import { FIRST_IN_ROOM } from '../src/join.ts';
 import { deriveKeys } from '../src/seal.ts';
-import { closeAll, converged, devices, PASSPHRASE, texts, until, type Device } from './devices.ts';
-import { startSyncServer, type SyncServer } from './server.ts';
+import { testRooms, closeAll, converged, PASSPHRASE, texts, until } from './devices.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'anamnesis-rogue-'));
-let server: SyncServer;
-let device: (room: string, passphrase?: string) => Promise<Device>;
-
-beforeAll(async () => {
-  server = await startSyncServer();
-  device = devices(server.url, dir);
-});
-
-afterAll(() => {
-  server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const rooms = testRooms('anamnesis-rogue-');
+const { device } = rooms;
 
 /** A client of the room that knows its name on the server and nothing else. */
 async function rogue(roomName: string) {
   const doc = new Y.Doc();
-  const provider = new WebsocketProvider(server.url, roomName, doc, {
+  const provider = new WebsocketProvider(rooms.url, roomName, doc, {
     disableBc: true,
     WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
   });

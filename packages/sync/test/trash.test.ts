@@ -3,29 +3,15 @@
  * purged from every device and the room; "Empty trash" purges at once. Real engines on store
  * files, the real server on loopback; what the room holds is read with the room's key.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KEY_CHECK } from '../src/context.ts';
 import { startNodeSync } from '../src/node.ts';
 import { deriveKeys, unseal } from '../src/seal.ts';
-import { closeAll, converged, devices, PASSPHRASE, until, type Device } from './devices.ts';
-import { docs, startSyncServer, type SyncServer } from './server.ts';
+import { testRooms, closeAll, converged, PASSPHRASE, until, type Device } from './devices.ts';
+import { docs } from './server.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'anamnesis-trash-'));
-let server: SyncServer;
-let device: ReturnType<typeof devices>;
-
-beforeAll(async () => {
-  server = await startSyncServer();
-  device = devices(server.url, dir);
-});
-
-afterAll(() => {
-  server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const rooms = testRooms('anamnesis-trash-');
+const { device } = rooms;
 
 /** Every memory text the server's copy of the room holds, in any entry (opened with the key). */
 async function textsInRoom(room: string): Promise<string[]> {
@@ -126,7 +112,7 @@ describe('the trash', () => {
     const c2: Device = {
       ...c,
       sync: await startNodeSync(c.engine, c.path, {
-        url: server.url,
+        url: rooms.url,
         room: 'trash-empty',
         passphrase: PASSPHRASE,
       }),
