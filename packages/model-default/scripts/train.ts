@@ -11,7 +11,11 @@
  * apt's lists (`lib/ddtp.ts`; run as root, or run `apt-get -o Acquire::Languages=en,de,fr,es,ru,ja,zh_CN
  * update` first). Options for experiments (the defaults are the shipped model's): --out DIR, --min-items N,
  * --cache DIR, --epochs N, --lr X, --glove-lr X (scale of GloVe rows' rate), --temperature X,
- * --english N, --components K, --seed N, --locomo DIR (log LoCoMo vector recall after each epoch).
+ * --english N, --components K, --seed N, --locomo DIR (log LoCoMo vector recall after each epoch),
+ * --word-pairs N (train on N word translations a language from bilingual dictionaries,
+ * `lib/dictionaries.ts`), --word-rounds R (an English word's first R translations), --dictionary-words
+ * N (N of the dictionaries' everyday words a language added to the vocabulary), --over-budget (write
+ * a root over the 8 MB budget: a bigger vocabulary's experiment; the shipped model is projected).
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { cliArgs } from './lib/cli.ts';
 import { loadConversations } from './lib/locomo.ts';
 import { DEFAULT_MULTI_OPTIONS, type MultiOptions } from './lib/multi-model.ts';
+import { ADDED_LANGUAGES } from './lib/multi-vocab.ts';
 import { CACHE_DIR, TRAINED_ROOT, trainRoot } from './lib/train-root.ts';
 
 function main(): void {
@@ -36,6 +41,10 @@ function main(): void {
       seed: { type: 'string' },
       locomo: { type: 'string' },
       'min-items': { type: 'string' },
+      'word-pairs': { type: 'string' },
+      'word-rounds': { type: 'string' },
+      'dictionary-words': { type: 'string' },
+      'over-budget': { type: 'boolean', default: false },
     },
   });
   const modelDir = resolve(values.out ?? TRAINED_ROOT);
@@ -44,9 +53,26 @@ function main(): void {
   const num = (x: string | undefined, fallback: number) => (x === undefined ? fallback : Number(x));
   const options: MultiOptions = {
     ...d,
-    vocabulary: { ...d.vocabulary, english: num(values.english, d.vocabulary.english) },
+    vocabulary: {
+      ...d.vocabulary,
+      english: num(values.english, d.vocabulary.english),
+      ...(values['dictionary-words'] !== undefined && {
+        dictionaryWords: Object.fromEntries(
+          ADDED_LANGUAGES.map((l) => [l, Number(values['dictionary-words'])]),
+        ),
+      }),
+    },
     removeComponents: num(values.components, d.removeComponents),
     minItemsPerEpoch: num(values['min-items'], d.minItemsPerEpoch),
+    wordPairs:
+      values['word-pairs'] === undefined
+        ? d.wordPairs
+        : Number(values['word-pairs']) > 0
+          ? {
+              perLanguage: Number(values['word-pairs']),
+              rounds: num(values['word-rounds'], d.wordPairs?.rounds ?? 1),
+            }
+          : null,
     training: {
       ...d.training,
       epochs: num(values.epochs, d.training.epochs),
@@ -61,6 +87,7 @@ function main(): void {
     options,
     cacheDir,
     values.locomo ? loadConversations(resolve(values.locomo)) : undefined,
+    values['over-budget'],
   );
 }
 

@@ -36,6 +36,7 @@ import {
   topEigenvectors,
   zipfProbability,
 } from './model.ts';
+import type { WordPairs } from './dictionaries.ts';
 import { buildVocabulary, type Vocabulary, type VocabularyOptions } from './multi-vocab.ts';
 import type { GloveVectors } from './source.ts';
 import type { Item } from './training-data.ts';
@@ -54,6 +55,12 @@ export interface MultiOptions {
   /** A language with fewer training items is repeated to about this many per epoch. */
   minItemsPerEpoch: number;
   training: TrainOptions;
+  /**
+   * Word translations from bilingual dictionaries (`dictionaries.ts`) as tasks of their own: at
+   * most `perLanguage` pairs a language, and an English word's first `rounds` translations (one
+   * task per round, so that no batch holds a word twice). Null: descriptions only.
+   */
+  wordPairs: { perLanguage: number; rounds: number } | null;
   /** Common components removed from the trained rows (0 or 1). */
   removeComponents: number;
   maxLength: number;
@@ -85,6 +92,7 @@ export const DEFAULT_MULTI_OPTIONS: MultiOptions = {
     epsilon: 1e-8,
     seed: 44,
   },
+  wordPairs: null,
   removeComponents: 1,
   maxLength: 512,
   producerVersion: '1',
@@ -120,6 +128,7 @@ export function buildMultiModel(
   options: MultiOptions,
   log: (m: string) => void,
   checks?: { locomo?: Conversation[] },
+  wordPairs?: (englishRank: (word: string) => number | undefined) => WordPairs,
 ): BuiltMultiModel {
   const t0 = performance.now();
   const since = () => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
@@ -135,7 +144,15 @@ export function buildMultiModel(
       { short: string; long: string },
     ][])
       textsByLang.get(lang)!.push(t.short, t.long);
-  const vocab = buildVocabulary(glove, textsByLang, options.vocabulary);
+  // Word translations (when asked for), ranked by GloVe's frequency of their English side.
+  const gloveRank = new Map<string, number>();
+  glove.words.slice(0, options.vocabulary.english).forEach((w, i) => gloveRank.set(w, i + 1));
+  const pairs: WordPairs =
+    options.wordPairs && wordPairs ? wordPairs((w) => gloveRank.get(w)) : new Map();
+  const dictionary = new Map<Language, string[]>(
+    [...pairs].map(([lang, list]) => [lang, list.map(([, other]) => other)]),
+  );
+  const vocab = buildVocabulary(glove, textsByLang, options.vocabulary, dictionary);
   const V = vocab.tokens.length;
   log(`vocabulary: ${V} tokens (${JSON.stringify(vocab.added)}), ${since()}`);
 
@@ -278,7 +295,27 @@ export function buildMultiModel(
       for (let d = 0; d < D; d++) v[t * D + d] = (typicalNorm * x[d]!) / n;
       started++;
     }
-    log(`start: ${gloveCount} GloVe rows, ${started} new rows from their translations, ${since()}`);
+    // A new token no description taught (a dictionary's word): at its English translation's
+    // GloVe direction, the first pair that names it.
+    let fromDictionary = 0;
+    for (const [, list] of pairs) {
+      for (const [en, other] of list) {
+        const otherIds = ids(other);
+        if (otherIds.length !== 1) continue;
+        const t = otherIds[0]!;
+        if (vocab.kinds[t] !== 'new' || seen[t] !== 0) continue;
+        const u = embedIds(ids(en), rows, D);
+        let n = 0;
+        for (let d = 0; d < D; d++) n += u[d]! * u[d]!;
+        if (n === 0) continue;
+        for (let d = 0; d < D; d++) v[t * D + d] = typicalNorm * u[d]!;
+        seen[t] = 1;
+        fromDictionary++;
+      }
+    }
+    log(
+      `start: ${gloveCount} GloVe rows, ${started} new rows from their translations, ${fromDictionary} from a dictionary's, ${since()}`,
+    );
   }
 
   // 5. Training pairs.
@@ -293,10 +330,16 @@ export function buildMultiModel(
     }
     return at;
   };
-  const pairLists = new Map<string, { lang: Language; pairs: [number, number][] }>();
-  const addPair = (lang: Language, name: string, a: string | undefined, b: string | undefined) => {
+  const pairLists = new Map<string, { lang: Language; pairs: [number, number][]; words?: true }>();
+  const addPair = (
+    lang: Language,
+    name: string,
+    a: string | undefined,
+    b: string | undefined,
+    words?: true,
+  ) => {
     if (!a || !b) return;
-    const entry = pairLists.get(name) ?? { lang, pairs: [] };
+    const entry = pairLists.get(name) ?? { lang, pairs: [], ...(words && { words }) };
     entry.pairs.push([bag(a), bag(b)]);
     pairLists.set(name, entry);
   };
@@ -318,10 +361,21 @@ export function buildMultiModel(
       addPair(lang, `en short↔${lang} long`, en.short, t.long);
     }
   }
+  if (options.wordPairs) {
+    for (const [lang, list] of pairs) {
+      const round = new Map<string, number>();
+      for (const [en, other] of list) {
+        const r = round.get(en) ?? 0;
+        round.set(en, r + 1);
+        if (r < options.wordPairs.rounds)
+          addPair(lang, `${lang} word↔en word ${r + 1}`, other, en, true);
+      }
+    }
+  }
   const trainable = (id: number) => vocab.kinds[id] !== 'zero';
   const bags = toBags(bagTexts, trainable);
   const tasks: Task[] = [];
-  for (const [name, { lang, pairs }] of pairLists) {
+  for (const [name, { lang, pairs, words }] of pairLists) {
     // One pair per distinct text on each side, so that no batch holds a text twice.
     const seenA = new Set<number>();
     const seenB = new Set<number>();
@@ -333,7 +387,8 @@ export function buildMultiModel(
       return true;
     });
     const n = lang === 'en' ? kept.length : languageItems.get(lang)!;
-    const repeat = lang === 'en' ? 1 : Math.max(1, Math.round(options.minItemsPerEpoch / n));
+    const repeat =
+      lang === 'en' || words ? 1 : Math.max(1, Math.round(options.minItemsPerEpoch / n));
     tasks.push({
       name,
       a: Int32Array.from(kept.map(([a]) => a)),

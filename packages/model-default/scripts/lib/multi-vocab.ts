@@ -36,6 +36,12 @@ export interface VocabularyOptions {
   suffixes: Partial<Record<Language, number>>;
   /** Least count of a character in the training text to be added (beside the vocabulary's own). */
   minChar: number;
+  /**
+   * Words per language from the dictionaries' translations of the most common English words
+   * (`dictionaries.ts`), beside the descriptions' words: the everyday words that package
+   * descriptions lack ("Kuchen", "капуста"), and the CJK characters they are written with.
+   */
+  dictionaryWords?: Partial<Record<Language, number>>;
 }
 
 export interface Vocabulary {
@@ -106,6 +112,7 @@ export function buildVocabulary(
   glove: GloveVectors,
   texts: ReadonlyMap<Language, readonly string[]>,
   options: VocabularyOptions,
+  dictionary?: ReadonlyMap<Language, readonly string[]>,
 ): Vocabulary {
   const tokens: string[] = [...SPECIAL_TOKENS];
   const gloveRanks: number[] = SPECIAL_TOKENS.map(() => 0);
@@ -156,6 +163,28 @@ export function buildVocabulary(
     for (const [form] of candidates.slice(0, quota)) {
       add(form);
       added[lang].words++;
+    }
+  }
+
+  // Everyday words of the dictionaries (their translations of the most common English words, in
+  // that order), with their characters.
+  for (const lang of ADDED_LANGUAGES) {
+    const quota = options.dictionaryWords?.[lang] ?? 0;
+    let n = 0;
+    for (const text of dictionary?.get(lang) ?? []) {
+      if (n >= quota) break;
+      for (const word of bertWords(text)) {
+        for (const ch of word)
+          charCounts.set(ch, Math.max(charCounts.get(ch) ?? 0, options.minChar));
+        scriptRuns(word).forEach((run, i) => {
+          const form = i === 0 ? run : `##${run}`;
+          if (has.has(form) || Array.from(run).length < 2 || kindOf(form, false) !== 'new') return;
+          if (isChineseChar(run.codePointAt(0)!)) return;
+          add(form);
+          added[lang]!.words++;
+          n++;
+        });
+      }
     }
   }
 
