@@ -7,11 +7,12 @@
  * of queries typed a letter at a time, open of a saved store and
  * memory, in this process and in a fresh one that only opens the store and recalls (the RSS a
  * server on that store has), and where the uncached recalls spend their time, stage by stage
- * (`stats().recallStages`). Medians over many queries; the machine is shared and noisy. `--docs`
+ * (`stats().recallStages`). The fresh process runs the packages' built files (`pnpm build` first).
+ * Medians over many queries; the machine is shared and noisy. `--docs`
  * writes the results into their section of docs/measurements.md (`measurements.ts`).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +30,6 @@ const { values } = parseArgs({
     embedder: { type: 'string', default: 'default' },
     json: { type: 'boolean', default: false },
     docs: { type: 'boolean', default: false },
-    /** Internal: open the store at this path, recall, print one JSON line (the fresh process). */
-    'open-only': { type: 'string' },
     /** Internal: open the store at this path and remember one memory after another until killed. */
     writer: { type: 'string' },
   },
@@ -63,19 +62,6 @@ async function timeAll(
   return out;
 }
 
-if (values['open-only'] !== undefined) {
-  // The fresh process: what a server (an MCP server, the CLI) pays to open the store and answer.
-  const words = await nodeWords();
-  const queries = makeQueries(makeCorpus(Math.min(n, 2000), words), words, 100);
-  const o0 = performance.now();
-  const engine = await createEngine({ storage: 'file', path: values['open-only'], embedder: spec });
-  const openMs = performance.now() - o0;
-  await timeAll(engine, queries, { noCache: true });
-  const rss = process.memoryUsage().rss / 2 ** 20;
-  await engine.close();
-  console.log(JSON.stringify({ open_ms: openMs, rss_mb: rss }));
-  process.exit(0);
-}
 if (values.writer !== undefined) {
   // The second writing process: one `remember` after another, as another assistant's server would.
   const engine = await createEngine({ storage: 'file', path: values.writer, embedder: spec });
@@ -188,21 +174,24 @@ try {
   await engine.close();
   const fileBytes = statSync(path).size;
 
-  // A fresh process on the saved store: open and RSS without this process's ingest behind them.
+  // A fresh process on the saved store: open and RSS without this process's ingest behind them,
+  // in plain Node on the built packages (fresh-process.mjs), 100 of the queries.
+  const queriesPath = join(dir, 'queries.json');
+  writeFileSync(
+    queriesPath,
+    JSON.stringify(makeQueries(makeCorpus(Math.min(n, 2000), words), words, 100)),
+  );
   const fresh = JSON.parse(
     execFileSync(
       process.execPath,
       [
-        ...process.execArgv,
-        fileURLToPath(import.meta.url),
-        '--n',
-        String(n),
-        '--embedder',
-        values.embedder,
-        '--open-only',
+        fileURLToPath(new URL('./fresh-process.mjs', import.meta.url)),
         path,
+        values.embedder,
+        queriesPath,
       ],
-      { encoding: 'utf8', maxBuffer: 1 << 20 },
+      // without pnpm's `--conditions=@anamnesis/source`: the built packages, as a server runs them
+      { encoding: 'utf8', maxBuffer: 1 << 20, env: { ...process.env, NODE_OPTIONS: '' } },
     )
       .trim()
       .split('\n')
@@ -340,7 +329,7 @@ try {
             '',
           ],
           [
-            'a fresh process: open; RSS after 100 recalls',
+            'a fresh process (plain Node): open; RSS after 100 recalls',
             `${result.fresh_open_ms.toFixed(0)} ms; ${result.fresh_rss_mb.toFixed(0)} MB`,
             '≤ 300 ms; ≤ 250 MB',
           ],

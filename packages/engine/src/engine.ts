@@ -42,7 +42,7 @@ import { QuietSteps } from './store/quiet-steps.ts';
 import { forgetting, purge, purgeDue } from './store/secure-delete.ts';
 import type { Reader } from './store/reader.ts';
 import { RetrievedEvents } from './store/retrieved-events.ts';
-import { bulkRead, DEFAULT_PAGE_CACHE_MB } from './store/schema.ts';
+import { bulkRead, pageCacheMbOf } from './store/schema.ts';
 import { mapSqliteError } from './store/sqlite.ts';
 import { rowById, toMemory } from './store/store.ts';
 import type {
@@ -169,7 +169,7 @@ export class Engine {
     this.#log = new ChangeLog(io.db);
     this.#now = options.now ?? Date.now;
     this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT;
-    this.#pageCacheMb = options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB;
+    this.#pageCacheMb = pageCacheMbOf(options);
     this.#cache = new ArcCache(options.cacheSize ?? 500, (options.cacheSize ?? 500) * 2);
     this.#onChange = options.onChange;
     const busy = () => this.#pending.size > 0;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Embedder, type Engine } from '../src/index.ts';
 import { defaultEmbedder, NOTES, rejectsWith } from './helpers.ts';
+import { DEFAULT_PAGE_CACHE_MB, FILE_PAGE_CACHE_MB, pageCacheMbOf } from '../src/store/schema.ts';
 
 let engine: Engine;
 let clock = Date.UTC(2026, 0, 1);
@@ -131,6 +132,15 @@ describe('engine: writes', () => {
     const e = await createEngine({ storage: 'memory', embedder: 'tfidf', pageCacheMb: 16 });
     expect((await e.stats()).memories).toBe(0);
     await e.close();
+  });
+
+  it("sizes SQLite's page cache by storage: 16 MB on a file (the OS caches it too), else 64", () => {
+    expect(pageCacheMbOf({ storage: 'file' })).toBe(FILE_PAGE_CACHE_MB);
+    expect(FILE_PAGE_CACHE_MB).toBe(16);
+    expect(pageCacheMbOf({ storage: 'opfs' })).toBe(DEFAULT_PAGE_CACHE_MB);
+    expect(pageCacheMbOf({})).toBe(64);
+    expect(pageCacheMbOf({ storage: 'file', pageCacheMb: 128 })).toBe(128);
+    expect(pageCacheMbOf({ storage: 'opfs', pageCacheMb: 8 })).toBe(8);
   });
 
   it('rejects bad input with typed errors and writes nothing', async () => {

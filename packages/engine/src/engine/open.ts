@@ -4,7 +4,7 @@ import { LoadingSimilarity } from '../similarity/loading-similarity.ts';
 import type { SimilarityBackend } from '../similarity/similarity.ts';
 import type { StorageBackend } from '../storage/backend.ts';
 import { openStorage } from '../storage/open.ts';
-import { DEFAULT_PAGE_CACHE_MB, migrate } from '../store/schema.ts';
+import { migrate, pageCacheMbOf } from '../store/schema.ts';
 import { loadSqlite, mapSqliteError } from '../store/sqlite.ts';
 import { createSimilarity, isPromise } from './model.ts';
 import type { EngineOptions } from './options.ts';
@@ -34,7 +34,7 @@ export interface OpenedStore {
 export async function openStore(options: EngineOptions): Promise<OpenedStore> {
   if (!options || typeof options !== 'object')
     throw new AnamnesisError('INVALID_INPUT', 'options must be an object');
-  const pageCacheMb = options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB;
+  const pageCacheMb = pageCacheMbOf(options);
   if (typeof pageCacheMb !== 'number' || !(pageCacheMb >= 1 && pageCacheMb <= 4096))
     throw new AnamnesisError('INVALID_INPUT', 'pageCacheMb must be a number of MB in [1, 4096]');
   const promised = isPromise(options.embedder) ? options.embedder : undefined;

@@ -83,8 +83,8 @@ export interface EngineOptions {
    * it keeps between calls, and so how far SQLite's memory can grow (a WebAssembly memory never
    * shrinks). Default 64 (seed 002). A session at 100k memories fills 64 MB within a few hundred
    * recalls; in `bench:speed` at 100k, 16 MB held SQLite at ~25 MB instead of ~91 for ~0.5 ms more
-   * recall p50. A file store (native SQLite) keeps up to this much too; a memory store is in memory
-   * already and ignores it.
+   * recall p50. A file store (native SQLite) keeps up to this much too, 16 MB by default (the
+   * operating system caches its file as well); a memory store is in memory already and ignores it.
    */
   pageCacheMb?: number;
   /** Progress of model loading and re-embedding. */
