@@ -23,6 +23,7 @@ import { watchForeignRequests } from '../fixtures.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
 import { startMcp } from '../mcp-stdio.ts';
 import { startSyncServer } from '../../packages/sync/test/server.ts';
+import { NOTES_URL, openApp, search as searchNotes } from './notes-fixtures.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const dist = join(repoRoot, 'apps/extension/dist');
@@ -476,7 +477,7 @@ test('a title with a colon is not a speaker: "python sort list" in the popup fin
   await closeAll(context, foreign);
 });
 
-test("paired from its full page with the person's sync code, a page remembered here reaches their other devices (recalled by the desktop assistant through the MCP server), theirs is found here, and sync starts again after a restart", async () => {
+test("paired from its full page with the person's sync code, a page remembered here reaches their other devices (recalled by the desktop assistant through the MCP server, listed by the notes app's search), theirs is found here, and sync starts again after a restart", async () => {
   test.setTimeout(180_000);
   const sync = await startSyncServer();
   const code = createSyncCode();
@@ -532,6 +533,41 @@ test("paired from its full page with the person's sync code, a page remembered h
           .toContain('litter box');
       } finally {
         await assistant.close();
+      }
+      // and the person's notes app (in another browser), paired with the same code, lists it
+      // among its search results as a saved page, with its address
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM_PATH,
+        args: CHROMIUM_ARGS,
+        headless: true,
+      });
+      try {
+        const notesContext = await browser.newContext({
+          baseURL: NOTES_URL,
+          serviceWorkers: 'block',
+        });
+        const notesForeign = await watchForeignRequests(notesContext, NOTES_URL);
+        const notes = await notesContext.newPage();
+        await openApp(notes);
+        const panel = notes.getByRole('region', { name: 'Sync' });
+        await panel.getByLabel('Sync server').fill(sync.url);
+        await panel.getByLabel('Sync code').fill(code);
+        await panel.getByRole('button', { name: 'Start sync' }).click();
+        await expect(notes.locator('body')).toHaveAttribute('data-sync', 'synced', {
+          timeout: 30_000,
+        });
+        await expect
+          .poll(() => searchNotes(notes, 'kitten litter box'), { timeout: 30_000 })
+          .toContain('Caring for a new kitten');
+        const saved = notes.locator(`.result-page[data-page="${kitten}"]`);
+        await expect(saved.locator('.result-kind')).toHaveText('Saved page');
+        await expect(saved.getByRole('link', { name: kitten })).toHaveAttribute('href', kitten);
+        // a question about nothing stored still finds nothing
+        expect(await searchNotes(notes, 'mortgage refinancing options')).toEqual([]);
+        await notesContext.close();
+        expect(notesForeign, `requests to origins other than ${NOTES_URL}`).toEqual([]);
+      } finally {
+        await browser.close();
       }
       await closeAll(context, foreign);
     }

@@ -94,11 +94,30 @@ export function chunkId(noteId: string, index: number): string {
   return `${noteId}~${index}`;
 }
 
-/** The note a memory belongs to. */
+/**
+ * A page another app of the person saved (the browser extension: kind `page`, its address in
+ * `meta.url`, its title in `meta.title`), which a search finds beside the notes once they sync.
+ */
+export interface SavedPage {
+  url: string;
+  title: string;
+}
+
+/** The page a memory is a passage of, when it is one ({@link SavedPage}). */
+export function savedPageOf(memory: Pick<NoteMemory, 'kind' | 'meta'>): SavedPage | undefined {
+  const { url, title } = memory.meta;
+  if (memory.kind !== 'page' || typeof url !== 'string' || url === '') return undefined;
+  return { url, title: typeof title === 'string' && title.trim() !== '' ? title : url };
+}
+
+/**
+ * The note a memory belongs to: a chunk's note, or the memory itself; the passages of a saved page
+ * all belong to `page:` and its address.
+ */
 export function noteIdOf(memory: Pick<NoteMemory, 'id' | 'kind' | 'meta'>): string {
-  return memory.kind === 'chunk' && typeof memory.meta.note === 'string'
-    ? memory.meta.note
-    : memory.id;
+  if (memory.kind === 'chunk' && typeof memory.meta.note === 'string') return memory.meta.note;
+  const page = savedPageOf(memory);
+  return page ? `page:${page.url}` : memory.id;
 }
 
 /** Rebuilds a note from its head memory (the body without the title line). */

@@ -14,6 +14,7 @@ import { messageOf } from './feedback.ts';
 import type { Ui } from './layout.ts';
 import type { NotesView } from './notes-view.ts';
 import { searchedWords, snippet } from './snippet.ts';
+import type { SavedPage } from './notes.ts';
 import { searchOptions, type NoteHit } from './store.ts';
 
 export class SearchView {
@@ -34,6 +35,7 @@ export class SearchView {
   }
 
   #resultItem(hit: NoteHit, query: string): HTMLElement {
+    if (hit.page) return this.#pageItem(hit, hit.page, query);
     const note = this.#state.store.get(hit.noteId)!;
     return h(
       'li',
@@ -58,6 +60,43 @@ export class SearchView {
         ).map((s) => (s.match ? h('mark', {}, s.text) : s.text)),
       ),
       ...this.#replacedBy(hit),
+      explainDetails(hit),
+    );
+  }
+
+  /**
+   * A page the person saved in their browser (the extension, synced here): its title, "Saved
+   * page", the passage that matched, and its address, which opens in a new tab when clicked (a web
+   * address only).
+   */
+  #pageItem(hit: NoteHit, page: SavedPage, query: string): HTMLElement {
+    const title = `${page.title}\n`;
+    const text = hit.text.startsWith(title) ? hit.text.slice(title.length) : hit.text;
+    return h(
+      'li',
+      { class: 'result result-page', 'data-page': page.url },
+      h(
+        'p',
+        { class: 'result-open' },
+        h('span', { class: 'result-title' }, page.title),
+        h('span', { class: 'result-kind' }, 'Saved page'),
+        h('span', { class: 'result-score' }, hit.score.toFixed(3)),
+      ),
+      h(
+        'p',
+        { class: 'snippet' },
+        ...snippet(hit.passage?.text ?? text, searchedWords(query, hit.explain?.query)).map((s) =>
+          s.match ? h('mark', {}, s.text) : s.text,
+        ),
+      ),
+      h(
+        'p',
+        { class: 'result-address' },
+        // a link only to a web address (never `javascript:` or `data:`, whoever saved the page)
+        /^https?:\/\//i.test(page.url)
+          ? h('a', { href: page.url, target: '_blank', rel: 'noopener noreferrer' }, page.url)
+          : page.url,
+      ),
       explainDetails(hit),
     );
   }

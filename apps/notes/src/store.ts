@@ -3,10 +3,12 @@ import {
   chunkId,
   foldByNote,
   noteMemories,
+  savedPageOf,
   toNote,
   wikiLinks,
   type Note,
   type NoteMemory,
+  type SavedPage,
 } from './notes.ts';
 
 /** The memory API the notes app uses: the engine's own methods, as the client forwards them. */
@@ -43,8 +45,11 @@ const MEANING_FLOOR = 0.3;
  */
 export const FIRST_PAGE = 100;
 
-/** A search hit folded to its note. */
-export type NoteHit = RecallResult & { noteId: string };
+/**
+ * A search hit folded to its note (`noteId`), or to the page another app saved (`page`, with
+ * `noteId` `page:` and its address).
+ */
+export type NoteHit = RecallResult & { noteId: string; page?: SavedPage };
 
 /**
  * What a search asks the store for, by a scoring profile: 30 results, explained, for a query
@@ -264,15 +269,18 @@ export class NotesStore {
 
   /** A search's results (a recall with {@link searchOptions}) folded to notes, best first. */
   async hits(results: RecallResult[]): Promise<NoteHit[]> {
-    let folded = foldByNote(results);
+    const folded = foldByNote(results);
     // A note another tab wrote: refresh the in-page index once (or wait for the rest behind the
     // first page, which reads it).
-    if (folded.some((r) => !this.#notes.has(r.noteId))) {
+    if (folded.some((r) => !this.#notes.has(r.noteId) && !savedPageOf(r))) {
       if (this.#partial) await this.whenComplete();
       else await this.load();
     }
-    folded = folded.filter((r) => this.#notes.has(r.noteId));
-    const hits = folded as NoteHit[];
+    const hits: NoteHit[] = folded.flatMap((r) => {
+      if (this.#notes.has(r.noteId)) return [r];
+      const page = savedPageOf(r);
+      return page ? [{ ...r, page }] : [];
+    });
     // Only weak matches: no note is about what was asked ("No notes match"), rather than noise.
     if (hits.every((r) => r.weak)) return [];
     // Every note is some distance from any query: beyond the best few, show only notes that

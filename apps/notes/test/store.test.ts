@@ -102,4 +102,35 @@ describe('NotesStore', () => {
     expect(small.complete).toBe(true);
     expect(small.size).toBe(11);
   });
+
+  it("finds the pages the person's browser extension saved beside the notes (synced here), each page once, and still nothing about what is not stored", async () => {
+    engine = await createEngine({ storage: 'memory', embedder: 'tfidf' });
+    const store = new NotesStore(engine);
+    await store.save({ title: 'Passport', body: 'The passport is in the blue folder.', tags: [] });
+    // as the extension saves a page: its passages as memories of kind `page`, one session per address
+    const url = 'https://example.org/litter';
+    await engine.rememberMany(
+      [
+        'Kitten care: a shallow litter box, cleaned daily.',
+        'Kitten care: scoop the litter box twice a day.',
+      ].map((text, chunk) => ({
+        text,
+        kind: 'page',
+        session: url,
+        meta: { url, title: 'Kitten care', source: 'page', chunk, chunks: 2 },
+      })),
+    );
+    await engine.remember({
+      text: 'A page with no address of its own: not shown',
+      kind: 'page',
+      meta: { title: 'Lost page' },
+    });
+    await store.load();
+    const hits = await store.search('kitten litter box', 'default');
+    expect(hits.map((h) => h.noteId)).toEqual([`page:${url}`]);
+    expect(hits[0]!.page).toEqual({ url, title: 'Kitten care' });
+    expect((await store.search('blue folder passport', 'default'))[0]!.page).toBeUndefined();
+    expect(await store.search('address of its own', 'default')).toEqual([]);
+    expect(await store.search('zqxv quantum harpsichord', 'default')).toEqual([]);
+  });
 });
