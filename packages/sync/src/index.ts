@@ -4,6 +4,7 @@ export {
   type RoomSyncStatus,
   type Sync,
   type SavedSyncState,
+  type Scrypt,
   type SyncEngine,
   type SyncOptions,
   type SyncStateStore,

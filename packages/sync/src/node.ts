@@ -1,7 +1,8 @@
 /**
- * Sync in Node (`@anamnesis/sync/node`): the WebSocket class from `ws` (Node 20 has none), and the
- * device's sync state in a file beside its store.
+ * Sync in Node (`@anamnesis/sync/node`): the WebSocket class from `ws` (Node 20 has none), the
+ * keys' scrypt from `node:crypto`, and the device's sync state in a file beside its store.
  */
+import { scrypt } from 'node:crypto';
 import { open, readFile, rename } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { AnamnesisError } from '@anamnesis/errors';
@@ -15,6 +16,7 @@ import {
   type SyncOptions,
   type SyncStateStore,
 } from './sync.ts';
+import type { Scrypt } from './types.ts';
 
 const MAGIC = 'anamnesis-sync 1\n';
 
@@ -69,6 +71,14 @@ export function fileState(path: string): SyncStateStore {
   };
 }
 
+/** scrypt from `node:crypto`: OpenSSL's, in libuv's thread pool (the event loop goes on). */
+export const nodeScrypt: Scrypt = (password, salt, { N, r, p, dkLen, maxmem }) =>
+  new Promise((resolve, reject) =>
+    scrypt(password, salt, dkLen, { N, r, p, maxmem }, (e, key) =>
+      e ? reject(e) : resolve(new Uint8Array(key.buffer, key.byteOffset, key.length)),
+    ),
+  );
+
 /**
  * {@link startSync} for a Node engine on a file store: `ws` for the connection and the state in
  * `<store path>.sync` (unless `options` say otherwise).
@@ -80,6 +90,7 @@ export function startNodeSync(
 ): Promise<Sync> {
   return startSync(engine, {
     WebSocket,
+    scrypt: nodeScrypt,
     state: fileState(`${storePath}.sync`),
     deviceName: hostname(),
     ...options,
@@ -97,7 +108,7 @@ export function nodeSync(options: SyncOptions): SyncPlugin<SyncEngine> {
   return {
     start: (engine, { path }) =>
       path === undefined
-        ? startSync(engine, { WebSocket, deviceName: hostname(), ...options })
+        ? startSync(engine, { WebSocket, scrypt: nodeScrypt, deviceName: hostname(), ...options })
         : startNodeSync(engine, path, options),
   };
 }

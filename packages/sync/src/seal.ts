@@ -2,8 +2,8 @@
  * The sync's keys and its authenticated encryption. Everything a device sends is sealed with
  * AES-256-GCM (WebCrypto: a fresh random 96-bit nonce per record, the record's map key as
  * associated data, so a record moved to another key fails too); the server stores and relays only
- * these bytes. The keys come from the sync passphrase through scrypt (`@noble/hashes`, the same
- * cost as the store's encryption) with the room as salt: every device that knows the room and the
+ * these bytes. The keys come from the sync passphrase through scrypt (`@noble/hashes`, or the
+ * platform's: `SyncOptions.scrypt`; the same cost as the store's encryption) with the room as salt: every device that knows the room and the
  * passphrase derives the same keys, and the server, which sees neither, cannot. The name the
  * server knows the room by comes from the same scrypt (its own output block, then an HMAC with its
  * own label), so it depends on the whole passphrase and tells nothing of the keys: finding the
@@ -14,6 +14,8 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { scryptAsync } from '@noble/hashes/scrypt.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
+import type { Scrypt } from './types.ts';
 
 /** scrypt's cost: 128 MiB and about a second, once when a sync starts. */
 const KDF = { N: 2 ** 17, r: 8, p: 1 } as const;
@@ -36,13 +38,19 @@ export interface SyncKeys {
  * 32 seed the room's name. scrypt ends in PBKDF2, whose output blocks are independent: the name
  * the server sees tells nothing of the keys.
  */
-export async function deriveKeys(passphrase: string, room: string): Promise<SyncKeys> {
+export async function deriveKeys(
+  passphrase: string,
+  room: string,
+  scrypt: Scrypt = scryptAsync,
+): Promise<SyncKeys> {
   const salt = sha256(utf8ToBytes(`anamnesis-sync\0${room}`));
-  const bytes = await scryptAsync(utf8ToBytes(passphrase.normalize('NFC')), salt, {
+  const bytes = await scrypt(utf8ToBytes(passphrase.normalize('NFC')), salt, {
     ...KDF,
     dkLen: 96,
     maxmem: 256 * KDF.N * KDF.r * KDF.p,
   });
+  if (!(bytes instanceof Uint8Array) || bytes.length !== 96)
+    throw new AnamnesisError('INTERNAL', 'sync.scrypt gave no 96 bytes');
   try {
     const cipher = await crypto.subtle.importKey('raw', bytes.slice(0, 32), 'AES-GCM', false, [
       'encrypt',

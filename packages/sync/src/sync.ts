@@ -18,6 +18,7 @@ export type {
   RepairKind,
   RoomSyncStatus,
   SavedSyncState,
+  Scrypt,
   Sync,
   SyncEngine,
   SyncOptions,
@@ -54,6 +55,8 @@ export function checkSyncOptions(options: SyncOptions): void {
     !(typeof options.trashDays === 'number' && options.trashDays >= 0 && options.trashDays < 1e6)
   )
     throw new AnamnesisError('INVALID_INPUT', 'sync.trashDays must be a number of days ≥ 0');
+  if (options.scrypt !== undefined && typeof options.scrypt !== 'function')
+    throw new AnamnesisError('INVALID_INPUT', 'sync.scrypt must be a function');
 }
 
 /** The sync a caller holds: one room's, moved to the next room when the code changes. */
@@ -78,7 +81,7 @@ class MovingSync implements Sync {
 
   /** Starts the room of `options` with `saved` (the device's state), and follows it. */
   async open(options: SyncOptions, kept: SavedSyncState | undefined): Promise<void> {
-    const keys = await deriveKeys(options.passphrase, options.room);
+    const keys = await deriveKeys(options.passphrase, options.room, options.scrypt);
     // a state of another room (this device moved to a new code, and starts with the old one):
     // its device id and key, not its document
     const saved =

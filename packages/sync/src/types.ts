@@ -60,6 +60,16 @@ export interface SavedSyncState {
   doc: Uint8Array;
 }
 
+/**
+ * scrypt (RFC 7914): `dkLen` bytes from `password` and `salt` at cost `N`, block size `r` and
+ * parallelism `p`, in at most `maxmem` bytes of memory.
+ */
+export type Scrypt = (
+  password: Uint8Array,
+  salt: Uint8Array,
+  params: { N: number; r: number; p: number; dkLen: number; maxmem: number },
+) => Promise<Uint8Array>;
+
 /** Options of {@link startSync}. */
 export interface SyncOptions {
   /** The Yjs websocket server, e.g. `wss://sync.example.org` (`ws://127.0.0.1:1234` in tests). */
@@ -75,6 +85,13 @@ export interface SyncOptions {
   state?: SyncStateStore;
   /** The WebSocket class (Node 20 has none: pass `ws`'s). Default `globalThis.WebSocket`. */
   WebSocket?: unknown;
+  /**
+   * The scrypt that derives the room's keys from the code, once a start. Default `@noble/hashes`'
+   * (JavaScript, any platform: 0.76 s on this project's machine); `startNodeSync` and `nodeSync`
+   * pass `node:crypto`'s (OpenSSL, off the event loop: 0.36 s). Any implementation gives the same
+   * bytes, so devices of either kind share a room.
+   */
+  scrypt?: Scrypt;
   /** Connect at start. Default true; `connect()` and `disconnect()` go on and off line. */
   connect?: boolean;
   /** The wall clock, ms since the epoch. Default `Date.now`. */
