@@ -83,6 +83,30 @@ async function readManifest(rootUrl: URL): Promise<Map<string, ManifestEntry> | 
 }
 
 /** The kept copy of `entry`, if it has its size and digest. */
+/**
+ * How long, in ms, a kept copy's access handle is waited for before the file is fetched instead.
+ * Chromium can leave `createSyncAccessHandle()` pending (neither granted nor refused) when the
+ * worker of a page reloaded a moment before held the file: the model then never loaded.
+ */
+const HANDLE_WAIT_MS = 2000;
+
+/** The file's access handle, or undefined when it is not given within {@link HANDLE_WAIT_MS}. */
+async function accessHandle(handle: FileHandle): Promise<SyncAccessHandle | undefined> {
+  const pending = handle.createSyncAccessHandle();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), HANDLE_WAIT_MS);
+  });
+  const got = await Promise.race([pending, late]).finally(() => clearTimeout(timer));
+  // given after all, once nobody waits: closed, so that it holds nothing
+  if (got === undefined)
+    void pending.then(
+      (a) => a.close(),
+      () => undefined,
+    );
+  return got;
+}
+
 async function readKept(
   dir: FileSystemDirectoryHandle,
   entry: ManifestEntry,
@@ -90,8 +114,8 @@ async function readKept(
   let access: SyncAccessHandle | undefined;
   try {
     const handle = (await dir.getFileHandle(entry.sha256)) as FileHandle;
-    access = await handle.createSyncAccessHandle();
-    if (access.getSize() !== entry.bytes) return undefined;
+    access = await accessHandle(handle);
+    if (!access || access.getSize() !== entry.bytes) return undefined;
     const bytes = new Uint8Array(entry.bytes);
     if (access.read(bytes, { at: 0 }) !== entry.bytes) return undefined;
     access.close();
@@ -113,7 +137,8 @@ async function keep(
   let access: SyncAccessHandle | undefined;
   try {
     const handle = (await dir.getFileHandle(entry.sha256, { create: true })) as FileHandle;
-    access = await handle.createSyncAccessHandle();
+    access = await accessHandle(handle);
+    if (!access) return;
     access.truncate(0);
     access.write(bytes, { at: 0 });
     access.flush();
