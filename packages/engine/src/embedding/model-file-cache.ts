@@ -82,7 +82,6 @@ async function readManifest(rootUrl: URL): Promise<Map<string, ManifestEntry> | 
   }
 }
 
-/** The kept copy of `entry`, if it has its size and digest. */
 /**
  * How long, in ms, a kept copy's access handle is waited for before the file is fetched instead.
  * Chromium can leave `createSyncAccessHandle()` pending (neither granted nor refused) when the
@@ -107,6 +106,7 @@ async function accessHandle(handle: FileHandle): Promise<SyncAccessHandle | unde
   return got;
 }
 
+/** The kept copy of `entry`, if it has its size and digest. */
 async function readKept(
   dir: FileSystemDirectoryHandle,
   entry: ManifestEntry,
