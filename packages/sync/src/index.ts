@@ -1,5 +1,7 @@
 export {
   startSync,
+  type Cipher,
+  type RecordCipher,
   type RepairKind,
   type RoomSyncStatus,
   type Sync,

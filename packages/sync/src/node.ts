@@ -2,7 +2,7 @@
  * Sync in Node (`@anamnesis/sync/node`): the WebSocket class from `ws` (Node 20 has none), the
  * keys' scrypt from `node:crypto`, and the device's sync state in a file beside its store.
  */
-import { scrypt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, scrypt } from 'node:crypto';
 import { open, readFile, rename } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { AnamnesisError } from '@anamnesis/errors';
@@ -16,7 +16,7 @@ import {
   type SyncOptions,
   type SyncStateStore,
 } from './sync.ts';
-import type { Scrypt } from './types.ts';
+import type { Cipher, Scrypt } from './types.ts';
 
 const MAGIC = 'anamnesis-sync 1\n';
 
@@ -79,6 +79,31 @@ export const nodeScrypt: Scrypt = (password, salt, { N, r, p, dkLen, maxmem }) =
     ),
   );
 
+/** The tag's bytes after AES-GCM's ciphertext. */
+const TAG_BYTES = 16;
+
+/**
+ * AES-256-GCM from `node:crypto`, called synchronously: a record opened in ~5 µs, where WebCrypto's
+ * promise and hop to the thread pool cost ~20 µs more (10,000 records of a first sync: 50 against
+ * 170–270 ms on this project's machine). The key is kept as a copy.
+ */
+export const nodeCipher: Cipher = (key) => {
+  const kept = Buffer.from(key);
+  return {
+    seal(iv, aad, plain) {
+      const c = createCipheriv('aes-256-gcm', kept, iv).setAAD(aad);
+      return Buffer.concat([c.update(plain), c.final(), c.getAuthTag()]);
+    },
+    open(iv, aad, sealed) {
+      if (sealed.length < TAG_BYTES) throw new Error('AES-GCM: no tag');
+      const d = createDecipheriv('aes-256-gcm', kept, iv)
+        .setAAD(aad)
+        .setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+      return Buffer.concat([d.update(sealed.subarray(0, sealed.length - TAG_BYTES)), d.final()]);
+    },
+  };
+};
+
 /**
  * {@link startSync} for a Node engine on a file store: `ws` for the connection and the state in
  * `<store path>.sync` (unless `options` say otherwise).
@@ -91,6 +116,7 @@ export function startNodeSync(
   return startSync(engine, {
     WebSocket,
     scrypt: nodeScrypt,
+    cipher: nodeCipher,
     state: fileState(`${storePath}.sync`),
     deviceName: hostname(),
     ...options,
@@ -108,7 +134,13 @@ export function nodeSync(options: SyncOptions): SyncPlugin<SyncEngine> {
   return {
     start: (engine, { path }) =>
       path === undefined
-        ? startSync(engine, { WebSocket, scrypt: nodeScrypt, deviceName: hostname(), ...options })
+        ? startSync(engine, {
+            WebSocket,
+            scrypt: nodeScrypt,
+            cipher: nodeCipher,
+            deviceName: hostname(),
+            ...options,
+          })
         : startNodeSync(engine, path, options),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The sync's keys and its authenticated encryption. Everything a device sends is sealed with
- * AES-256-GCM (WebCrypto: a fresh random 96-bit nonce per record, the record's map key as
- * associated data, so a record moved to another key fails too); the server stores and relays only
+ * AES-256-GCM (WebCrypto's, or the platform's: `SyncOptions.cipher`; a fresh random 96-bit nonce
+ * per record, the record's map key as associated data, so a record moved to another key fails too); the server stores and relays only
  * these bytes. The keys come from the sync passphrase through scrypt (`@noble/hashes`, or the
  * platform's: `SyncOptions.scrypt`; the same cost as the store's encryption) with the room as
  * salt: every device that knows the room and the passphrase derives the same keys, and the
@@ -16,7 +16,7 @@ import { scryptAsync } from '@noble/hashes/scrypt.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
-import type { Scrypt } from './types.ts';
+import type { Cipher, RecordCipher, Scrypt } from './types.ts';
 
 /** scrypt's cost: 128 MiB and about a second, once when a sync starts. */
 const KDF = { N: 2 ** 17, r: 8, p: 1 } as const;
@@ -26,11 +26,40 @@ const NONCE_BYTES = 12;
 export interface SyncKeys {
   /** The room's name on the server: 128 bits (hex) derived from the room and the passphrase. */
   readonly room: string;
-  /** AES-256-GCM, not extractable. */
-  readonly cipher: CryptoKey;
-  /** HMAC-SHA-256 key of the names the server sees of memories (their map keys). */
-  readonly names: Uint8Array;
+  /** AES-256-GCM under the room's key. */
+  readonly cipher: RecordCipher;
+  /**
+   * HMAC-SHA-256 keyed with the names' key (of the names the server sees of memories: their map
+   * keys), its key's blocks hashed once: each name clones it.
+   */
+  readonly names: ReturnType<typeof hmac.create>;
 }
+
+/** WebCrypto's AES-256-GCM, its key not extractable. */
+export const webCipher: Cipher = async (key) => {
+  const cipher = await crypto.subtle.importKey(
+    'raw',
+    key as Uint8Array<ArrayBuffer>,
+    'AES-GCM',
+    false,
+    ['encrypt', 'decrypt'],
+  );
+  const params = (iv: Uint8Array, aad: Uint8Array) => ({
+    name: 'AES-GCM',
+    iv: iv as Uint8Array<ArrayBuffer>,
+    additionalData: aad as Uint8Array<ArrayBuffer>,
+  });
+  return {
+    seal: async (iv, aad, plain) =>
+      new Uint8Array(
+        await crypto.subtle.encrypt(params(iv, aad), cipher, plain as Uint8Array<ArrayBuffer>),
+      ),
+    open: async (iv, aad, sealed) =>
+      new Uint8Array(
+        await crypto.subtle.decrypt(params(iv, aad), cipher, sealed as Uint8Array<ArrayBuffer>),
+      ),
+  };
+};
 
 /**
  * Derives the room's keys and its name on the server from the passphrase (NFC-normalised) and the
@@ -43,6 +72,7 @@ export async function deriveKeys(
   passphrase: string,
   room: string,
   scrypt: Scrypt = scryptAsync,
+  cipher: Cipher = webCipher,
 ): Promise<SyncKeys> {
   const salt = sha256(utf8ToBytes(`anamnesis-sync\0${room}`));
   const bytes = await scrypt(utf8ToBytes(passphrase.normalize('NFC')), salt, {
@@ -53,12 +83,12 @@ export async function deriveKeys(
   if (!(bytes instanceof Uint8Array) || bytes.length !== 96)
     throw new AnamnesisError('INTERNAL', 'sync.scrypt gave no 96 bytes');
   try {
-    const cipher = await crypto.subtle.importKey('raw', bytes.slice(0, 32), 'AES-GCM', false, [
-      'encrypt',
-      'decrypt',
-    ]);
     const name = hmac(sha256, bytes.subarray(64), utf8ToBytes('anamnesis-sync room name'));
-    return { room: bytesToHex(name).slice(0, 32), cipher, names: bytes.slice(32, 64) };
+    return {
+      room: bytesToHex(name).slice(0, 32),
+      cipher: await cipher(bytes.subarray(0, 32)),
+      names: hmac.create(sha256, bytes.subarray(32, 64)),
+    };
   } finally {
     bytes.fill(0);
   }
@@ -69,19 +99,13 @@ export async function deriveKeys(
  * room's key, so equal values match across devices and the server learns nothing of them.
  */
 export function blindName(keys: SyncKeys, value: string): string {
-  return bytesToHex(hmac(sha256, keys.names, utf8ToBytes(value))).slice(0, 32);
+  return bytesToHex(keys.names.clone().update(utf8ToBytes(value)).digest()).slice(0, 32);
 }
 
 /** Seals `plain` under the room's key, bound to `aad` (the record's map key): nonce ‖ ciphertext. */
 export async function seal(keys: SyncKeys, aad: string, plain: Uint8Array): Promise<Uint8Array> {
   const iv = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-  const sealed = new Uint8Array(
-    await crypto.subtle.encrypt(
-      { name: 'AES-GCM', iv, additionalData: utf8ToBytes(aad) },
-      keys.cipher,
-      plain as Uint8Array<ArrayBuffer>,
-    ),
-  );
+  const sealed = await keys.cipher.seal(iv, utf8ToBytes(aad), plain);
   const out = new Uint8Array(NONCE_BYTES + sealed.length);
   out.set(iv);
   out.set(sealed, NONCE_BYTES);
@@ -95,16 +119,10 @@ export async function unseal(keys: SyncKeys, aad: string, sealed: unknown): Prom
       details: { key: aad },
     });
   try {
-    return new Uint8Array(
-      await crypto.subtle.decrypt(
-        {
-          name: 'AES-GCM',
-          iv: sealed.subarray(0, NONCE_BYTES) as Uint8Array<ArrayBuffer>,
-          additionalData: utf8ToBytes(aad),
-        },
-        keys.cipher,
-        sealed.subarray(NONCE_BYTES) as Uint8Array<ArrayBuffer>,
-      ),
+    return await keys.cipher.open(
+      sealed.subarray(0, NONCE_BYTES),
+      utf8ToBytes(aad),
+      sealed.subarray(NONCE_BYTES),
     );
   } catch (cause) {
     throw new AnamnesisError(

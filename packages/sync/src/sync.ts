@@ -15,6 +15,8 @@ import { deriveKeys } from './seal.ts';
 import type { RoomSyncStatus, SavedSyncState, Sync, SyncEngine, SyncOptions } from './types.ts';
 
 export type {
+  Cipher,
+  RecordCipher,
   RepairKind,
   RoomSyncStatus,
   SavedSyncState,
@@ -57,6 +59,8 @@ export function checkSyncOptions(options: SyncOptions): void {
     throw new AnamnesisError('INVALID_INPUT', 'sync.trashDays must be a number of days ≥ 0');
   if (options.scrypt !== undefined && typeof options.scrypt !== 'function')
     throw new AnamnesisError('INVALID_INPUT', 'sync.scrypt must be a function');
+  if (options.cipher !== undefined && typeof options.cipher !== 'function')
+    throw new AnamnesisError('INVALID_INPUT', 'sync.cipher must be a function');
 }
 
 /** The sync a caller holds: one room's, moved to the next room when the code changes. */
@@ -81,7 +85,7 @@ class MovingSync implements Sync {
 
   /** Starts the room of `options` with `saved` (the device's state), and follows it. */
   async open(options: SyncOptions, kept: SavedSyncState | undefined): Promise<void> {
-    const keys = await deriveKeys(options.passphrase, options.room, options.scrypt);
+    const keys = await deriveKeys(options.passphrase, options.room, options.scrypt, options.cipher);
     // a state of another room (this device moved to a new code, and starts with the old one):
     // its device id and key, not its document
     const saved =

@@ -70,6 +70,22 @@ export type Scrypt = (
   params: { N: number; r: number; p: number; dkLen: number; maxmem: number },
 ) => Promise<Uint8Array>;
 
+/**
+ * AES-256-GCM under one room's key. `seal` gives the ciphertext and its 16-byte tag after it;
+ * `open` gives the plaintext, or throws (or rejects) when the bytes do not authenticate under the
+ * key, `iv` and `aad`.
+ */
+export interface RecordCipher {
+  seal(iv: Uint8Array, aad: Uint8Array, plain: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  open(iv: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Uint8Array | Promise<Uint8Array>;
+}
+
+/**
+ * Makes the {@link RecordCipher} of a 32-byte key. The caller zeroes `key` once this returns: keep
+ * a copy (or a platform key object made from it), not the array.
+ */
+export type Cipher = (key: Uint8Array) => RecordCipher | Promise<RecordCipher>;
+
 /** Options of {@link startSync}. */
 export interface SyncOptions {
   /** The Yjs websocket server, e.g. `wss://sync.example.org` (`ws://127.0.0.1:1234` in tests). */
@@ -92,6 +108,14 @@ export interface SyncOptions {
    * bytes, so devices of either kind share a room.
    */
   scrypt?: Scrypt;
+  /**
+   * The AES-256-GCM that seals and opens every record. Default WebCrypto's (a key that cannot be
+   * read back, the work off the main thread); `startNodeSync` and `nodeSync` pass `node:crypto`'s,
+   * called synchronously (in Node a record costs WebCrypto's promise and thread hop, about four
+   * times the cipher itself: a first sync of 10,000 memories opens 10,000 records). Any
+   * implementation of AES-256-GCM reads what another sealed.
+   */
+  cipher?: Cipher;
   /** Connect at start. Default true; `connect()` and `disconnect()` go on and off line. */
   connect?: boolean;
   /** The wall clock, ms since the epoch. Default `Date.now`. */

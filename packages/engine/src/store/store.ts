@@ -199,14 +199,21 @@ const INSERT_FROM_JSON =
   'INSERT INTO memories(rid, id, text, kind, session, tags, meta, importance, created_at, updated_at, access_count, memory_score, content_hash) SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10, value->>11, value->>12 FROM json_each(CAST(? AS TEXT))';
 
 /**
- * The same rows into both FTS indexes and the relations index, as the insert triggers (schema.ts)
- * would write them, with the lexical text and the relations computed once per row in JavaScript.
+ * The same rows into both FTS indexes, as the insert triggers (schema.ts) would write them, with
+ * the lexical text computed once per row in JavaScript.
  */
 const INDEX_FROM_JSON = [
   'INSERT INTO memories_fts(rowid, text, tags, site) SELECT value->>0, value->>13, value->>5, value->>14 FROM json_each(CAST(? AS TEXT))',
   "INSERT INTO memories_words(rowid, words) SELECT value->>0, (value->>13) || ' ' || (value->>5) || ' ' || (value->>14) FROM json_each(CAST(? AS TEXT))",
-  'INSERT OR IGNORE INTO relation_mentions(relation, rid) SELECT r.value, j.value->>0 FROM json_each(CAST(? AS TEXT)) j, json_each(j.value->15) r',
 ];
+/**
+ * The relations index's rows, as its trigger would write them: the rows that state a relation
+ * (`relationsOf`, computed once per row in JavaScript), as `[rid, relation]` pairs. Most rows
+ * state none: read out of every row's JSON, they took a sixth of a batch's SQL (42 of 266 ms for
+ * 10,000 memories in better-sqlite3, 2026-12-07).
+ */
+const RELATIONS_FROM_JSON =
+  'INSERT OR IGNORE INTO relation_mentions(relation, rid) SELECT value->>1, value->>0 FROM json_each(CAST(? AS TEXT))';
 
 const utf8 = new TextEncoder();
 
@@ -262,11 +269,15 @@ export function insertMemories(db: Database, rows: readonly MemoryInsert[]): num
   const rids = rows.map((_, i) => last + 1 + i);
   let chunk: string[] = [];
   let chars = 0;
+  let relations: [number, string][] = [];
   const flush = () => {
     const json = utf8.encode(`[${chunk.join(',')}]`);
     for (const sql of [INSERT_FROM_JSON, ...INDEX_FROM_JSON]) db.exec({ sql, bind: [json] });
+    if (relations.length > 0)
+      db.exec({ sql: RELATIONS_FROM_JSON, bind: [utf8.encode(JSON.stringify(relations))] });
     chunk = [];
     chars = 0;
+    relations = [];
   };
   db.exec({
     sql: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, 1)',
@@ -280,10 +291,10 @@ export function insertMemories(db: Database, rows: readonly MemoryInsert[]): num
         ...values,
         lexicalText(m.text),
         siteWordsOfMeta(values[5] as string),
-        relationsOf(m.text),
       ]);
       if (chunk.length > 0 && chars + row.length > JSON_CHUNK_CHARS) flush();
       chunk.push(row);
+      for (const r of relationsOf(m.text)) relations.push([rids[i]!, r]);
       chars += row.length;
     });
     flush();
