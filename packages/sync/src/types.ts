@@ -76,7 +76,9 @@ export type Scrypt = (
  * key, `iv` and `aad`.
  */
 export interface RecordCipher {
+  /** `plain` sealed under the key, the 12-byte nonce `iv` and the associated data `aad`. */
   seal(iv: Uint8Array, aad: Uint8Array, plain: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  /** The plaintext of `sealed` (ciphertext ‖ tag); throws when it does not authenticate. */
   open(iv: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Uint8Array | Promise<Uint8Array>;
 }
 
