@@ -166,6 +166,28 @@ describe('BloomFilter', () => {
     );
   });
 
+  it('property: positions, then hasAt and addAt, answer and write what has and add do', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string(), { maxLength: 100 }),
+        fc.array(fc.string(), { maxLength: 50 }),
+        (added, asked) => {
+          const plain = new BloomFilter(100, 0.01);
+          const split = new BloomFilter(100, 0.01);
+          for (const item of added) {
+            expect(split.hasAt(split.positions(item))).toBe(plain.has(item));
+            plain.add(item);
+            split.addAt(split.positions(item));
+          }
+          expect(split.toBytes()).toEqual(plain.toBytes());
+          for (const item of asked)
+            expect(split.hasAt(split.positions(item))).toBe(plain.has(item));
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
   it('accepts byte items as well as strings', () => {
     const filter = new BloomFilter(100, 0.01);
     filter.add(new Uint8Array([1, 2, 3]));

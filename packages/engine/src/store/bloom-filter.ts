@@ -250,18 +250,33 @@ export class BloomFilter {
 
   /** Adds `item` (a string is hashed as UTF-8). */
   add(item: string | Uint8Array): void {
-    const bits = this.#bits;
-    for (const pos of bloomPositions(item, this.#sizeBits, this.#hashCount)) {
-      bits[pos >>> 3]! |= 1 << (pos & 7);
-    }
+    this.addAt(this.positions(item));
   }
 
   /** False: `item` was certainly never added. True: it probably was (false positives possible). */
   has(item: string | Uint8Array): boolean {
+    return this.hasAt(this.positions(item));
+  }
+
+  /**
+   * The bits `item` sets in this filter (its MD5 and SHA-1, the costly part of {@link add} and
+   * {@link has}): for {@link hasAt} and {@link addAt}, so that an item looked up and then added is
+   * hashed once.
+   */
+  positions(item: string | Uint8Array): number[] {
+    return bloomPositions(item, this.#sizeBits, this.#hashCount);
+  }
+
+  /** {@link add} of the item whose {@link positions} these are. */
+  addAt(positions: readonly number[]): void {
     const bits = this.#bits;
-    for (const pos of bloomPositions(item, this.#sizeBits, this.#hashCount)) {
-      if ((bits[pos >>> 3]! & (1 << (pos & 7))) === 0) return false;
-    }
+    for (const pos of positions) bits[pos >>> 3]! |= 1 << (pos & 7);
+  }
+
+  /** {@link has} of the item whose {@link positions} these are. */
+  hasAt(positions: readonly number[]): boolean {
+    const bits = this.#bits;
+    for (const pos of positions) if ((bits[pos >>> 3]! & (1 << (pos & 7))) === 0) return false;
     return true;
   }
 
