@@ -45,6 +45,8 @@ interface Cold {
   /** The engine's own figures (`stats().memory`), in MB. */
   sqliteWasmMb: number;
   vectorsMb: number | null;
+  /** The first recall's engine time per stage (`stats().recallStages`: it is the only recall). */
+  firstStages: RecallStageTimes;
 }
 
 /** Chromium's `performance.memory` (precise with `--enable-precise-memory-info`). */
@@ -284,6 +286,7 @@ if (coldStore) {
       heapMb: heapMb(),
       sqliteWasmMb: stats.memory.sqliteWasm / 1e6,
       vectorsMb: stats.memory.vectors === undefined ? null : stats.memory.vectors / 1e6,
+      firstStages: stats.recallStages,
     };
   } catch (error) {
     w.cold = { error: String(error) };

@@ -44,6 +44,7 @@ import os, { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 
 import type { Page } from '@playwright/test';
+import type { RecallStage } from '@anamnesis/engine';
 
 import { launchProfile } from '../../../e2e/chromium.ts';
 import type { BenchWindow } from '../browser/main.ts';
@@ -249,6 +250,16 @@ function summarize(m: Measured) {
     first_recall_ms: Math.round(median((l) => l.firstRecallMs)),
     early_recall_ms: Math.round(earlyMedian((e) => e.firstRecallMs)),
     early_partial: m.early.filter((e) => e.partial).length,
+    // the first recall's own engine time per stage (the only recall of its worker), medians of the loads
+    first_recall_stages_ms: Object.fromEntries(
+      Object.keys(last.firstStages.ms).map((stage) => [
+        stage,
+        round(
+          median((l) => l.firstStages.ms[stage as RecallStage]),
+          1,
+        ),
+      ]),
+    ),
     // The worker's open step by step (`info.timings`), medians of the loads.
     open_steps_ms: {
       open: Math.round(median((l) => l.openMs)),
@@ -604,6 +615,15 @@ async function main(): Promise<void> {
     console.log(
       `n=${r.n}: connectMemory and a recall at once: answered in ${r.early_recall_ms} ms (median of ${plan.loads}; ` +
         `${r.early_partial} of them before the model was ready, from the lexical legs)`,
+    );
+    const firstStages = Object.entries(r.first_recall_stages_ms).filter(([, ms]) => ms > 0);
+    console.log(
+      `n=${r.n}: the first recall after a cold open, in the engine (median of ${plan.loads}): ` +
+        `${round(
+          firstStages.reduce((a, [, ms]) => a + ms, 0),
+          1,
+        )} ms of its ${r.first_recall_ms - r.open_steps_ms.open} ms after openMemory = ` +
+        firstStages.map(([stage, ms]) => `${stage} ${ms}`).join(', '),
     );
     const o = r.open_steps_ms;
     const e = r.early_open_steps_ms;

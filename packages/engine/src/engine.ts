@@ -39,6 +39,7 @@ import type { SimilarityBackend } from './similarity/similarity.ts';
 import type { StorageBackend } from './storage/backend.ts';
 import { DedupIndex } from './store/dedup-index.ts';
 import { QuietSteps } from './store/quiet-steps.ts';
+import { warmTimeStep } from './recall/query/time.ts';
 import { forgetting, purge, purgeDue } from './store/secure-delete.ts';
 import type { Reader } from './store/reader.ts';
 import { RetrievedEvents } from './store/retrieved-events.ts';
@@ -95,6 +96,8 @@ const ELSEWHERE_POLL_MS = 1000;
  * step, ~1 MB), as the Bloom filter's rebuild waits: a first recall never queues behind it.
  */
 const REST_IDLE_MS = 250;
+/** Quiet time (ms) before a step of the time parsers' warm-up (each 1–90 ms of compiling). */
+const WARM_IDLE_MS = 250;
 /**
  * How long saving queued `retrieved` events waits for another process's write lock, in ms: the
  * save runs before a call, and SQLite's wait stops the thread (when it is held, they are saved
@@ -148,6 +151,8 @@ export class Engine {
   readonly #rest: QuietSteps;
   /** The lexical indexes merged behind the calls (see `lexicalMerge`). */
   readonly #merge: QuietSteps;
+  /** The time parsers warmed up behind the calls (`recall/query/time.ts`, warmTimeStep). */
+  readonly #warm: QuietSteps;
   /** Forgotten text purged from the file behind the calls and at close (see `forgetPurge`). */
   readonly #purge: QuietSteps;
   /** What the engine's parts (`engine/`, the write plans) use of it. */
@@ -214,6 +219,7 @@ export class Engine {
       busy,
     );
     this.#merge = lexicalMerge(io.db, busy);
+    this.#warm = new QuietSteps(warmTimeStep, WARM_IDLE_MS, busy);
     this.#purge = forgetPurge(
       io.db,
       forgetting(io.db).lexicalSecureDelete,
@@ -248,6 +254,7 @@ export class Engine {
       };
       engine.#parts.schedule();
       engine.#merge.start();
+      engine.#warm.start();
       if (purgeDue(io.db)) engine.#purge.start();
       engine.#sync = new SyncSlot(options.sync, engine, {
         name: options.name ?? 'anamnesis',
@@ -315,6 +322,7 @@ export class Engine {
     this.#dedup.postpone(); // nor a rebuild of the Bloom filter
     this.#rest.postpone(); // nor the rest of the stored vectors
     this.#merge.postpone(); // nor a merge of the lexical indexes
+    this.#warm.postpone(); // nor the time parsers' warm-up
     // What other processes committed to a shared file store, before this call reads anything.
     this.#catchUp();
     if (flushRetrieved && this.#retrieved.pending) this.#retrieved.flush();
@@ -803,6 +811,7 @@ export class Engine {
       this.#dedup.stop();
       this.#rest.stop();
       this.#merge.stop();
+      this.#warm.stop();
       this.#purge.stop();
       this.#closed = true;
       this.#parts.schedule(); // clears the timer

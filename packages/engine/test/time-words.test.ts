@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.ts';
-import { readTime } from '../src/recall/query/time.ts';
+import { readTime, warmTimeStep } from '../src/recall/query/time.ts';
 import { defaultEmbedder } from './helpers.ts';
 
 /**
@@ -145,5 +145,23 @@ describe('recall with time words', () => {
       { kind: 'word', text: 'dentist', words: ['dentist'] },
       { kind: 'time', text: 'in April', words: [], window: { start: day(3, 1), end: day(4, 1) } },
     ]);
+  });
+});
+
+describe('the time parsers warmed up behind the calls', () => {
+  it('a step per warm-up query until none remain; what a query reads is the same before and after', () => {
+    const before = ['what did I cook two days ago', 'встреча во вторник', '上周二的会议'].map((q) =>
+      readTime(q, now),
+    );
+    let steps = 0;
+    while (warmTimeStep() && steps < 100) steps++;
+    expect(steps).toBeLessThan(10);
+    expect(warmTimeStep()).toBe(false);
+    expect(
+      ['what did I cook two days ago', 'встреча во вторник', '上周二的会议'].map((q) =>
+        readTime(q, now),
+      ),
+    ).toEqual(before);
+    expect(before.map((t) => t.readings.length)).toEqual([1, 1, 1]);
   });
 });
