@@ -1,14 +1,14 @@
 /**
  * The sync's keys and its authenticated encryption. Everything a device sends is sealed with
  * AES-256-GCM (WebCrypto's, or the platform's: `SyncOptions.cipher`; a fresh random 96-bit nonce
- * per record, the record's map key as associated data, so a record moved to another key fails too); the server stores and relays only
- * these bytes. The keys come from the sync passphrase through scrypt (`@noble/hashes`, or the
- * platform's: `SyncOptions.scrypt`; the same cost as the store's encryption) with the room as
- * salt: every device that knows the room and the passphrase derives the same keys, and the
- * server, which sees neither, cannot. The name the server knows the room by comes from the same
- * scrypt (its own output block, then an HMAC with its own label), so it depends on the whole
- * passphrase and tells nothing of the keys: finding the code from the name costs a scrypt per
- * guess of the code's 120 bits.
+ * per record, the record's map key as associated data, so a record moved to another key fails too);
+ * the server stores and relays only these bytes. The keys come from the sync passphrase through
+ * scrypt (`@noble/hashes`, or the platform's: `SyncOptions.scrypt`; the same cost as the store's
+ * encryption) with the room as salt: every device that knows the room and the passphrase derives
+ * the same keys, and the server, which sees neither, cannot. The name the server knows the room by
+ * comes from the same scrypt (its own output block, then an HMAC with its own label), so it depends
+ * on the whole passphrase and tells nothing of the keys: finding the code from the name costs a
+ * scrypt per guess of the code's 120 bits.
  */
 import { AnamnesisError } from '@anamnesis/errors';
 import { hmac } from '@noble/hashes/hmac.js';
