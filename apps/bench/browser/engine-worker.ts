@@ -12,6 +12,9 @@
  *   embedder first;
  * - a plain JS scan of dot products over the same vectors, the query embedded first.
  *
+ * Apart, for `pnpm bench:embed -- --browser`: `embedCost`, the cost of one model on the wasm path
+ * (single queries and batches of memories), in a worker of its own.
+ *
  * Messages: `{ id, call, args }` in, `{ id, value }` or `{ id, error }` out.
  */
 import {
@@ -231,6 +234,64 @@ const calls = {
     };
     await timeEach(sets.warmup, scan);
     return timeEach(sets.samples, scan);
+  },
+
+  /**
+   * The cost of model `model` (under the URL path `models`, which serves `<model id>/…`) as an app's
+   * worker runs it on `'wasm'`: `createModelEmbedder` with the client's settings for a page that is
+   * not cross-origin isolated (the plain ONNX Runtime build from `/ort/`, one thread; a static
+   * model runs in plain JavaScript and loads neither). Times `embed([q])` for each of `queries`
+   * after `warmup` (ms per call), then, after one untimed batch, `memories` embedded in batches of
+   * `batch`, `runs` times (ms per run). Disposes the embedder.
+   */
+  async embedCost(job: {
+    model: string;
+    models: string;
+    warmup: string[];
+    queries: string[];
+    memories: string[];
+    batch: number;
+    runs: number;
+  }) {
+    const ort = new URL('/ort/', location.origin).href;
+    const start = performance.now();
+    const e = await createModelEmbedder({
+      model: job.model,
+      localModelPath: new URL(job.models, location.origin).href,
+      device: 'wasm',
+      wasmPaths: {
+        mjs: `${ort}ort-wasm-simd-threaded.mjs`,
+        wasm: `${ort}ort-wasm-simd-threaded.wasm`,
+      },
+      threads: 1,
+    });
+    const loadMs = performance.now() - start;
+    try {
+      const one = (q: string) => e.embed([q]);
+      await timeEach(job.warmup, one);
+      const perQuery = await timeEach(job.queries, one);
+      await e.embed(job.memories.slice(0, job.batch));
+      const perRun: number[] = [];
+      for (let r = 0; r < job.runs; r++) {
+        const runStart = performance.now();
+        for (let i = 0; i < job.memories.length; i += job.batch)
+          await e.embed(job.memories.slice(i, i + job.batch));
+        perRun.push(performance.now() - runStart);
+      }
+      return {
+        id: e.id,
+        dims: e.dims,
+        device: e.device,
+        runtime: e.runtime ?? null,
+        selection: e.selection ?? null,
+        loadMs,
+        perQuery,
+        perRun,
+        crossOriginIsolated,
+      };
+    } finally {
+      await e.dispose?.();
+    }
   },
 
   async close() {

@@ -12,7 +12,8 @@
  * ONNX Runtime), for the renderer's memory before any memory is stored. With `?early=<store>&q=`
  * it opens with `connectMemory` and recalls at once: answered from the lexical legs when the model
  * is not ready yet (`partial`); the store then opens before the model starts loading, so its open
- * steps are the store's alone.
+ * steps are the store's alone. For `pnpm bench:embed -- --browser`, `bench.embedCost` times one
+ * model's embedding in a dedicated worker of its own (`engine-worker.ts`'s `embedCost`).
  */
 import {
   connectMemory,
@@ -240,6 +241,16 @@ const bench = {
       const scan = await w.call('scan', sets);
       await w.call('close');
       return { opened, warm, cold, index, oramaDefault, oramaAll, scan };
+    } finally {
+      w.terminate();
+    }
+  },
+
+  /** One model's embedding cost on the wasm path, in a fresh dedicated worker (see `embedCost`). */
+  async embedCost(job: Parameters<EngineWorkerCalls['embedCost']>[0]) {
+    const w = engineWorker();
+    try {
+      return await w.call('embedCost', job);
     } finally {
       w.terminate();
     }

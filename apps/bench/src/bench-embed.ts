@@ -7,10 +7,33 @@
  * vocabulary, Zipf-like, fixed seed), like chat turns or notes. `--lang de|fr|es|ru|ja|zh`: texts of
  * common words of that language instead of English (non-ASCII text takes the full tokenizer, not
  * the engine's ASCII shortcut; Japanese and Chinese words are joined without spaces).
+ *
+ * `pnpm bench:embed -- --browser [--model-dir DIR] [--json]`: what a model costs in headless
+ * Chromium (the system `/usr/bin/chromium` with the e2e flags, see `e2e/chromium.ts`), in a
+ * dedicated worker on the wasm path, as an app's worker loads it (`createModelEmbedder` with
+ * `device: 'wasm'`; an ONNX model on the plain ONNX Runtime build the client's Vite plugin serves
+ * under `/ort/`, one thread, as the client runs it on a page that is not cross-origin isolated;
+ * the default model in plain JavaScript): the default model (`MODEL_ID`) and, with `--model-dir`
+ * or `ANAMNESIS_MODEL_DIR`, that model root's model too, in the same run and browser, each in a
+ * worker of its own (both served from one temporary model root, as `/models/default/<id>/…` and
+ * `/models/other/<id>/…`). Per query: `embed([query])` for 200 short queries (3–8 words) after 20
+ * warm-up calls, p50 and p95; per 1,000 memories: 1,000 texts (6–20 words) embedded in batches of
+ * 64, median of 3 runs (after one untimed batch). Texts from the generator above, same seed,
+ * English: the memories first, then the queries. The page is served cross-origin isolated, so the
+ * worker's clock ticks in microseconds, not 0.1 ms. Prints a markdown table with the runtime path
+ * as the engine reports it (`runtime` on `device`, `selection.reason`), the machine (CPU, cores,
+ * load average before the build and after the measurements) and Chromium's version; `--json`: one
+ * JSON object instead. `--n`, `--lang` and `--docs` are for the Node mode only.
  */
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createModelEmbedder, createTransformersEmbedder, type Embedder } from '@anamnesis/engine';
+import { MODEL_ID } from '@anamnesis/model-default';
 import { mulberry32 } from '@anamnesis/ranking';
+
+import type { BenchWindow } from '../browser/main.ts';
 
 import { benchEmbedderOptions, benchModelDir, refuseDocsForOtherModel } from './bench-model.ts';
 import { commandLine, markdownTable, writeMeasurements } from './measurements.ts';
@@ -23,6 +46,7 @@ const { values } = parseArgs({
     docs: { type: 'boolean', default: false },
     'model-dir': { type: 'string' },
     lang: { type: 'string', default: 'en' },
+    browser: { type: 'boolean', default: false },
   },
 });
 const n = Number(values.n);
@@ -30,14 +54,6 @@ if (!Number.isInteger(n) || n < 100) throw new Error('--n: an integer ≥ 100');
 
 const modelDir = benchModelDir(values['model-dir']);
 refuseDocsForOtherModel(values.docs, modelDir);
-const options = await benchEmbedderOptions(modelDir);
-const paths: [string, Embedder][] = [
-  ['default (plain JavaScript)', await createModelEmbedder(options)],
-  [
-    'ONNX Runtime (runtime: onnx)',
-    await createTransformersEmbedder({ ...options, runtime: 'onnx' }),
-  ],
-];
 
 const random = mulberry32(42);
 const WORDS =
@@ -58,61 +74,231 @@ if (values.docs && lang !== 'en')
   throw new Error('--docs records the English texts: leave out --lang');
 if (lang !== 'en' && !Object.hasOwn(OTHER_WORDS, lang))
   throw new Error(`--lang: one of en, ${Object.keys(OTHER_WORDS).join(', ')}`);
+if (values.browser && (lang !== 'en' || values.docs))
+  throw new Error('--browser times English texts and records nothing: leave out --lang and --docs');
 const words = lang === 'en' ? WORDS : OTHER_WORDS[lang]!.split(' ');
 const joiner = lang === 'ja' || lang === 'zh' ? '' : ' ';
-const texts = Array.from({ length: n }, () => {
-  const length = 6 + Math.floor(random() * 15);
-  const chosen = Array.from({ length }, () => words[Math.floor(random() ** 2 * words.length)]!);
-  return `${chosen.join(joiner)}${joiner ? '.' : '。'}`;
-});
-
-const rows: Record<string, Record<string, number>> = {};
-for (const [name, embedder] of paths) {
-  rows[name] = {};
-  for (const batch of [1, 64]) {
-    await embedder.embed(texts.slice(0, 64)); // warm-up
-    const count = batch === 1 ? Math.min(n, 5000) : n;
-    const start = performance.now();
-    for (let i = 0; i < count; i += batch) await embedder.embed(texts.slice(i, i + batch));
-    rows[name][`batch_${batch}`] = Math.round(count / ((performance.now() - start) / 1000));
-  }
-  await embedder.dispose?.();
-}
-const [js, onnx] = Object.values(rows) as [Record<string, number>, Record<string, number>];
-if (values.json) {
-  console.log(
-    JSON.stringify({
-      n,
-      model: options.model,
-      lang,
-      js_texts_per_s: js,
-      onnx_texts_per_s: onnx,
-      ratio_batch_64: js.batch_64! / onnx.batch_64!,
-    }),
-  );
-} else {
-  console.log(
-    `embedding ${n} short texts (${lang}) with ${options.model} in Node ${process.version} (texts/s, one process):`,
-  );
-  for (const [name, r] of Object.entries(rows))
-    console.log(`  ${name.padEnd(30)} batch 1: ${r.batch_1}  batch 64: ${r.batch_64}`);
-  console.log(
-    `  plain JavaScript / ONNX Runtime at batch 64: ${(js.batch_64! / onnx.batch_64!).toFixed(2)}×`,
-  );
-}
-if (values.docs)
-  writeMeasurements({
-    id: 'embed',
-    title: 'Embedding by path',
-    command: commandLine('bench:embed'),
-    body: [
-      `${n} short texts (6–20 common English words), the default model, texts/s in one process (batch 1: the first ${Math.min(n, 5000)}).`,
-      '',
-      markdownTable([
-        ['path', 'batch 1', 'batch 64'],
-        ...Object.entries(rows).map(([name, r]) => [name, String(r.batch_1), String(r.batch_64)]),
-      ]),
-      '',
-      `Plain JavaScript / ONNX Runtime at batch 64: ${(js.batch_64! / onnx.batch_64!).toFixed(2)}×. The browser's default path is not timed apart here.`,
-    ].join('\n'),
+/** `count` sentences of `min`–`max` words (Zipf-like), from the one seeded `random`. */
+const sentences = (count: number, min: number, max: number) =>
+  Array.from({ length: count }, () => {
+    const length = min + Math.floor(random() * (max - min + 1));
+    const chosen = Array.from({ length }, () => words[Math.floor(random() ** 2 * words.length)]!);
+    return `${chosen.join(joiner)}${joiner ? '.' : '。'}`;
   });
+
+if (values.browser) await browserMode();
+else await nodeMode();
+
+async function nodeMode(): Promise<void> {
+  const options = await benchEmbedderOptions(modelDir);
+  const paths: [string, Embedder][] = [
+    ['default (plain JavaScript)', await createModelEmbedder(options)],
+    [
+      'ONNX Runtime (runtime: onnx)',
+      await createTransformersEmbedder({ ...options, runtime: 'onnx' }),
+    ],
+  ];
+  const texts = sentences(n, 6, 20);
+
+  const rows: Record<string, Record<string, number>> = {};
+  for (const [name, embedder] of paths) {
+    rows[name] = {};
+    for (const batch of [1, 64]) {
+      await embedder.embed(texts.slice(0, 64)); // warm-up
+      const count = batch === 1 ? Math.min(n, 5000) : n;
+      const start = performance.now();
+      for (let i = 0; i < count; i += batch) await embedder.embed(texts.slice(i, i + batch));
+      rows[name][`batch_${batch}`] = Math.round(count / ((performance.now() - start) / 1000));
+    }
+    await embedder.dispose?.();
+  }
+  const [js, onnx] = Object.values(rows) as [Record<string, number>, Record<string, number>];
+  if (values.json) {
+    console.log(
+      JSON.stringify({
+        n,
+        model: options.model,
+        lang,
+        js_texts_per_s: js,
+        onnx_texts_per_s: onnx,
+        ratio_batch_64: js.batch_64! / onnx.batch_64!,
+      }),
+    );
+  } else {
+    console.log(
+      `embedding ${n} short texts (${lang}) with ${options.model} in Node ${process.version} (texts/s, one process):`,
+    );
+    for (const [name, r] of Object.entries(rows))
+      console.log(`  ${name.padEnd(30)} batch 1: ${r.batch_1}  batch 64: ${r.batch_64}`);
+    console.log(
+      `  plain JavaScript / ONNX Runtime at batch 64: ${(js.batch_64! / onnx.batch_64!).toFixed(2)}×`,
+    );
+  }
+  if (values.docs)
+    writeMeasurements({
+      id: 'embed',
+      title: 'Embedding by path',
+      command: commandLine('bench:embed'),
+      body: [
+        `${n} short texts (6–20 common English words), the default model, texts/s in one process (batch 1: the first ${Math.min(n, 5000)}).`,
+        '',
+        markdownTable([
+          ['path', 'batch 1', 'batch 64'],
+          ...Object.entries(rows).map(([name, r]) => [name, String(r.batch_1), String(r.batch_64)]),
+        ]),
+        '',
+        `Plain JavaScript / ONNX Runtime at batch 64: ${(js.batch_64! / onnx.batch_64!).toFixed(2)}×. The browser's default path is not timed apart here.`,
+      ].join('\n'),
+    });
+}
+
+/** The `--browser` mode (see the module comment). */
+async function browserMode(): Promise<void> {
+  const [{ launchProfile }, { openPage, serve }, { MODEL_ROOT }] = await Promise.all([
+    import('../../../e2e/chromium.ts'),
+    import('./bench-page.ts'),
+    import('@anamnesis/client/vite'),
+  ]);
+  const plan = { warmup: 20, queries: 200, memories: 1000, batch: 64, runs: 3 };
+  const memories = sentences(plan.memories, 6, 20);
+  const queries = sentences(plan.warmup + plan.queries, 3, 8);
+  const models = [{ name: 'default', model: MODEL_ID, root: MODEL_ROOT }];
+  if (modelDir !== undefined)
+    models.push({
+      name: 'other',
+      model: (await benchEmbedderOptions(modelDir)).model,
+      root: modelDir,
+    });
+
+  const loadavg = () =>
+    os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
+  const loadBefore = loadavg();
+  const results = [];
+  let chromium: string;
+  const cleanup: (() => unknown)[] = [];
+  try {
+    // One model root holding both models, each in a folder of its own (their ids may be the same).
+    const served = mkdtempSync(join(tmpdir(), 'anamnesis-bench-embed-models-'));
+    cleanup.push(() => rmSync(served, { recursive: true, force: true }));
+    for (const m of models) {
+      const from = join(m.root, m.model);
+      if (!existsSync(join(from, 'config.json')))
+        throw new Error(`${from}/config.json is missing: not a model root for ${m.model}`);
+      cpSync(from, join(served, m.name, m.model), { recursive: true, dereference: true });
+      // the manifest too, as an app serves it (the engine keeps a static model's files by it)
+      const manifest = join(m.root, 'manifest.json');
+      if (existsSync(manifest)) cpSync(manifest, join(served, m.name, 'manifest.json'));
+    }
+    const { server, url: baseURL } = await serve({
+      plugin: {
+        modelRoot: served,
+        ...(modelDir !== undefined ? { ortBuilds: ['plain' as const] } : {}),
+      },
+      isolated: true,
+    });
+    cleanup.push(() => server.close());
+    const profile = await launchProfile('anamnesis-bench-embed-', { baseURL });
+    cleanup.push(() => profile.close());
+    // Everything comes from the bench's own server: a request to another origin fails the run.
+    const offOrigin: string[] = [];
+    profile.context.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(baseURL) && !url.startsWith('data:') && !url.startsWith('blob:'))
+        offOrigin.push(url);
+    });
+    const page = await openPage(profile.context, '/');
+    // The full version (the user agent's is reduced to <major>.0.0.0).
+    const cdp = await profile.context.newCDPSession(page);
+    const { product } = (await cdp.send('Browser.getVersion')) as { product: string };
+    await cdp.detach();
+    chromium = /Chrome\/([\d.]+)/.exec(product)?.[1] ?? product;
+    for (const m of models) {
+      const job = {
+        model: m.model,
+        models: `/models/${m.name}/`,
+        warmup: queries.slice(0, plan.warmup),
+        queries: queries.slice(plan.warmup),
+        memories,
+        batch: plan.batch,
+        runs: plan.runs,
+      };
+      const r = await page.evaluate(
+        (j) => (window as unknown as BenchWindow).bench.embedCost(j),
+        job,
+      );
+      if (!r.crossOriginIsolated) throw new Error('the bench page is not cross-origin isolated');
+      results.push({ ...m, ...r });
+    }
+    if (offOrigin.length > 0)
+      throw new Error(`requests to other origins: ${offOrigin.slice(0, 5).join(', ')}`);
+  } finally {
+    for (const undo of cleanup.reverse()) await undo();
+  }
+  const loadAfter = loadavg();
+
+  const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
+  const quantile = (xs: readonly number[], q: number) =>
+    sorted(xs)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+  const rows = results.map((r) => ({
+    model: r.model,
+    root: r.name === 'default' ? 'default' : r.root,
+    path:
+      `${r.runtime ?? '?'} on ${r.device}` +
+      (r.selection
+        ? ` (selection: ${r.selection.reason}, requested ${r.selection.requested})`
+        : ''),
+    dims: r.dims,
+    load_ms: Number(r.loadMs.toFixed(1)),
+    query_p50_ms: Number(quantile(r.perQuery, 0.5).toFixed(3)),
+    query_p95_ms: Number(quantile(r.perQuery, 0.95).toFixed(3)),
+    per_1000_memories_ms: Number(quantile(r.perRun, 0.5).toFixed(1)),
+    per_1000_memories_runs_ms: r.perRun.map((x) => Number(x.toFixed(1))),
+  }));
+  const cpus = os.cpus();
+  const machine = {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    load_before: loadBefore,
+    load_after: loadAfter,
+    chromium,
+  };
+  if (values.json) {
+    console.log(JSON.stringify({ plan, rows, machine }));
+    return;
+  }
+  console.log(
+    `Embedding cost in headless Chromium ${chromium}, dedicated worker, wasm path ` +
+      `(per query: embed([q]) of ${plan.queries} queries of 3–8 words after ${plan.warmup} warm-up calls; ` +
+      `per 1,000 memories: ${plan.memories} texts of 6–20 words in batches of ${plan.batch}, median of ${plan.runs} runs):\n`,
+  );
+  console.log(
+    markdownTable([
+      [
+        'model',
+        'runtime path',
+        'dims',
+        'per query p50 ms',
+        'per query p95 ms',
+        'per 1,000 memories ms',
+      ],
+      ...rows.map((r) => [
+        r.root === 'default' ? `${r.model} (default)` : `${r.model} (${r.root})`,
+        r.path,
+        String(r.dims),
+        r.query_p50_ms.toFixed(3),
+        r.query_p95_ms.toFixed(3),
+        `${r.per_1000_memories_ms.toFixed(1)} (runs ${r.per_1000_memories_runs_ms.join(', ')})`,
+      ]),
+    ]),
+  );
+  console.log(
+    `\nmodel load (createModelEmbedder): ${rows.map((r) => `${r.model} ${r.load_ms} ms`).join(', ')}`,
+  );
+  console.log(
+    `machine: ${machine.cpu}, ${machine.cores} cores; Chromium ${chromium} headless; ` +
+      `load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}`,
+  );
+}

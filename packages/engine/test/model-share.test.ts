@@ -4,10 +4,13 @@ import {
   MODEL_ID,
   modelRootPath,
 } from '@anamnesis/model-default';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { createStaticEmbedder } from '../src/embedding/static-embedder.ts';
-import { createEngine, defaultEmbedderOptions } from '../src/index.ts';
+import { createEngine, createModelEmbedder, defaultEmbedderOptions } from '../src/index.ts';
 import { modelShare } from '../src/recall/model-share.ts';
 import { rejectsWith } from './helpers.ts';
 
@@ -51,6 +54,38 @@ describe("a static model's languages come from its config.json", () => {
       localModelPath: await englishModelRootPath(),
     });
     expect(embedder.languages).toBeUndefined();
+  });
+});
+
+describe("an ONNX model's languages come from its config.json too", () => {
+  it('a local model that is not static names its languages for recall', async () => {
+    // The default model's files with another kind in config.json: transformers.js runs the graph.
+    const root = mkdtempSync(join(tmpdir(), 'anamnesis-onnx-model-'));
+    const copy = async (
+      id: string,
+      anamnesis: (named: Record<string, unknown>) => Record<string, unknown>,
+    ) => {
+      const folder = join(root, id);
+      cpSync(join(await modelRootPath(), MODEL_ID), folder, { recursive: true });
+      const config = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')) as {
+        anamnesis: Record<string, unknown>;
+      };
+      config.anamnesis = anamnesis(config.anamnesis);
+      writeFileSync(join(folder, 'config.json'), JSON.stringify(config));
+      return createModelEmbedder({ model: id, localModelPath: root });
+    };
+    try {
+      const multi = await copy('test/onnx-multi', (named) => ({ ...named, kind: 'onnx-test' }));
+      expect(multi.selection?.reason).not.toBe('static');
+      expect(multi.languages).toEqual(['en', 'de', 'fr', 'es', 'ru', 'ja', 'zh_CN']);
+      await multi.dispose?.();
+      const english = await copy('test/onnx-english', () => ({ kind: 'onnx-test' }));
+      expect(english.selection?.reason).not.toBe('static');
+      expect(english.languages).toBeUndefined();
+      await english.dispose?.();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -4,11 +4,15 @@
  * for each language paired with English, a short description in one language finds the same
  * package's long description in the other, among the long descriptions of every held-out package
  * that has both (at most `--cap`, 1000 by default); also each language's own short → long.
- * Recall@10 and MRR, per model, from the model files with the engine's arithmetic.
+ * Recall@10 and MRR, per model, from the model files with the engine's arithmetic; a model that is
+ * not static (its `config.json` names no `"kind": "static-embedding"`, such as the word-order
+ * experiment `anamnesis/order-128`) through transformers.js on onnxruntime-node, as the engine runs
+ * it (mean pooling, unit length), every text embedded once before the same scoring.
  *
  *   pnpm --filter @anamnesis/model-default eval:multi -- [--split validation|test] [--cap N] [--json]
  *       [--model ROOT=ID ...]   (default: the default model and the English model)
  */
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -18,11 +22,48 @@ import { cliArgs } from './lib/cli.ts';
 import { LANGUAGES } from './lib/ddtp.ts';
 import { evaluationPackages } from './lib/leakage.ts';
 import { loadTrainingData, SPLIT_SALT, type Split } from './lib/training-data.ts';
-import { crossLanguage, fileEmbedder } from './lib/xeval.ts';
+import { crossLanguage, fileEmbedder, type Embed } from './lib/xeval.ts';
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-function main(): void {
+/**
+ * An {@link Embed} over an ONNX model through transformers.js: `crossLanguage` is run once to
+ * collect the texts (a zero vector each), they are embedded in batches, then looked up.
+ */
+async function onnxEmbedder(root: string, id: string, run: (e: Embed) => unknown): Promise<Embed> {
+  const texts = new Set<string>();
+  run((text) => {
+    texts.add(text);
+    return new Float64Array(1);
+  });
+  const { env, pipeline } = await import('@huggingface/transformers');
+  env.localModelPath = root;
+  env.allowRemoteModels = false;
+  const extract = await pipeline('feature-extraction', id, { dtype: 'q8' });
+  const vectors = new Map<string, Float64Array>();
+  const list = [...texts];
+  for (let i = 0; i < list.length; i += 64) {
+    const batch = list.slice(i, i + 64);
+    const out = await extract(batch, { pooling: 'mean', normalize: true });
+    const dims = out.dims[1]!;
+    const data = out.data as Float32Array;
+    batch.forEach((t, k) =>
+      vectors.set(t, Float64Array.from(data.subarray(k * dims, (k + 1) * dims))),
+    );
+  }
+  await extract.dispose();
+  return (text) => vectors.get(text)!;
+}
+
+/** Whether the model under `root` is a static one (read by {@link fileEmbedder}). */
+function isStatic(root: string, id: string): boolean {
+  const config = JSON.parse(readFileSync(join(root, id, 'config.json'), 'utf8')) as {
+    anamnesis?: { kind?: string };
+  };
+  return config.anamnesis?.kind === 'static-embedding';
+}
+
+async function main(): Promise<void> {
   const { values } = parseArgs({
     args: cliArgs(),
     options: {
@@ -54,12 +95,10 @@ function main(): void {
   );
   const results: Record<string, Record<string, { n: number; recall10: number; mrr: number }>> = {};
   for (const { root, id } of models) {
-    results[id] = crossLanguage(
-      fileEmbedder(root, id),
-      data.items,
-      split,
-      LANGUAGES,
-      Number(values.cap),
+    const run = (embed: Embed) =>
+      crossLanguage(embed, data.items, split, LANGUAGES, Number(values.cap));
+    results[id] = run(
+      isStatic(root, id) ? fileEmbedder(root, id) : await onnxEmbedder(root, id, run),
     );
   }
   if (values.json) {
@@ -81,4 +120,4 @@ function main(): void {
   }
 }
 
-main();
+await main();

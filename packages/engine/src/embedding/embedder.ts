@@ -55,7 +55,7 @@ export interface Embedder {
    */
   knows?(word: string): boolean;
   /**
-   * The languages the model was trained on, as codes (`en`, `de`, `zh_CN`): a static model's
+   * The languages the model was trained on, as codes (`en`, `de`, `zh_CN`): a local model's
    * `config.json` names them (`anamnesis.languages`). Recall weighs the model's legs by the share of
    * a query written in these languages' scripts; absent: English (the Latin script).
    */
@@ -180,8 +180,8 @@ export interface TransformersEmbedderOptions {
   /**
    * The languages the model reads, as codes (`'en'`, `'de'`, `'zh_CN'`): recall weighs the model's
    * legs by the share of a query written in their scripts (see `Embedder.languages`). Default: what
-   * a static model's `config.json` names (`anamnesis.languages`), else English (the Latin script);
-   * a multilingual ONNX model should name its languages here.
+   * a local model's `config.json` names (`anamnesis.languages`), else English (the Latin script);
+   * a multilingual model from a remote host should name its languages here.
    */
   languages?: readonly string[];
   /** Progress of model loading. */

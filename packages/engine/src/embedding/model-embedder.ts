@@ -5,7 +5,7 @@
  */
 import type { Embedder, TransformersEmbedderOptions } from './embedder.ts';
 import { createTransformersEmbedder } from './transformers-embedder.ts';
-import { createStaticEmbedder, isStaticModel } from './static-embedder.ts';
+import { createStaticEmbedder, isStaticModel, modelLanguages } from './static-embedder.ts';
 
 /**
  * Creates the embedder for `options` (see {@link TransformersEmbedderOptions.runtime}): the
@@ -25,6 +25,11 @@ export async function createModelEmbedder(options: TransformersEmbedderOptions):
     embedder.neighbours = (word) => table.neighbours!(word);
     embedder.knows = (word) => table.knows!(word);
     if (table.languages) embedder.languages = table.languages;
+  }
+  // Any other local model may name its languages in its `config.json` too (`anamnesis.languages`).
+  if (embedder.languages === undefined && options.localModelPath !== undefined) {
+    const languages = await modelLanguages(options.localModelPath, options.model);
+    if (languages) embedder.languages = languages;
   }
   return embedder;
 }

@@ -163,10 +163,10 @@ export async function isStaticModel(options: TransformersEmbedderOptions): Promi
 }
 
 /**
- * The languages a static model's `config.json` names (`"anamnesis": { "languages": "en,de" }`);
+ * The languages a local model's `config.json` names (`"anamnesis": { "languages": "en,de" }`);
  * none named, or no readable config: `undefined` (recall takes the model for an English one).
  */
-async function modelLanguages(root: string, model: string): Promise<string[] | undefined> {
+export async function modelLanguages(root: string, model: string): Promise<string[] | undefined> {
   try {
     const config = await readConfig(root, model);
     const languages = (config.anamnesis as { languages?: unknown } | undefined)?.languages;
