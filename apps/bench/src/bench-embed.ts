@@ -147,7 +147,7 @@ async function nodeMode(): Promise<void> {
           ...Object.entries(rows).map(([name, r]) => [name, String(r.batch_1), String(r.batch_64)]),
         ]),
         '',
-        `Plain JavaScript / ONNX Runtime at batch 64: ${(js.batch_64! / onnx.batch_64!).toFixed(2)}×. The browser's default path is not timed apart here.`,
+        `Plain JavaScript / ONNX Runtime at batch 64: ${(js.batch_64! / onnx.batch_64!).toFixed(2)}×. In Chromium: \`pnpm bench:embed -- --browser\`.`,
       ].join('\n'),
     });
 }
