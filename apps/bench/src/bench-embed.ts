@@ -180,17 +180,17 @@ async function browserMode(): Promise<void> {
   let chromium: string;
   const cleanup: (() => unknown)[] = [];
   try {
-    // One model root holding both models, each in a folder of its own (their ids may be the same).
+    // Both model roots in one folder, each in a folder of its own (their ids may be the same),
+    // whole: a model that borrows a static model's word table finds it beside it, and the manifest
+    // is served as an app serves it (the engine keeps a static model's files by it).
     const served = mkdtempSync(join(tmpdir(), 'anamnesis-bench-embed-models-'));
     cleanup.push(() => rmSync(served, { recursive: true, force: true }));
     for (const m of models) {
-      const from = join(m.root, m.model);
-      if (!existsSync(join(from, 'config.json')))
-        throw new Error(`${from}/config.json is missing: not a model root for ${m.model}`);
-      cpSync(from, join(served, m.name, m.model), { recursive: true, dereference: true });
-      // the manifest too, as an app serves it (the engine keeps a static model's files by it)
-      const manifest = join(m.root, 'manifest.json');
-      if (existsSync(manifest)) cpSync(manifest, join(served, m.name, 'manifest.json'));
+      if (!existsSync(join(m.root, m.model, 'config.json')))
+        throw new Error(
+          `${m.root}/${m.model}/config.json is missing: not a model root for ${m.model}`,
+        );
+      cpSync(m.root, join(served, m.name), { recursive: true, dereference: true });
     }
     const { server, url: baseURL } = await serve({
       plugin: {

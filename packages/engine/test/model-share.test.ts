@@ -57,7 +57,7 @@ describe("a static model's languages come from its config.json", () => {
   });
 });
 
-describe("an ONNX model's languages come from its config.json too", () => {
+describe("an ONNX model's languages and word table come from its config.json", () => {
   it('a local model that is not static names its languages for recall', async () => {
     // The default model's files with another kind in config.json: transformers.js runs the graph.
     const root = mkdtempSync(join(tmpdir(), 'anamnesis-onnx-model-'));
@@ -79,10 +79,28 @@ describe("an ONNX model's languages come from its config.json too", () => {
       expect(multi.selection?.reason).not.toBe('static');
       expect(multi.languages).toEqual(['en', 'de', 'fr', 'es', 'ru', 'ja', 'zh_CN']);
       await multi.dispose?.();
+      // no word table of its own: no neighbours (the expansion leg), no known words
+      expect(typeof multi.neighbours).toBe('undefined');
+      expect(typeof multi.knows).toBe('undefined');
       const english = await copy('test/onnx-english', () => ({ kind: 'onnx-test' }));
       expect(english.selection?.reason).not.toBe('static');
       expect(english.languages).toBeUndefined();
       await english.dispose?.();
+      // one that borrows the default model's word table (the same tokenizer), served beside it
+      cpSync(join(await modelRootPath(), MODEL_ID), join(root, MODEL_ID), { recursive: true });
+      const borrowing = await copy('test/onnx-borrowing', () => ({
+        kind: 'onnx-test',
+        word_table: MODEL_ID,
+      }));
+      const table = await createStaticEmbedder({ model: MODEL_ID, localModelPath: root });
+      expect(borrowing.selection?.reason).not.toBe('static');
+      expect(borrowing.knows?.('house')).toBe(true);
+      expect(borrowing.knows?.('qzxvw')).toBe(false);
+      expect(borrowing.neighbours?.('doctor')).toEqual(table.neighbours?.('doctor'));
+      expect(borrowing.neighbours?.('doctor')).toContain('physician');
+      // its own languages, none named: English (the word table's are not its own)
+      expect(borrowing.languages).toBeUndefined();
+      await borrowing.dispose?.();
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -5,7 +5,10 @@
  * `@huggingface/tokenizers` on a sample). The descriptions, the leakage exclusions and the split
  * are the multilingual static model's (`lib/training-data.ts`); so are the 31 tasks (English
  * short ↔ long; per language long ↔ English long, short ↔ English short, short ↔ its own long,
- * short ↔ English long, English short ↔ its long), one pair per distinct text on each side.
+ * short ↔ English long, English short ↔ its long), one pair per distinct text on each side. With
+ * `--wordnet DIR` (Debian's `wordnet-base`: `/usr/share/wordnet`), one more English task: each
+ * synset's words ↔ its definition ("dermatologist, skin doctor" ↔ "a doctor who specializes in the
+ * physiology and pathology of the skin"), the gloss's quoted examples left out.
  *
  *   pnpm --filter @anamnesis/model-default exec tsx scripts/order-pairs.ts   # writes .cache/order/
  *
@@ -37,7 +40,10 @@ const MAX_TOKENS = 128;
 const MIN_ITEMS_PER_EPOCH = 4_000;
 
 function main(): void {
-  const { values } = parseArgs({ args: cliArgs(), options: { out: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: cliArgs(),
+    options: { out: { type: 'string' }, wordnet: { type: 'string' } },
+  });
   const out = resolve(values.out ?? join(CACHE_DIR, 'order'));
   const log = (m: string) => console.error(`[order-pairs] ${m}`);
 
@@ -109,6 +115,11 @@ function main(): void {
       add(lang, `en short↔${lang} long`, en.short, t.long);
     }
   }
+  if (values.wordnet !== undefined) {
+    for (const pos of ['noun', 'verb', 'adj', 'adv'])
+      for (const [words, definition] of wordNetSynsets(join(values.wordnet, `data.${pos}`)))
+        add('en', 'en wordnet words↔definition', words, definition);
+  }
   const tasks = [...pairLists]
     .map(([name, { lang, pairs }]) => {
       const seenA = new Set<number>();
@@ -139,6 +150,33 @@ function main(): void {
   log(
     `${texts.length} texts, ${flat.length} ids; tasks: ${tasks.map((t) => `${t.name} ${t.a.length}${t.repeat > 1 ? `×${t.repeat}` : ''}`).join(', ')}; wrote ${out}`,
   );
+}
+
+/**
+ * A WordNet data file's synsets as [words, definition]: the synset's words (underscores as spaces,
+ * adjective markers such as `(a)` dropped), and its gloss up to the first quoted example; synsets
+ * whose definition has fewer than three words are left out.
+ */
+function wordNetSynsets(file: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.startsWith('  ') || line.trim() === '') continue; // the licence header
+    const bar = line.indexOf(' | ');
+    if (bar < 0) continue;
+    const fields = line.slice(0, bar).split(' ');
+    const count = parseInt(fields[3]!, 16);
+    const words = new Set<string>();
+    for (let i = 0; i < count; i++)
+      words.add(fields[4 + 2 * i]!.replace(/\(\w+\)$/u, '').replaceAll('_', ' '));
+    const definition = line
+      .slice(bar + 3)
+      .split(/;\s*"/u)[0]!
+      .replace(/[;\s]+$/u, '')
+      .trim();
+    if (definition.split(/\s+/u).length < 3) continue;
+    out.push([[...words].join(', '), definition]);
+  }
+  return out;
 }
 
 main();

@@ -163,6 +163,21 @@ export async function isStaticModel(options: TransformersEmbedderOptions): Promi
 }
 
 /**
+ * The static model whose word table (its words and their neighbours) a local model's `config.json`
+ * names to borrow (`"anamnesis": { "word_table": "anamnesis/static-multi-64d" }`, a model under the
+ * same root with the same tokenizer); none named, or no readable config: `undefined`.
+ */
+export async function modelWordTable(root: string, model: string): Promise<string | undefined> {
+  try {
+    const config = await readConfig(root, model);
+    const table = (config.anamnesis as { word_table?: unknown } | undefined)?.word_table;
+    return typeof table === 'string' && table !== '' ? table : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The languages a local model's `config.json` names (`"anamnesis": { "languages": "en,de" }`);
  * none named, or no readable config: `undefined` (recall takes the model for an English one).
  */

@@ -16,7 +16,9 @@ Runs on the CPU with Debian's python3-torch 1.13 and python3-onnx:
     /usr/bin/python3 scripts/order/train_order.py --steps 600 --out .cache/order-128
 
 Writes `<out>/anamnesis/order-128/{config.json, tokenizer.json, tokenizer_config.json,
-onnx/model_quantized.onnx}` and `<out>/manifest.json` (`bench:quality --model-dir <out>` reads it).
+onnx/model_quantized.onnx}`, the default model beside it (`<out>/anamnesis/static-multi-64d/`, whose
+word table its `config.json` borrows: `anamnesis.word_table`) and `<out>/manifest.json`
+(`bench:quality --model-dir <out>` reads it).
 """
 import argparse
 import hashlib
@@ -267,6 +269,9 @@ def main():
         'transformers.js_config': {'dtype': 'q8'},
         'anamnesis': {
             'kind': 'order-encoder', 'pooling': 'mean', 'normalize': True, 'languages': languages,
+            # the default model's words and their neighbours (the same tokenizer): the engine's
+            # typo reading and `expansion` leg, as with the default model
+            'word_table': 'anamnesis/static-multi-64d',
             'source': 'the rows of anamnesis/static-multi-64d; Debian bookworm package descriptions (DDTP)',
             'quantization': 'token rows int8 per row, scale = max|row| / 127; layers float32',
             'training': settings,
@@ -274,6 +279,10 @@ def main():
     }
     with open(os.path.join(root, 'config.json'), 'w') as f:
         json.dump(config, f, indent=2)
+    # the word table's model beside it, under its own id
+    table = os.path.join(a.out, 'anamnesis', 'static-multi-64d')
+    shutil.rmtree(table, ignore_errors=True)
+    shutil.copytree(DEFAULT, table)
     files = {}
     for dirpath, _, names in os.walk(root):
         for name in names:
