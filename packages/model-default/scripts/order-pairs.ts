@@ -28,6 +28,7 @@ import { LANGUAGES, type Language } from './lib/ddtp.ts';
 import { evaluationPackages } from './lib/leakage.ts';
 import { CACHE_DIR } from './lib/train-root.ts';
 import { loadTrainingData, SPLIT_SALT, type Split } from './lib/training-data.ts';
+import { definitionOf, plainWord, readWordNet } from './lib/wordnet.ts';
 import { checkAgainstLibrary, WordPiece } from './lib/wordpiece.ts';
 
 const packageDir = resolve(import.meta.dirname, '..');
@@ -116,9 +117,13 @@ function main(): void {
     }
   }
   if (values.wordnet !== undefined) {
-    for (const pos of ['noun', 'verb', 'adj', 'adv'])
-      for (const [words, definition] of wordNetSynsets(join(values.wordnet, `data.${pos}`)))
-        add('en', 'en wordnet words↔definition', words, definition);
+    // each synset's words ↔ its definition; definitions of fewer than three words left out
+    for (const synset of readWordNet(values.wordnet)) {
+      const definition = definitionOf(synset.gloss);
+      if (definition.split(/\s+/u).length < 3) continue;
+      const words = [...new Set(synset.words.map(plainWord))].join(', ');
+      add('en', 'en wordnet words↔definition', words, definition);
+    }
   }
   const tasks = [...pairLists]
     .map(([name, { lang, pairs }]) => {
@@ -150,33 +155,6 @@ function main(): void {
   log(
     `${texts.length} texts, ${flat.length} ids; tasks: ${tasks.map((t) => `${t.name} ${t.a.length}${t.repeat > 1 ? `×${t.repeat}` : ''}`).join(', ')}; wrote ${out}`,
   );
-}
-
-/**
- * A WordNet data file's synsets as [words, definition]: the synset's words (underscores as spaces,
- * adjective markers such as `(a)` dropped), and its gloss up to the first quoted example; synsets
- * whose definition has fewer than three words are left out.
- */
-function wordNetSynsets(file: string): [string, string][] {
-  const out: [string, string][] = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (line.startsWith('  ') || line.trim() === '') continue; // the licence header
-    const bar = line.indexOf(' | ');
-    if (bar < 0) continue;
-    const fields = line.slice(0, bar).split(' ');
-    const count = parseInt(fields[3]!, 16);
-    const words = new Set<string>();
-    for (let i = 0; i < count; i++)
-      words.add(fields[4 + 2 * i]!.replace(/\(\w+\)$/u, '').replaceAll('_', ' '));
-    const definition = line
-      .slice(bar + 3)
-      .split(/;\s*"/u)[0]!
-      .replace(/[;\s]+$/u, '')
-      .trim();
-    if (definition.split(/\s+/u).length < 3) continue;
-    out.push([[...words].join(', '), definition]);
-  }
-  return out;
 }
 
 main();

@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { cliArgs } from './lib/cli.ts';
 import { neighbourTableFile } from './lib/neighbours.ts';
 import { quantizeRows } from './lib/model.ts';
+import { readWordNet, WORDNET_PARTS } from './lib/wordnet.ts';
 import { NEIGHBOUR_TABLE_FILE, readStaticWeights, STATIC_MODEL_FILES } from '../src/index.ts';
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -105,7 +106,7 @@ const link = (a: number, b: number, w: number) => {
 // word of the vocabulary.
 const lemmas = new Set<string>();
 const exceptions = new Map<string, string>();
-for (const pos of ['noun', 'verb', 'adj', 'adv']) {
+for (const pos of WORDNET_PARTS) {
   for (const line of readFileSync(join(values.wordnet, `index.${pos}`), 'utf8').split('\n'))
     if (line && !line.startsWith(' ')) lemmas.add(line.split(' ')[0]!);
   for (const line of readFileSync(join(values.wordnet, `${pos}.exc`), 'utf8').split('\n')) {
@@ -151,33 +152,21 @@ interface Synset {
   gloss: number[];
 }
 const synsets = new Map<string, Synset>();
-for (const pos of ['noun', 'verb', 'adj', 'adv']) {
-  for (const line of readFileSync(join(values.wordnet, `data.${pos}`), 'utf8').split('\n')) {
-    if (line === '' || line.startsWith('  ')) continue;
-    const [head, glossText = ''] = line.split(' | ');
-    const f = head!.split(' ');
-    const offset = `${f[0]}${f[2]}`;
-    const count = parseInt(f[3]!, 16);
-    const words: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const lemma = f[4 + 2 * i]!.replace(/\(.*\)$/u, '').toLowerCase();
-      if (lemma.includes('_')) continue;
-      const t = id(lemma);
-      if (t !== undefined) words.push(t);
-      words.push(...(formsOf.get(lemma) ?? []));
-    }
-    let k = 4 + 2 * count;
-    const pointers = Number(f[k++]);
-    const hypernyms: string[] = [];
-    for (let i = 0; i < pointers; i++, k += 4)
-      if (f[k] === '@' || f[k] === '@i' || f[k] === '&') hypernyms.push(`${f[k + 1]}${f[k + 2]}`);
-    const definition = glossText.split(';')[0]!.replace(/"[^"]*"/gu, '');
-    const gloss = [...new Set(definition.toLowerCase().match(/[a-z]+/gu) ?? [])]
-      .filter((w) => w.length > 2 && !STOP.has(w))
-      .map(id)
-      .filter((t): t is number => t !== undefined);
-    synsets.set(offset, { words, hypernyms, gloss });
+for (const synset of readWordNet(values.wordnet)) {
+  const words: number[] = [];
+  for (const word of synset.words) {
+    const lemma = word.replace(/\(.*\)$/u, '').toLowerCase();
+    if (lemma.includes('_')) continue;
+    const t = id(lemma);
+    if (t !== undefined) words.push(t);
+    words.push(...(formsOf.get(lemma) ?? []));
   }
+  const definition = synset.gloss.split(';')[0]!.replace(/"[^"]*"/gu, '');
+  const gloss = [...new Set(definition.toLowerCase().match(/[a-z]+/gu) ?? [])]
+    .filter((w) => w.length > 2 && !STOP.has(w))
+    .map(id)
+    .filter((t): t is number => t !== undefined);
+  synsets.set(synset.key, { words, hypernyms: synset.hypernyms, gloss });
 }
 let pairs = 0;
 const pair = (a: number, b: number, w: number) => {

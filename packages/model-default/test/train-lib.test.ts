@@ -6,6 +6,7 @@ import { probesOf, textsWithPassages } from '../scripts/lib/leakage.ts';
 import { tokenizerJson } from '../scripts/lib/model.ts';
 import { kindOf, scriptRuns } from '../scripts/lib/multi-vocab.ts';
 import { splitOf } from '../scripts/lib/training-data.ts';
+import { definitionOf, parseWordNetData, plainWord } from '../scripts/lib/wordnet.ts';
 import { checkAgainstLibrary, WordPiece } from '../scripts/lib/wordpiece.ts';
 
 describe('the training script’s parts', () => {
@@ -139,5 +140,26 @@ describe('the training script’s parts', () => {
         'Verzeichnisse',
       ]),
     ).toThrow(/mismatch/);
+  });
+
+  it("reads WordNet's data lines: words, hypernyms, gloss, definition", () => {
+    const text = [
+      '  1 This software and database is being provided to you, the LICENSEE, by  ',
+      '10006177 18 n 02 dermatologist 0 skin_doctor 0 002 @ 10632576 n 0000 + 06049500 n 0101 | a doctor who specializes in the physiology and pathology of the skin  ',
+      '00012345 00 s 01 galore(ip) 0 001 & 00011111 a 0000 | in great numbers; "there were daffodils galore"  ',
+    ].join('\n');
+    const [doctor, galore, ...rest] = parseWordNetData(text);
+    expect(rest).toEqual([]);
+    expect(doctor).toEqual({
+      key: '10006177n',
+      words: ['dermatologist', 'skin_doctor'],
+      hypernyms: ['10632576n'],
+      gloss: 'a doctor who specializes in the physiology and pathology of the skin',
+    });
+    expect(doctor!.words.map(plainWord)).toEqual(['dermatologist', 'skin doctor']);
+    expect(galore!.hypernyms).toEqual(['00011111a']);
+    expect(plainWord(galore!.words[0]!)).toBe('galore');
+    expect(definitionOf(galore!.gloss)).toBe('in great numbers');
+    expect(definitionOf(doctor!.gloss)).toBe(doctor!.gloss);
   });
 });
