@@ -133,6 +133,13 @@ export interface ClientPageApi {
     name: string,
     needles: string[],
   ): Promise<{ bytes: number; sha256: string; found: string[] }>;
+  /**
+   * Whether store `name`'s OPFS pool holds a hot rollback journal, read while no worker has it
+   * open: a file the pool names `<database>-journal` (in its header) whose content starts with
+   * SQLite's journal magic, what a writer stopped mid-transaction leaves and the next open must
+   * roll back.
+   */
+  hotJournal(name: string): Promise<boolean>;
   loadSettings(name: string): Promise<UiSettings>;
   saveSettings(patch: Partial<UiSettings>, name: string): Promise<UiSettings>;
   clearSettings(name: string): Promise<void>;
@@ -222,6 +229,20 @@ function memory(key: string): MemoryClient {
 function invoke(key: string, method: EngineMethod, args: unknown[]): Promise<unknown> {
   const m = memory(key) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
   return m[method]!(...args);
+}
+
+/** The files of store `name`'s OPFS pool (`.anamnesis/<name>/.opaque/`): name and bytes. */
+async function poolFiles(name: string): Promise<[string, Uint8Array][]> {
+  const root = await navigator.storage.getDirectory();
+  const opaque = await (
+    await (await root.getDirectoryHandle('.anamnesis')).getDirectoryHandle(name)
+  ).getDirectoryHandle('.opaque');
+  const files: [string, Uint8Array][] = [];
+  for await (const [fileName, handle] of (
+    opaque as unknown as { entries(): AsyncIterable<[string, FileSystemFileHandle]> }
+  ).entries())
+    files.push([fileName, new Uint8Array(await (await handle.getFile()).arrayBuffer())]);
+  return files;
 }
 
 const api: ClientPageApi = {
@@ -353,15 +374,7 @@ const api: ClientPageApi = {
       else await sync[action]();
     }),
   async storeFiles(name, needles) {
-    const root = await navigator.storage.getDirectory();
-    const opaque = await (
-      await (await root.getDirectoryHandle('.anamnesis')).getDirectoryHandle(name)
-    ).getDirectoryHandle('.opaque');
-    const files: [string, Uint8Array][] = [];
-    for await (const [fileName, handle] of (
-      opaque as unknown as { entries(): AsyncIterable<[string, FileSystemFileHandle]> }
-    ).entries())
-      files.push([fileName, new Uint8Array(await (await handle.getFile()).arrayBuffer())]);
+    const files = await poolFiles(name);
     files.sort(([a], [b]) => (a < b ? -1 : 1));
     const all = new Uint8Array(files.reduce((n, [, b]) => n + b.length, 0));
     let at = 0;
@@ -378,6 +391,16 @@ const api: ClientPageApi = {
       sha256: [...digest].map((b) => b.toString(16).padStart(2, '0')).join(''),
       found: needles.filter((n) => text.includes(utf8(n))),
     };
+  },
+  async hotJournal(name) {
+    // the pool's header: the file's name (NUL-terminated) in its first bytes; its content after
+    // 4,096 bytes
+    const magic = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+    return (await poolFiles(name)).some(([, bytes]) => {
+      const end = bytes.indexOf(0);
+      const path = new TextDecoder().decode(bytes.subarray(0, end < 0 ? 0 : Math.min(end, 512)));
+      return path.endsWith('-journal') && magic.every((b, i) => bytes[4096 + i] === b);
+    });
   },
   loadSettings: (name) => loadSettings({ name }),
   saveSettings: (patch, name) => saveSettings(patch, { name }),

@@ -4,6 +4,7 @@ import { loadSqlite, mapSqliteError, type Sqlite3 } from '../store/sqlite.ts';
 import type { StorageBackend } from './backend.ts';
 import { fileHeader } from '../io/page-scan.ts';
 import { checkHeader } from './encryption.ts';
+import { rollBackHotJournals } from './sahpool-locks.ts';
 import { wasmBackend } from './memory.ts';
 
 /**
@@ -29,10 +30,11 @@ export function storeFile(name: string): string {
  * opfs-sahpool holds every file of its folder exclusively, so stores of different names can be
  * owned by different tabs. A failed install (another worker still holds the files, e.g. during an
  * owner hand-over) must neither delete the folder (the default on failure) nor stay cached: a
- * retry re-opens.
+ * retry re-opens. A pool that would never roll back a hot journal is made to
+ * (`sahpool-locks.ts`).
  */
-export function installStorePool(sqlite3: Sqlite3, name: string): Promise<StorePool> {
-  return sqlite3.installOpfsSAHPoolVfs({
+export async function installStorePool(sqlite3: Sqlite3, name: string): Promise<StorePool> {
+  const pool = await sqlite3.installOpfsSAHPoolVfs({
     name: `anamnesis-sahpool-${name}`,
     directory: `.anamnesis/${name}`,
     // A store opens two files: the database and its rollback journal (temporary files are in
@@ -47,6 +49,8 @@ export function installStorePool(sqlite3: Sqlite3, name: string): Promise<StoreP
     // typed error, so the pool's own console logging would only alarm.
     verbosity: 0,
   } as Parameters<Sqlite3['installOpfsSAHPoolVfs']>[0]);
+  rollBackHotJournals(sqlite3, pool.vfsName);
+  return pool;
 }
 
 /**
