@@ -155,7 +155,7 @@ describe('the time parsers warmed up behind the calls', () => {
     );
     let steps = 0;
     while (warmTimeStep() && steps < 100) steps++;
-    expect(steps).toBeLessThan(10);
+    expect(steps).toBeLessThan(20); // one step per warm-up query (14)
     expect(warmTimeStep()).toBe(false);
     expect(
       ['what did I cook two days ago', 'встреча во вторник', '上周二的会议'].map((q) =>
