@@ -163,16 +163,17 @@ function withTimeOfYear(chrono: Chrono): Chrono {
   return c;
 }
 
-/**
- * English first; the others where English read nothing (the scripts' own only where present, the
- * Latin script's only where the query has a digit or one of the language's words of time:
- * `time-gates.ts`).
- */
 /** Before the gates, the Latin-script parsers ran on every query. */
 const ANY = /(?:)/u;
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const JAPANESE = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
 const HAN = /\p{Script=Han}/u;
+
+/**
+ * English first; the others where English read nothing. Each runs where its `gate` lets the query
+ * through: the scripts' own where present, the Latin script's where the query has a digit or one
+ * of the language's words of time (`time-gates.ts`); `script` is where each ran before the gates.
+ */
 const PARSERS: readonly { parser: Chrono; gate: RegExp; script: RegExp }[] = [
   { parser: withTimeOfYear(en.casual), gate: TIME_WORDS.en, script: ANY },
   { parser: de.casual, gate: TIME_WORDS.de, script: ANY },
