@@ -47,14 +47,14 @@ interface Capi {
 type OpenFile = { file: string; lock: number };
 
 /**
- * Per SQLite-WASM instance: the VFSes whose `xOpen` is wrapped, the file-methods tables probed,
- * and the open files (by `sqlite3_file` pointer) of every pool wrapped.
+ * Per SQLite-WASM instance: the VFSes whose `xOpen` is wrapped, each file-methods table probed
+ * (true: wrapped, as its pool always answered "reserved"), and the open files (by `sqlite3_file`
+ * pointer) of every pool wrapped.
  */
 const seen = new WeakMap<object, State>();
 interface State {
   vfs: Set<number>;
-  probed: Set<number>;
-  wrapped: Set<number>;
+  methods: Map<number, boolean>;
   files: Map<number, OpenFile>;
 }
 
@@ -68,8 +68,7 @@ export function rollBackHotJournals(sqlite3: Sqlite3, vfsName: string): void {
   const capi = sqlite3.capi as unknown as Capi;
   const state: State = seen.get(sqlite3) ?? {
     vfs: new Set(),
-    probed: new Set(),
-    wrapped: new Set(),
+    methods: new Map(),
     files: new Map(),
   };
   seen.set(sqlite3, state);
@@ -84,14 +83,13 @@ export function rollBackHotJournals(sqlite3: Sqlite3, vfsName: string): void {
     const rc = open(vfsPointer, zName, pFile, flags, pOutFlags);
     if (rc !== 0 || !zName) return rc;
     const pMethods = wasm.peekPtr(pFile);
-    if (!state.probed.has(pMethods)) {
-      state.probed.add(pMethods);
-      if (alwaysReserved(wasm, capi, pMethods, pFile)) {
-        wrapFileMethods(wasm, capi, pMethods);
-        state.wrapped.add(pMethods);
-      }
+    let wrapped = state.methods.get(pMethods);
+    if (wrapped === undefined) {
+      wrapped = alwaysReserved(wasm, capi, pMethods, pFile);
+      if (wrapped) wrapFileMethods(wasm, capi, pMethods);
+      state.methods.set(pMethods, wrapped);
     }
-    if (state.wrapped.has(pMethods))
+    if (wrapped)
       files.set(pFile, { file: `${vfsPointer}:${nameOf(wasm.cstrToJs(zName))}`, lock: 0 });
     return rc;
   });
