@@ -1,21 +1,23 @@
 /**
  * Which of chrono-node's parsers a query could give a time to, told before they run: a query with
- * no digit and none of a language's words of time (its months, weekdays and units of time, with
- * their abbreviations, and the words of its casual parsers: "today", "tonight", "gestern", "hier",
- * "ayer"…) gets no reading from that language's parser, so it is not run. Most queries say no time
- * (86 % of the corpora's dev questions): they skip all four parsers of the Latin script. Measured
- * in Node 20 on 710 dev questions (2026-12-07, a fresh process each; a CI run beside): the first
- * query that says no time took 4.8 ms instead of 26.3 (each parser compiles its patterns at its
- * first parse), the second 3.1 instead of 129.3 (V8 compiles the largest to machine code at their
- * second use), and a warm one 17–21 µs instead of 75–105.
+ * no number in a form of time ({@link DIGITS}) and none of a language's words of time (its months,
+ * weekdays and units of time, with their abbreviations, and the words of its casual parsers:
+ * "today", "tonight", "gestern", "hier", "ayer"…) gets no reading from that language's parser, so
+ * it is not run. Most queries say no time (95 % of the corpora's dev questions; 86 % when any
+ * digit opened the gates): they skip all four parsers of the Latin script. Measured in Node 20 on
+ * 710 dev questions (2026-12-07, a fresh process each; a CI run beside): the first query that says
+ * no time took 4.8 ms instead of 26.3 (each parser compiles its patterns at its first parse), the
+ * second 3.1 instead of 129.3 (V8 compiles the largest to machine code at their second use), and a
+ * warm one 17–21 µs instead of 75–105.
  *
  * The words are those of chrono-node 2.10.3's dictionaries (`locales/<lang>/constants.js`) and
  * casual parsers, and the engine's own season, year and named-day parsers (English);
  * `time-gates.test.ts` checks every dictionary word is here and that the gate changes no reading
  * over the corpora's memories and dev questions. Left out: single-letter abbreviations of units
- * ("2 h", "3 d"), which need a number and so a digit in practice; two-letter ones are kept as
- * whole words ("mo", "hr"), German weekdays' ("do", "mi") only where chrono's weekday parser could
- * read them with a word before or a comma (see {@link DE_WEEKDAY_ABBREVIATIONS}).
+ * ("2 h", "3 d"), which need a number before them and are let through with it ({@link DIGITS});
+ * two-letter ones are kept as whole words ("mo", "hr"), German weekdays' ("do", "mi") only where
+ * chrono's weekday parser could read them with a word before or a comma (see
+ * {@link DE_WEEKDAY_ABBREVIATIONS}).
  *
  * A word counts where no letter, digit or underscore touches it.
  */
@@ -69,21 +71,57 @@ const ES = [
  * as plain words they would open the gate to every "how do I".
  */
 const DE_WEEKDAY_ABBREVIATIONS =
-  '(?:a[mn]|diese[mn]|letzte[mn]|n(?:ä|ae)chste[mn])\\s*(?:so|mo|di|mi|do|fr|sa)(?![\\p{L}\\p{N}_])|(?<![\\p{L}\\p{N}_])(?:so|mo|di|mi|do|fr|sa)\\s*[,)）]|[,(（]\\s*(?:so|mo|di|mi|do|fr|sa)(?![\\p{L}\\p{N}_])';
+  /(?:a[mn]|diese[mn]|letzte[mn]|n(?:ä|ae)chste[mn])\s*(?:so|mo|di|mi|do|fr|sa)(?![\p{L}\p{N}_])|(?<![\p{L}\p{N}_])(?:so|mo|di|mi|do|fr|sa)\s*[,)）]|[,(（]\s*(?:so|mo|di|mi|do|fr|sa)(?![\p{L}\p{N}_])/u;
 
-/** A gate for one language: a digit, one of its words standing alone, or `more`. */
-function gate(lines: readonly string[], more?: string): RegExp {
-  const words = [...new Set(lines.join(' ').split(/\s+/u).filter(Boolean))]
-    .sort((a, b) => b.length - a.length)
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'));
-  const alone = `(?<![\\p{L}\\p{N}_])(?:${words.join('|')})(?![\\p{L}\\p{N}_])`;
-  return new RegExp(`\\d|${alone}${more ? `|${more}` : ''}`, 'iu');
+/**
+ * Digits in a form a time could take: numbers joined by a date's or a clock's separator
+ * ("3/6", "2025-06-03", "3.6.", "10:30"), four digits in a row (a year: "in 2025"), letters right
+ * after a number ("3rd", "5pm", "2w", "1er", "15h30"), or a single-letter unit of time after one
+ * ("3 d ago": English s, m, h, d, w, y; German a, j; h in every language). Any other number ("room
+ * 12", "5 cats") gets no reading from any parser unless a word of time is beside it, which opens
+ * the gate itself: a parse with no letter needs a four-digit year to be kept, and one with letters
+ * needs a day, month, weekday or year (`accepted` in `time.ts`). `time-gates.test.ts` checks this
+ * over numbers in 84 forms in 16 phrases.
+ */
+const DIGITS = /\d\s*[/.\-:]\s*\d|\d{4}|\d\p{L}|\d\s+[smhdwyaj](?![\p{L}\p{N}_])/u;
+
+/** A word: letters, digits and underscores, and hyphens between them ("après-midi"). */
+const WORD = /[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*/gu;
+
+/** Whether a query could say a time in one language: {@link TimeGate.test}. */
+export interface TimeGate {
+  /** Whether `query` has a number as a time could have it, or one of the language's words of time. */
+  test(query: string): boolean;
+}
+
+/**
+ * A gate for one language: a number as a time could have it, one of its words standing alone (a
+ * word of the query, or a part of a hyphened one), or a match of `more`. The words are looked up
+ * in a set: a regular expression of every word took 1–2.5 ms to compile at its first query in Node
+ * and more again at its second, when V8 compiles it to machine code. The query is lowercased once
+ * and every pattern here is lowercase: a case-insensitive `\p{L}` is costly to compile.
+ */
+function gate(lines: readonly string[], more?: RegExp): TimeGate {
+  const words = new Set(lines.join(' ').split(/\s+/u).filter(Boolean));
+  const said = (lower: string) => {
+    for (const [word] of lower.matchAll(WORD)) {
+      if (words.has(word)) return true;
+      if (word.includes('-') && word.split('-').some((part) => words.has(part))) return true;
+    }
+    return false;
+  };
+  return {
+    test(query) {
+      const lower = query.toLowerCase();
+      return DIGITS.test(lower) || said(lower) || (more?.test(lower) ?? false);
+    },
+  };
 }
 
 /** Per language of chrono's Latin-script parsers: whether a query could say a time in it. */
-export const TIME_WORDS = {
+export const TIME_WORDS: Readonly<Record<'en' | 'de' | 'fr' | 'es', TimeGate>> = {
   en: gate(EN),
   de: gate(DE, DE_WEEKDAY_ABBREVIATIONS),
   fr: gate(FR),
   es: gate(ES),
-} as const;
+};

@@ -7,7 +7,7 @@ import * as ja from 'chrono-node/ja';
 import * as ru from 'chrono-node/ru';
 import * as zh from 'chrono-node/zh';
 
-import { TIME_WORDS } from './time-gates.ts';
+import { TIME_WORDS, type TimeGate } from './time-gates.ts';
 
 /**
  * The time a query asks about: "two days ago", "last Tuesday", "this morning", "last week", "last
@@ -174,7 +174,7 @@ const HAN = /\p{Script=Han}/u;
  * through: the scripts' own where present, the Latin script's where the query has a digit or one
  * of the language's words of time (`time-gates.ts`); `script` is where each ran before the gates.
  */
-const PARSERS: readonly { parser: Chrono; gate: RegExp; script: RegExp }[] = [
+const PARSERS: readonly { parser: Chrono; gate: TimeGate; script: RegExp }[] = [
   { parser: withTimeOfYear(en.casual), gate: TIME_WORDS.en, script: ANY },
   { parser: de.casual, gate: TIME_WORDS.de, script: ANY },
   { parser: fr.casual, gate: TIME_WORDS.fr, script: ANY },
