@@ -165,22 +165,35 @@ function setBusyTimeout(db: Database, ms: number): void {
 }
 
 /**
- * `BEGIN IMMEDIATE`, waiting at most `waitMs` for another process's write lock (SQLite's busy
- * handler sleeps the thread: a long wait here would stop every other call of this process, the
- * reads included). Returns false when the lock stayed held (nothing begun), true once the write
- * transaction is open; throws (mapped) for anything else. The connection's busy timeout is put
- * back as it was.
+ * How long, in ms, SQLite's busy handler waits at each try within {@link tryBegin}. Its own
+ * handler sleeps 1, 2, 5, 10, 15… ms between tries, so a lock freed just after a try was seen up
+ * to 10 ms late: beside a process that writes one memory after another, its lock is free for a few
+ * ms at a time (while it embeds and syncs), and a `remember` waited for the next try.
+ */
+const TRY_EVERY_MS = 1;
+
+/**
+ * `BEGIN IMMEDIATE`, waiting at most `waitMs` for another process's write lock, tried about every
+ * {@link TRY_EVERY_MS} (SQLite's busy handler sleeps the thread: a long wait here would stop every
+ * other call of this process, the reads included). Returns false when the lock stayed held
+ * (nothing begun), true once the write transaction is open; throws (mapped) for anything else. The
+ * connection's busy timeout is put back as it was.
  */
 export function tryBegin(db: Database, waitMs: number, what: string): boolean {
   const before = Number(db.selectValue('PRAGMA busy_timeout'));
-  setBusyTimeout(db, waitMs);
+  const deadline = performance.now() + waitMs;
+  setBusyTimeout(db, Math.min(TRY_EVERY_MS, waitMs));
   try {
-    db.exec('BEGIN IMMEDIATE');
-    return true;
-  } catch (e) {
-    const mapped = mapSqliteError(e, what);
-    if (mapped.code === 'STORE_LOCKED') return false;
-    throw mapped;
+    for (;;) {
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        return true;
+      } catch (e) {
+        const mapped = mapSqliteError(e, what);
+        if (mapped.code !== 'STORE_LOCKED') throw mapped;
+        if (performance.now() >= deadline) return false;
+      }
+    }
   } finally {
     setBusyTimeout(db, before);
   }
