@@ -42,6 +42,7 @@ export {
 } from './recall/profiles.ts';
 export { WEAK_MATCH } from './recall/match.ts';
 export { DEFAULT_MIN_MATCH } from './recall/recall-options.ts';
+export { warmUpQueryReading } from './recall/query/warm-up.ts';
 export {
   deleteOpfsStore,
   recoverOpfsStore,
