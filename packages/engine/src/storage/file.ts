@@ -114,8 +114,11 @@ export async function openFileStorage(
   const { statSync } = await import('node:fs');
   const fsPromises = await import('node:fs/promises');
   const paths = await import('node:path');
-  const group = new GroupSync(path, paths.dirname(path), (file, flags) =>
-    fsPromises.open(file, flags),
+  const group = new GroupSync(
+    path,
+    paths.dirname(path),
+    (file, flags) => fsPromises.open(file, flags),
+    (file) => fsPromises.stat(file),
   );
   // Two processes (or connections) creating one new encrypted store at once: each picked its own
   // salt for an empty file, and all but the first find the first's salt in the header only when
@@ -224,7 +227,10 @@ function openConnection(
       return changed;
     },
     ...(key === undefined ? {} : keyHolder(nodeScrypt, key, (next) => rekeyFile(open, path, next))),
-    close: () => open.close(),
+    close: () => {
+      open.close();
+      void group.close();
+    },
   };
 }
 
