@@ -1,3 +1,4 @@
+import { asksSelf, relationsOf } from '@anamnesis/ranking';
 import { describe, expect, it } from 'vitest';
 
 import { warmUpQueryReading } from '../src/index.ts';
@@ -19,8 +20,11 @@ describe('warmUpQueryReading', () => {
       '"quoted phrase" here v1.2.3',
       'room 12 on 3/6',
       'the café 🍕 order',
+      'where do I live now',
+      "my sister's new phone number",
     ];
-    const read = () => queries.map((q) => [readTime(q, now), parseQuery(q, true)]);
+    const read = () =>
+      queries.map((q) => [readTime(q, now), parseQuery(q, true), asksSelf(q), relationsOf(q)]);
     const before = read();
     warmUpQueryReading();
     warmUpQueryReading();
