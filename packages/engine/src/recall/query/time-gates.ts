@@ -94,26 +94,43 @@ export interface TimeGate {
   test(query: string): boolean;
 }
 
+/** What every language's gate reads of a query: its lowercase, its words, a number of time. */
+interface QueryRead {
+  query: string;
+  lower: string;
+  /** Whether it holds a number in a form of time ({@link DIGITS}). */
+  digits: boolean;
+  /** Its words ({@link WORD}), and the parts of each hyphened one. */
+  words: string[];
+}
+/** The query read last: `readTime` asks each language's gate in turn about the same query. */
+let last: QueryRead | undefined;
+
+function read(query: string): QueryRead {
+  if (last?.query === query) return last;
+  const lower = query.toLowerCase();
+  const words: string[] = [];
+  for (const [word] of lower.matchAll(WORD)) {
+    words.push(word);
+    if (word.includes('-')) words.push(...word.split('-'));
+  }
+  return (last = { query, lower, digits: DIGITS.test(lower), words });
+}
+
 /**
  * A gate for one language: a number as a time could have it, one of its words standing alone (a
  * word of the query, or a part of a hyphened one), or a match of `more`. The words are looked up
  * in a set: a regular expression of every word took 1–2.5 ms to compile at its first query in Node
- * and more again at its second, when V8 compiles it to machine code. The query is lowercased once
- * and every pattern here is lowercase: a case-insensitive `\p{L}` is costly to compile.
+ * and more again at its second, when V8 compiles it to machine code. The query is lowercased and
+ * cut into words once for every gate, and every pattern here is lowercase: a case-insensitive
+ * `\p{L}` is costly to compile.
  */
 function gate(lines: readonly string[], more?: RegExp): TimeGate {
   const words = new Set(lines.join(' ').split(/\s+/u).filter(Boolean));
-  const said = (lower: string) => {
-    for (const [word] of lower.matchAll(WORD)) {
-      if (words.has(word)) return true;
-      if (word.includes('-') && word.split('-').some((part) => words.has(part))) return true;
-    }
-    return false;
-  };
   return {
     test(query) {
-      const lower = query.toLowerCase();
-      return DIGITS.test(lower) || said(lower) || (more?.test(lower) ?? false);
+      const q = read(query);
+      return q.digits || q.words.some((w) => words.has(w)) || (more?.test(q.lower) ?? false);
     },
   };
 }
