@@ -1,4 +1,4 @@
-import { VECTOR_SCAN_WASM } from './vector-scan-module.ts';
+import { scanKernel } from './scan-kernel.ts';
 
 type ScanI8 = (
   rows: number,
@@ -165,9 +165,9 @@ export class Int8Rows {
   /** A matrix for `dims`-dimensional rows, or `undefined` where WebAssembly SIMD is unavailable. */
   static create(dims: number, capacity: number): Int8Rows | undefined {
     try {
-      const bytes = Uint8Array.from(atob(VECTOR_SCAN_WASM), (c) => c.charCodeAt(0));
-      if (!WebAssembly.validate(bytes)) return undefined;
-      const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
+      const module = scanKernel();
+      if (!module) return undefined;
+      const instance = new WebAssembly.Instance(module);
       const exports = instance.exports as {
         memory: WebAssembly.Memory;
         scan_i8: ScanI8;
@@ -232,10 +232,17 @@ export class Int8Rows {
     this.#f32.set(q.scales, (this.#scalesOff() >> 2) + first);
     this.#l1.set(q.l1, first);
     this.#i8.set(q.rows, this.#rowsOff() + first * this.#stride);
+    // comparisons, not Math.max calls: at an open this runs once per part, mostly unoptimised
+    let maxScale = this.#maxScale;
+    let maxL1 = this.#maxL1;
     for (let r = 0; r < q.scales.length; r++) {
-      this.#maxScale = Math.max(this.#maxScale, q.scales[r]!);
-      this.#maxL1 = Math.max(this.#maxL1, q.l1[r]!);
+      const scale = q.scales[r]!;
+      const l1 = q.l1[r]!;
+      if (scale > maxScale) maxScale = scale;
+      if (l1 > maxL1) maxL1 = l1;
     }
+    this.#maxScale = maxScale;
+    this.#maxL1 = maxL1;
   }
 
   /**

@@ -2,7 +2,7 @@ import { AnamnesisError } from '@anamnesis/errors';
 import { assertVector } from '@anamnesis/ranking';
 import { Int8Rows, type QuantizedRows } from './int8-rows.ts';
 import { RowTable } from './row-table.ts';
-import { VECTOR_SCAN_WASM } from './vector-scan-module.ts';
+import { scanKernel } from './scan-kernel.ts';
 
 /** Default of {@link VectorIndexOptions.quantizedFrom}: below it the float32 scan is as fast. */
 const QUANTIZED_FROM = 4096;
@@ -71,9 +71,9 @@ type Scan = (rows: number, query: number, out: number, n: number, stride: number
 /** The SIMD kernel, or `undefined` where WebAssembly SIMD is unavailable. */
 function loadKernel(): { memory: WebAssembly.Memory; scan: Scan } | undefined {
   try {
-    const bytes = Uint8Array.from(atob(VECTOR_SCAN_WASM), (c) => c.charCodeAt(0));
-    if (!WebAssembly.validate(bytes)) return undefined;
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
+    const module = scanKernel();
+    if (!module) return undefined;
+    const instance = new WebAssembly.Instance(module);
     const exports = instance.exports as { memory: WebAssembly.Memory; scan: Scan };
     return { memory: exports.memory, scan: exports.scan };
   } catch {
