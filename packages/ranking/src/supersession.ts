@@ -148,9 +148,9 @@ for (const r of RELATION_WORDS)
  * Two words that name a relation where neither alone does: "moved to Leeds" is a new home,
  * "moved my account" is not, nor "after the move".
  */
-const RELATION_PAIRS: readonly [relation: string, first: RegExp, second: RegExp][] = [
-  ['home', /^mov(?:e|ed|es|ing)$/u, /^(?:to|into|in|again|house|home|out)$/u],
-  ['home', /^relocat(?:e|ed|ing)$/u, /^(?:to|again)$/u],
+const RELATION_PAIRS: readonly [relation: string, first: ReadonlySet<string>, second: RegExp][] = [
+  ['home', new Set(['move', 'moved', 'moves', 'moving']), /^(?:to|into|in|again|house|home|out)$/u],
+  ['home', new Set(['relocate', 'relocated', 'relocating']), /^(?:to|again)$/u],
 ];
 
 /** The relations a text speaks of, each with the positions of its words. */
@@ -160,7 +160,7 @@ function relationsAt(words: readonly string[]): Map<string, number[]> {
   words.forEach((w, i) => {
     for (const name of WORD_RELATIONS.get(singular(w)) ?? []) add(name, i);
     for (const [name, first, second] of RELATION_PAIRS)
-      if (first.test(w) && second.test(words[i + 1] ?? '')) add(name, i);
+      if (first.has(w) && second.test(words[i + 1] ?? '')) add(name, i);
   });
   return out;
 }
@@ -219,7 +219,7 @@ function statementOf(text: string): Statement {
 const MAY_STATE_RELATION = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:${[
     ...WORD_RELATIONS.keys(),
-    ...['move', 'moved', 'moves', 'moving', 'relocate', 'relocated', 'relocating'],
+    ...RELATION_PAIRS.flatMap(([, first]) => [...first]),
   ]
     .sort((a, b) => b.length - a.length)
     .map((w) => w.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'))
