@@ -681,8 +681,13 @@ test("the model's files are kept in OPFS by their SHA-256: a reload fetches none
       id: string;
       similarity: number;
     }[];
+    // not ASCII: the full tokenizer, which reads tokenizer.json when it is first needed
+    const other = ok(await c.call('a', 'recall', ['meine Kätzchen', { noCache: true }])) as {
+      id: string;
+      similarity: number;
+    }[];
     ok(await c.close('a'));
-    return hits.map((h) => [h.id, h.similarity]);
+    return [...hits, ...other].map((h) => [h.id, h.similarity]);
   };
 
   let c = await openClientPage(page);
@@ -693,7 +698,9 @@ test("the model's files are kept in OPFS by their SHA-256: a reload fetches none
   expect(first[0]![0]).toBe('cat');
   expect(first[0]![1]).toBeGreaterThan(0); // the model answered, not the lexical legs alone
   expect([...new Set(fetched)].sort()).toEqual([...kept].sort());
-  expect(await keptNames()).toEqual(kept.map(digest).sort());
+  // and the tokenizer as the shortcut reads it, packed, kept between tasks after the open
+  const packed = `${digest('tokenizer.json')}.word-piece-1`;
+  await expect.poll(keptNames).toEqual([...kept.map(digest), packed].sort());
 
   // a reload (a new worker): every file from its copy, the same answers
   fetched.length = 0;
@@ -701,16 +708,30 @@ test("the model's files are kept in OPFS by their SHA-256: a reload fetches none
   expect(await answers(c)).toEqual(first);
   expect(fetched).toEqual([]);
 
-  // a copy damaged (same size, other bytes): fetched again and kept again, the same answers
-  await page.evaluate(async (name) => {
-    const dir = await (
-      await navigator.storage.getDirectory()
-    ).getDirectoryHandle('.anamnesis-models');
-    const handle = await dir.getFileHandle(name);
-    const writable = await handle.createWritable({ keepExistingData: true });
-    await writable.write({ type: 'write', position: 1000, data: new Uint8Array(64).fill(7) });
-    await writable.close();
-  }, digest('onnx/model_quantized.onnx'));
+  // a copy damaged (same size, other bytes): fetched again and kept again, the same answers;
+  // the packed tokenizer damaged: read from tokenizer.json's copy and packed again
+  const damage = (name: string) =>
+    page.evaluate(async (name) => {
+      const dir = await (
+        await navigator.storage.getDirectory()
+      ).getDirectoryHandle('.anamnesis-models');
+      const handle = await dir.getFileHandle(name);
+      const writable = await handle.createWritable({ keepExistingData: true });
+      await writable.write({ type: 'write', position: 1000, data: new Uint8Array(64).fill(7) });
+      await writable.close();
+    }, name);
+  const damaged = (name: string) =>
+    page.evaluate(async (name) => {
+      const dir = await (
+        await navigator.storage.getDirectory()
+      ).getDirectoryHandle('.anamnesis-models');
+      const file = await (await dir.getFileHandle(name)).getFile();
+      const bytes = new Uint8Array(await file.slice(1000, 1064).arrayBuffer());
+      return bytes.every((b) => b === 7);
+    }, name);
+  await damage(digest('onnx/model_quantized.onnx'));
+  await damage(packed);
+  expect(await damaged(packed)).toBe(true);
   c = await openClientPage(page, { clear: false });
   expect(await answers(c)).toEqual(first);
   expect(fetched).toEqual(['onnx/model_quantized.onnx']);
@@ -718,6 +739,8 @@ test("the model's files are kept in OPFS by their SHA-256: a reload fetches none
   c = await openClientPage(page, { clear: false });
   expect(await answers(c)).toEqual(first);
   expect(fetched).toEqual([]);
+  expect(await damaged(packed)).toBe(false);
+  expect(await keptNames()).toEqual([...kept.map(digest), packed].sort());
 });
 
 test.describe('the example app (apps/example, built by its own Vite config with anamnesis())', () => {

@@ -6,7 +6,12 @@ import { mulberry32 } from '@anamnesis/ranking';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { asciiWordPiece } from '../src/embedding/ascii-word-piece.ts';
+import {
+  asciiWordPiece,
+  packWordPiece,
+  readWordPiece,
+  unpackWordPiece,
+} from '../src/embedding/ascii-word-piece.ts';
 
 let json: Record<string, unknown>;
 let config: Record<string, unknown>;
@@ -20,7 +25,7 @@ beforeAll(async () => {
   json = await read(STATIC_MODEL_FILES.tokenizer);
   config = await read(STATIC_MODEL_FILES.tokenizerConfig);
   tokenizer = new Tokenizer(json, config);
-  shortcut = asciiWordPiece(json, config)!;
+  shortcut = asciiWordPiece(readWordPiece(json, config)!);
 });
 
 /** Characters a random text is drawn from: printable ASCII (more spaces), tab, line feed, CR. */
@@ -89,7 +94,7 @@ describe('asciiWordPiece', () => {
       post_processor: { type: 'BertProcessing', sep: ['[SEP]', 3], cls: ['[CLS]', 2] },
     };
     const full = new Tokenizer(other, config);
-    const fast = asciiWordPiece(other, config)!;
+    const fast = asciiWordPiece(readWordPiece(other, config)!);
     for (const text of [
       'the constructor of toString',
       'hasOwnProperty __proto__ valueOf',
@@ -102,14 +107,36 @@ describe('asciiWordPiece', () => {
 
   it('declines tokenizers of another kind', () => {
     const other = { ...json, normalizer: { ...(json.normalizer as object), lowercase: false } };
-    expect(asciiWordPiece(other, config)).toBeUndefined();
-    expect(asciiWordPiece({ ...json, pre_tokenizer: null }, config)).toBeUndefined();
-    expect(asciiWordPiece(json, { ...config, remove_space: true })).toBeUndefined();
+    expect(readWordPiece(other, config)).toBeUndefined();
+    expect(readWordPiece({ ...json, pre_tokenizer: null }, config)).toBeUndefined();
+    expect(readWordPiece(json, { ...config, remove_space: true })).toBeUndefined();
     const model = json.model as Record<string, unknown>;
     expect(
-      asciiWordPiece({ ...json, model: { ...model, unk_token: '[NOPE]' } }, config),
+      readWordPiece({ ...json, model: { ...model, unk_token: '[NOPE]' } }, config),
     ).toBeUndefined();
     const post = { type: 'TemplateProcessing', single: [{ SpecialToken: { id: '[X]' } }] };
-    expect(asciiWordPiece({ ...json, post_processor: post }, config)).toBeUndefined();
+    expect(readWordPiece({ ...json, post_processor: post }, config)).toBeUndefined();
+  });
+
+  it('reads the same ids from its packed form, and refuses packed bytes that are cut or altered', () => {
+    const prepared = readWordPiece(json, config)!;
+    const packed = packWordPiece(prepared)!;
+    const unpacked = unpackWordPiece(packed)!;
+    expect(unpacked.shortcut).toEqual(prepared.shortcut);
+    const fast = asciiWordPiece(unpacked);
+    const random = mulberry32(20261208);
+    for (let n = 0; n < 300; n++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 30) }, () =>
+        random() < 0.5
+          ? WORDS[Math.floor(random() * WORDS.length)]!
+          : LETTERS[Math.floor(random() * LETTERS.length)]!,
+      ).join(random() < 0.5 ? ' ' : '');
+      expect(fast(text), text).toEqual(shortcut(text)); // undefined alike on an added token
+    }
+    expect(unpackWordPiece(packed.subarray(0, packed.length - 1))).toBeUndefined();
+    expect(unpackWordPiece(packed.subarray(0, 3))).toBeUndefined();
+    const altered = packed.slice();
+    altered[4] = 0x7b + 1; // the shortcut's JSON no longer parses
+    expect(unpackWordPiece(altered)).toBeUndefined();
   });
 });

@@ -18,6 +18,7 @@ import {
   NEIGHBOURS_PER_WORD,
   WordNeighbours,
 } from '../src/embedding/word-neighbours.ts';
+import { objectVocabulary } from '../src/embedding/vocabulary.ts';
 import { defaultEmbedder } from './helpers.ts';
 
 /** Exact neighbours by brute force over every row (what `WordNeighbours` must return). */
@@ -72,7 +73,7 @@ describe('WordNeighbours', () => {
     const plain: Record<string, number> = {};
     for (const [w, i] of Object.entries(vocab))
       plain[w.startsWith('##') ? w : w.replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!)] = i;
-    const n = new WordNeighbours(plain, table, scales, dims);
+    const n = new WordNeighbours(objectVocabulary(plain), table, scales, dims);
     let nonEmpty = 0;
     for (const word of Object.keys(plain)
       .filter((w) => !w.startsWith('##'))
@@ -137,8 +138,8 @@ describe("the default model's shipped neighbour table", () => {
     };
     expect(WordNeighbours.tableFits(table, shape)).toBe(true);
     const { table: rows, scale, dims } = weights;
-    const searched = new WordNeighbours(vocab, rows, scale, dims);
-    const shipped = new WordNeighbours(vocab, rows, scale, dims, table);
+    const searched = new WordNeighbours(objectVocabulary(vocab), rows, scale, dims);
+    const shipped = new WordNeighbours(objectVocabulary(vocab), rows, scale, dims, table);
     // every 97th token (plain words, pieces, numbers, words without neighbours) and some known ones
     const tokens = Object.keys(vocab).filter((_, i) => i % 97 === 0);
     tokens.push('accident', 'holiday', 'car', 'passport', '2019');

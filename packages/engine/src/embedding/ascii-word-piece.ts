@@ -8,8 +8,15 @@
  * own, and WordPiece of each word (longest match first, looked up in the parsed vocabulary object);
  * a word's pieces depend on the word alone, so they are kept. Anything else (a non-ASCII or control
  * character, or the text of an added token such as `[CLS]` anywhere in the text) answers
- * `undefined`: the caller runs the full tokenizer.
+ * `undefined`: the caller runs the full tokenizer. What it reads of the tokenizer can be kept packed
+ * ({@link packWordPiece}), so that a later start reads neither `tokenizer.json` nor its vocabulary.
  */
+import {
+  objectVocabulary,
+  packVocabulary,
+  unpackVocabulary,
+  type Vocabulary,
+} from './vocabulary.ts';
 
 /** Words whose pieces are kept, at most; the cache starts afresh beyond that. */
 const MAX_CACHED_WORDS = 1 << 17;
@@ -77,18 +84,45 @@ function specialIds(
   return sequences === 1 ? { prefix, suffix } : undefined;
 }
 
+/** What the shortcut reads of a WordPiece tokenizer, besides its vocabulary. */
+export interface WordPieceShortcut {
+  /** The ids the post-processor puts before a sequence (`[CLS]`). */
+  prefix: number[];
+  /** The ids it puts after one (`[SEP]`). */
+  suffix: number[];
+  /** The unknown token's id. */
+  unk: number;
+  /** What a word's pieces after its first start with (`##`). */
+  continuing: string;
+  /** Longer words are one unknown token. */
+  maxChars: number;
+  /** The added tokens' texts: a text holding one is the full tokenizer's. */
+  addedTexts: string[];
+}
+
+/** A WordPiece tokenizer as the shortcut reads it. */
+export interface PreparedWordPiece {
+  shortcut: WordPieceShortcut;
+  vocabulary: Vocabulary;
+}
+
+/** Whether `tokenizer_config.json` leaves the shortcut to hold (it asks for no other text handling). */
+export function wordPieceConfigFits(tokenizerConfig: Record<string, unknown>): boolean {
+  return (
+    tokenizerConfig.remove_space !== true && tokenizerConfig.do_lowercase_and_remove_accent !== true
+  );
+}
+
 /**
- * The shortcut for the tokenizer `tokenizerJson` and `tokenizerConfig` describe, or `undefined`
- * when it is not of the BERT kind this reproduces: a `BertNormalizer` that cleans and lower-cases,
- * the `BertPreTokenizer`, a `WordPiece` model whose unknown token is in its vocabulary, a template
- * or BERT post-processor, no normalised added tokens. The function returns what
- * `new Tokenizer(tokenizerJson, tokenizerConfig).encode(text).ids` gives for printable ASCII text
- * (with tab, line feed and carriage return), else `undefined`.
+ * What the shortcut reads of the tokenizer `tokenizerJson` and `tokenizerConfig` describe, or
+ * `undefined` when it is not of the BERT kind this reproduces: a `BertNormalizer` that cleans and
+ * lower-cases, the `BertPreTokenizer`, a `WordPiece` model whose unknown token is in its
+ * vocabulary, a template or BERT post-processor, no normalised added tokens.
  */
-export function asciiWordPiece(
+export function readWordPiece(
   tokenizerJson: Record<string, unknown>,
   tokenizerConfig: Record<string, unknown>,
-): ((text: string) => number[] | undefined) | undefined {
+): PreparedWordPiece | undefined {
   const json = tokenizerJson as TokenizerJson;
   const model = json.model;
   if (
@@ -100,8 +134,7 @@ export function asciiWordPiece(
     typeof model.vocab !== 'object' ||
     model.vocab === null ||
     !json.post_processor ||
-    tokenizerConfig.remove_space === true ||
-    tokenizerConfig.do_lowercase_and_remove_accent === true
+    !wordPieceConfigFits(tokenizerConfig)
   )
     return undefined;
   const added = json.added_tokens ?? [];
@@ -109,21 +142,76 @@ export function asciiWordPiece(
   const addedTexts = added.map((t) => t.content as string).filter((c) => c.length > 0);
   const around = specialIds(json.post_processor);
   if (!around) return undefined;
-  const { prefix, suffix } = around;
-
-  // The vocabulary as parsed: an own property per token (`Object.hasOwn`, so `constructor` and
-  // the like are tokens only when the vocabulary has them).
-  const vocab = model.vocab as Record<string, unknown>;
-  const idOf = (token: string): number | undefined => {
-    const id = Object.hasOwn(vocab, token) ? vocab[token] : undefined;
-    return typeof id === 'number' ? id : undefined;
-  };
-  const unk = typeof model.unk_token === 'string' ? idOf(model.unk_token) : undefined;
+  // The vocabulary as parsed: an own property per token (so `constructor` and the like are
+  // tokens only when the vocabulary has them).
+  const vocabulary = objectVocabulary(model.vocab as Record<string, unknown>);
+  const unk = typeof model.unk_token === 'string' ? vocabulary.idOf(model.unk_token) : undefined;
   if (unk === undefined) return undefined;
   const continuing =
     typeof model.continuing_subword_prefix === 'string' ? model.continuing_subword_prefix : '##';
   const maxChars =
     typeof model.max_input_chars_per_word === 'number' ? model.max_input_chars_per_word : 100;
+  return {
+    shortcut: { ...around, unk, continuing, maxChars, addedTexts },
+    vocabulary,
+  };
+}
+
+/**
+ * `prepared` as bytes: its shortcut as JSON (its UTF-8 length first, 32 bits little-endian,
+ * padded to 4 bytes), then its vocabulary packed ({@link packVocabulary}). `undefined` where the
+ * vocabulary cannot be packed.
+ */
+export function packWordPiece(prepared: PreparedWordPiece): Uint8Array | undefined {
+  const vocabulary = packVocabulary(prepared.vocabulary);
+  if (!vocabulary) return undefined;
+  const json = new TextEncoder().encode(JSON.stringify(prepared.shortcut));
+  const head = 4 + Math.ceil(json.length / 4) * 4;
+  const out = new Uint8Array(head + vocabulary.length);
+  new DataView(out.buffer).setUint32(0, json.length, true);
+  out.set(json, 4);
+  out.set(vocabulary, head);
+  return out;
+}
+
+/** The tokenizer {@link packWordPiece} packed into `bytes`, or `undefined` when they are not one. */
+export function unpackWordPiece(bytes: Uint8Array): PreparedWordPiece | undefined {
+  try {
+    const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.length).getUint32(0, true);
+    const head = 4 + Math.ceil(length / 4) * 4;
+    if (head > bytes.length) return undefined;
+    const shortcut = JSON.parse(
+      new TextDecoder().decode(bytes.subarray(4, 4 + length)),
+    ) as WordPieceShortcut;
+    const ids = (x: unknown) => Array.isArray(x) && x.every((id) => Number.isInteger(id));
+    if (
+      !ids(shortcut.prefix) ||
+      !ids(shortcut.suffix) ||
+      !Number.isInteger(shortcut.unk) ||
+      typeof shortcut.continuing !== 'string' ||
+      typeof shortcut.maxChars !== 'number' ||
+      !Array.isArray(shortcut.addedTexts) ||
+      !shortcut.addedTexts.every((t) => typeof t === 'string')
+    )
+      return undefined;
+    const vocabulary = unpackVocabulary(bytes.subarray(head));
+    return vocabulary ? { shortcut, vocabulary } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The shortcut tokenizer of `prepared` (see {@link readWordPiece}): for printable ASCII text (with
+ * tab, line feed and carriage return) it returns what
+ * `new Tokenizer(tokenizerJson, tokenizerConfig).encode(text).ids` gives, else `undefined`.
+ */
+export function asciiWordPiece({
+  shortcut,
+  vocabulary,
+}: PreparedWordPiece): (text: string) => number[] | undefined {
+  const { prefix, suffix, unk, continuing, maxChars, addedTexts } = shortcut;
+  const idOf = (token: string) => vocabulary.idOf(token);
 
   /** WordPiece of one lower-case ASCII word or punctuation character: longest match first. */
   const wordPiece = (word: string): readonly number[] => {

@@ -4,12 +4,19 @@
  * In Chromium the model's files (~5.5 MB for the default model) come from the HTTP cache in about
  * 300 ms at each open, and the store's own OPFS calls wait behind them; read through sync access
  * handles the same bytes take ~35 ms. The model root's manifest (`manifest.json`, written with the
- * model: each file's size and SHA-256) says which bytes a file must have: a kept copy is used when
- * its size and digest match the manifest's, and a file fetched is kept when it matches it. So a
- * copy is never older or other than what the app serves, and a torn or damaged one is fetched
- * again. Anything unavailable (no manifest, no sync access handles, no `crypto.subtle`, a file
- * another worker holds) means a plain fetch, as without the cache. Copies no manifest names any
- * more (an older model) are deleted once the model is read.
+ * model: each file's size and SHA-256) says which bytes a file must have: a file fetched is kept
+ * when it matches it, and a kept copy is used when it still holds what was kept. So a copy is
+ * never older or other than what the app serves, and a torn or damaged one is fetched again.
+ * Anything unavailable (no manifest, no sync access handles, no `crypto.subtle`, a file another
+ * worker holds) means a plain fetch, as without the cache. Copies no manifest names any more (an
+ * older model) are deleted once the model is read.
+ *
+ * A copy ends with a trailer ({@link TRAILER_BYTES}: a mark, the length and a checksum of the
+ * bytes before it), checked at each read instead of the SHA-256: Chromium's WebCrypto digests on
+ * the worker's own thread, 30–38 ms for the default model's files at every open on a 2-core
+ * machine, where the checksum takes a few. The SHA-256 is checked once, before a file is kept.
+ * The same folder keeps what is derived from a model file (see {@link ModelFileCache.readDerived}),
+ * under the file's digest and a name for what was derived.
  */
 import { bytesToHex } from '@noble/hashes/utils.js';
 
@@ -40,8 +47,69 @@ type FileHandle = FileSystemFileHandle & {
 export interface ModelFileCache {
   /** `file` of `model` (relative to the model's folder): the kept copy, or `fetch()`'s bytes. */
   read(model: string, file: string, fetch: () => Promise<Uint8Array>): Promise<Uint8Array>;
-  /** Deletes the kept copies that the manifest does not name. Never fails. */
+  /**
+   * What was kept as `kind` (a name of letters, digits and `-`) derived from `file` of `model` as
+   * the manifest names it, if it is still whole; `undefined` otherwise (never kept, another
+   * version of the file, torn, damaged, or no manifest entry).
+   */
+  readDerived(model: string, file: string, kind: string): Promise<Uint8Array | undefined>;
+  /** Keeps `bytes` as `kind` derived from `file` of `model` (see `readDerived`). Never fails. */
+  keepDerived(model: string, file: string, kind: string, bytes: Uint8Array): Promise<void>;
+  /** Deletes the kept copies, and what was derived from them, that the manifest does not name. Never fails. */
   prune(): Promise<void>;
+}
+
+/** Bytes after a kept copy: a mark (4), the length of the copy (4) and its checksum (16). */
+const TRAILER_BYTES = 24;
+/** The trailer's first four bytes, "akc1" (a kept copy, trailer format 1). */
+const TRAILER_MARK = 0x31636b61;
+
+/**
+ * A 128-bit checksum of `bytes`: four lanes of multiply-rotate over its 32-bit words (a word
+ * changed changes its lane's state from there on: each step is a bijection), then the bytes
+ * after the last whole 16. Not a cryptographic digest: it finds a torn or damaged copy, which
+ * is what it is for (the copy's SHA-256 was checked when it was kept).
+ */
+function checksum(bytes: Uint8Array): Int32Array {
+  // an aligned view where the bytes are aligned (a fresh read is), else a copy
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const words = new Int32Array(aligned.buffer, aligned.byteOffset, aligned.length >>> 2);
+  const whole = words.length & ~3;
+  let a = 0x243f6a88 ^ bytes.length;
+  let b = 0x85a308d3 | 0;
+  let c = 0x13198a2e;
+  let d = 0x03707344;
+  for (let i = 0; i < whole; i += 4) {
+    a = Math.imul(a ^ words[i]!, 0x85ebca77);
+    a = (a << 13) | (a >>> 19);
+    b = Math.imul(b ^ words[i + 1]!, 0x85ebca77);
+    b = (b << 13) | (b >>> 19);
+    c = Math.imul(c ^ words[i + 2]!, 0x85ebca77);
+    c = (c << 13) | (c >>> 19);
+    d = Math.imul(d ^ words[i + 3]!, 0x85ebca77);
+    d = (d << 13) | (d >>> 19);
+  }
+  for (let i = whole * 4; i < bytes.length; i++) {
+    a = Math.imul(a ^ bytes[i]!, 0xc2b2ae3d);
+    a = (a << 17) | (a >>> 15);
+  }
+  return Int32Array.of(a, b, c, d);
+}
+
+/** The trailer kept after `bytes`. */
+function trailerOf(bytes: Uint8Array): Uint8Array {
+  const trailer = new Uint8Array(TRAILER_BYTES);
+  const view = new DataView(trailer.buffer);
+  view.setUint32(0, TRAILER_MARK, true);
+  view.setUint32(4, bytes.length, true);
+  checksum(bytes).forEach((lane, i) => view.setInt32(8 + 4 * i, lane, true));
+  return trailer;
+}
+
+/** Whether `trailer` is the one kept after `bytes`. */
+function trailerFits(bytes: Uint8Array, trailer: Uint8Array): boolean {
+  const expected = trailerOf(bytes);
+  return trailer.length === TRAILER_BYTES && trailer.every((b, i) => b === expected[i]);
 }
 
 /** Hex SHA-256 of `bytes` (WebCrypto: off the worker's thread). */
@@ -106,21 +174,27 @@ async function accessHandle(handle: FileHandle): Promise<SyncAccessHandle | unde
   return got;
 }
 
-/** The kept copy of `entry`, if it has its size and digest. */
+/**
+ * The bytes kept as `name`, if the file holds them whole: `bytes` of them (any length when
+ * undefined) and the trailer that fits them.
+ */
 async function readKept(
   dir: FileSystemDirectoryHandle,
-  entry: ManifestEntry,
+  name: string,
+  bytes?: number,
 ): Promise<Uint8Array | undefined> {
   let access: SyncAccessHandle | undefined;
   try {
-    const handle = (await dir.getFileHandle(entry.sha256)) as FileHandle;
+    const handle = (await dir.getFileHandle(name)) as FileHandle;
     access = await accessHandle(handle);
-    if (!access || access.getSize() !== entry.bytes) return undefined;
-    const bytes = new Uint8Array(entry.bytes);
-    if (access.read(bytes, { at: 0 }) !== entry.bytes) return undefined;
-    access.close();
-    access = undefined;
-    return (await sha256(bytes)) === entry.sha256 ? bytes : undefined;
+    if (!access) return undefined;
+    const size = access.getSize() - TRAILER_BYTES;
+    if (size < 0 || (bytes !== undefined && size !== bytes)) return undefined;
+    const kept = new Uint8Array(size);
+    const trailer = new Uint8Array(TRAILER_BYTES);
+    if (access.read(kept, { at: 0 }) !== size) return undefined;
+    if (access.read(trailer, { at: size }) !== TRAILER_BYTES) return undefined;
+    return trailerFits(kept, trailer) ? kept : undefined;
   } catch {
     return undefined; // absent, held by another worker, or unreadable: fetched instead
   } finally {
@@ -128,25 +202,31 @@ async function readKept(
   }
 }
 
-/** Keeps `bytes` as the copy of `entry` (they were checked against it). Never fails. */
+/** Keeps `bytes` as `name`, with their trailer. Never fails. */
 async function keep(
   dir: FileSystemDirectoryHandle,
-  entry: ManifestEntry,
+  name: string,
   bytes: Uint8Array,
 ): Promise<void> {
   let access: SyncAccessHandle | undefined;
   try {
-    const handle = (await dir.getFileHandle(entry.sha256, { create: true })) as FileHandle;
+    const handle = (await dir.getFileHandle(name, { create: true })) as FileHandle;
     access = await accessHandle(handle);
     if (!access) return;
     access.truncate(0);
     access.write(bytes, { at: 0 });
+    access.write(trailerOf(bytes), { at: bytes.length });
     access.flush();
   } catch {
     // no room, or another worker is writing the same copy: it stays a fetch
   } finally {
     access?.close();
   }
+}
+
+/** The name of `kind` derived from the file of digest `sha256`. */
+function derivedName(sha256: string, kind: string): string | undefined {
+  return /^[a-z0-9-]+$/.test(kind) ? `${sha256}.${kind}` : undefined;
 }
 
 /**
@@ -171,12 +251,22 @@ export async function modelFileCache(rootUrl: URL): Promise<ModelFileCache | und
     async read(model, file, fetchFile) {
       const entry = manifest.get(`${model}/${file}`);
       if (!entry) return fetchFile();
-      const kept = await readKept(dir, entry);
+      const kept = await readKept(dir, entry.sha256, entry.bytes);
       if (kept) return kept;
       const fetched = await fetchFile();
       if (fetched.length === entry.bytes && (await sha256(fetched)) === entry.sha256)
-        await keep(dir, entry, fetched);
+        await keep(dir, entry.sha256, fetched);
       return fetched;
+    },
+    async readDerived(model, file, kind) {
+      const entry = manifest.get(`${model}/${file}`);
+      const name = entry && derivedName(entry.sha256, kind);
+      return name ? readKept(dir, name) : undefined;
+    },
+    async keepDerived(model, file, kind, bytes) {
+      const entry = manifest.get(`${model}/${file}`);
+      const name = entry && derivedName(entry.sha256, kind);
+      if (name) await keep(dir, name, bytes);
     },
     async prune() {
       const named = new Set([...manifest.values()].map((e) => e.sha256));
@@ -185,7 +275,7 @@ export async function modelFileCache(rootUrl: URL): Promise<ModelFileCache | und
         for await (const name of (
           dir as FileSystemDirectoryHandle & { keys(): AsyncIterable<string> }
         ).keys())
-          if (!named.has(name)) names.push(name);
+          if (!named.has(name.split('.')[0]!)) names.push(name);
         for (const name of names) await dir.removeEntry(name).catch(() => undefined);
       } catch {
         // a folder that cannot be listed keeps its files

@@ -24,9 +24,17 @@ import {
 import { AnamnesisError } from '@anamnesis/errors';
 import type { Tokenizer } from '@huggingface/tokenizers';
 
-import { asciiWordPiece } from './ascii-word-piece.ts';
+import {
+  asciiWordPiece,
+  packWordPiece,
+  readWordPiece,
+  unpackWordPiece,
+  wordPieceConfigFits,
+  type PreparedWordPiece,
+} from './ascii-word-piece.ts';
 import { modelFileCache, type ModelFileCache } from './model-file-cache.ts';
 import { unitOf } from './pooling.ts';
+import { objectVocabulary, type Vocabulary } from './vocabulary.ts';
 import { WordNeighbours } from './word-neighbours.ts';
 import {
   checkLanguages,
@@ -34,6 +42,14 @@ import {
   type Embedder,
   type TransformersEmbedderOptions,
 } from './embedder.ts';
+
+/** The vocabulary of a parsed `tokenizer.json`'s `model`, where it has an object of one. */
+function wordsOf(model: { vocab?: unknown } | undefined): Vocabulary | undefined {
+  const vocab = model?.vocab;
+  return typeof vocab === 'object' && vocab !== null
+    ? objectVocabulary(vocab as Record<string, unknown>)
+    : undefined;
+}
 
 /** The `anamnesis.kind` a model's `config.json` declares when this embedder can run it. */
 export const STATIC_MODEL_KIND = 'static-embedding';
@@ -112,6 +128,12 @@ async function fileCache(root: string): Promise<ModelFileCache | undefined> {
     return undefined;
   }
 }
+
+/**
+ * The name under which the shortcut's reading of `tokenizer.json` ({@link packWordPiece}) is kept
+ * beside the model's files; a new layout of it gets a new name.
+ */
+const PACKED_WORD_PIECE = 'word-piece-1';
 
 function parseJson(bytes: Uint8Array, file: string): Record<string, unknown> {
   try {
@@ -230,35 +252,12 @@ export async function createStaticEmbedder(
   }
   const device = requested === 'auto' ? (isNode() ? 'cpu' : 'wasm') : requested;
   const model = options.model;
-  const files = [
-    STATIC_MODEL_FILES.tokenizer,
-    STATIC_MODEL_FILES.tokenizerConfig,
-    STATIC_MODEL_FILES.weights,
-  ] as const;
-  let tokenizerJson: Record<string, unknown>;
+  let tokenizerJson: Promise<Record<string, unknown>> | undefined;
   let tokenizerConfig: Record<string, unknown>;
-  let tokenizeAscii: ReturnType<typeof asciiWordPiece>;
+  let prepared: PreparedWordPiece | undefined;
   let weights: ReturnType<typeof readStaticWeights>;
   let maxTokens: number;
   let tokenizer: Promise<Tokenizer> | undefined;
-  /** The full tokenizer, built at its first use (a corrupt `tokenizer.json` then fails that call). */
-  const fullTokenizer = (): Promise<Tokenizer> =>
-    (tokenizer ??= import('@huggingface/tokenizers').then(
-      ({ Tokenizer }) => {
-        try {
-          return new Tokenizer(tokenizerJson, tokenizerConfig);
-        } catch (e) {
-          throw loadFailed(new FileError(STATIC_MODEL_FILES.tokenizer, 'corrupt', messageOf(e)));
-        }
-      },
-      (e: unknown) => {
-        throw new AnamnesisError(
-          'MODEL_LOAD_FAILED',
-          `${model}: the tokenizer library could not be loaded (${messageOf(e)})`,
-          { cause: e, details: { model, device } },
-        );
-      },
-    ));
   function loadFailed(e: FileError): AnamnesisError {
     const what = e.reason === 'missing' ? 'file is missing' : 'file is corrupt or unreadable';
     return new AnamnesisError('MODEL_LOAD_FAILED', `${model}: ${e.file}: ${what} (${e.message})`, {
@@ -268,11 +267,42 @@ export async function createStaticEmbedder(
   }
   const languagesRead = languagesOption ?? modelLanguages(root, model);
   const cache = await fileCache(root);
+  /** While the load runs: its files are reported to `onProgress` (a caller's, gone after it). */
+  let loading = true;
   /** A model file: through the kept copies where there are any, else read as it is served. */
-  const modelFile = (file: string): Promise<Uint8Array> =>
-    cache
+  const modelFile = async (file: string): Promise<Uint8Array> => {
+    const bytes = await (cache
       ? cache.read(model, file, () => readFile(root, model, file))
-      : readFile(root, model, file);
+      : readFile(root, model, file));
+    if (loading)
+      options.onProgress?.({ phase: 'model', loaded: bytes.length, total: bytes.length, file });
+    return bytes;
+  };
+  /** `tokenizer.json`, parsed: read at the load, or at the first need where the load did not. */
+  const readTokenizerJson = (): Promise<Record<string, unknown>> =>
+    (tokenizerJson ??= modelFile(STATIC_MODEL_FILES.tokenizer).then((bytes) =>
+      parseJson(bytes, STATIC_MODEL_FILES.tokenizer),
+    ));
+  /** The full tokenizer, built at its first use (a corrupt `tokenizer.json` then fails that call). */
+  const fullTokenizer = (): Promise<Tokenizer> =>
+    (tokenizer ??= Promise.all([
+      readTokenizerJson().catch((e: unknown) => {
+        throw e instanceof FileError ? loadFailed(e) : e;
+      }),
+      import('@huggingface/tokenizers').catch((e: unknown) => {
+        throw new AnamnesisError(
+          'MODEL_LOAD_FAILED',
+          `${model}: the tokenizer library could not be loaded (${messageOf(e)})`,
+          { cause: e, details: { model, device } },
+        );
+      }),
+    ]).then(([json, { Tokenizer }]) => {
+      try {
+        return new Tokenizer(json, tokenizerConfig);
+      } catch (e) {
+        throw loadFailed(new FileError(STATIC_MODEL_FILES.tokenizer, 'corrupt', messageOf(e)));
+      }
+    }));
   // optional: a model without one (or with one that does not fit) searches its table per word
   const neighbourTable = modelFile(NEIGHBOUR_TABLE_FILE).then(
     (bytes) => {
@@ -284,23 +314,37 @@ export async function createStaticEmbedder(
     },
     () => undefined,
   );
+  // What the shortcut read of `tokenizer.json` at an earlier start, kept packed: a start that
+  // finds it reads neither `tokenizer.json` nor its vocabulary (see `vocabulary.ts`).
+  const keptWordPiece = cache
+    ?.readDerived(model, STATIC_MODEL_FILES.tokenizer, PACKED_WORD_PIECE)
+    .then((bytes) => (bytes ? unpackWordPiece(bytes) : undefined));
+  // read beside the others where nothing packed can stand in for it
+  if (!keptWordPiece) readTokenizerJson().catch(() => undefined);
   try {
-    const [tokenizerBytes, configBytes, onnxBytes] = await Promise.all(
-      files.map(async (file) => {
-        const bytes = await modelFile(file);
-        options.onProgress?.({ phase: 'model', loaded: bytes.length, total: bytes.length, file });
-        return bytes;
-      }),
-    );
-    tokenizerJson = parseJson(tokenizerBytes!, STATIC_MODEL_FILES.tokenizer);
-    tokenizerConfig = parseJson(configBytes!, STATIC_MODEL_FILES.tokenizerConfig);
+    const [configBytes, onnxBytes] = await Promise.all([
+      modelFile(STATIC_MODEL_FILES.tokenizerConfig),
+      modelFile(STATIC_MODEL_FILES.weights),
+    ]);
+    tokenizerConfig = parseJson(configBytes, STATIC_MODEL_FILES.tokenizerConfig);
     try {
-      weights = readStaticWeights(onnxBytes!);
+      weights = readStaticWeights(onnxBytes);
     } catch (e) {
       throw new FileError(STATIC_MODEL_FILES.weights, 'corrupt', messageOf(e));
     }
-    // The same ids as `Tokenizer.encode` for plain ASCII text, without building the tokenizer.
-    tokenizeAscii = asciiWordPiece(tokenizerJson, tokenizerConfig);
+    prepared = wordPieceConfigFits(tokenizerConfig) ? await keptWordPiece : undefined;
+    if (!prepared) {
+      // The same ids as `Tokenizer.encode` for plain ASCII text, without building the tokenizer.
+      prepared = readWordPiece(await readTokenizerJson(), tokenizerConfig);
+      const read = prepared;
+      // kept for the next start, between other tasks
+      if (read && cache)
+        setTimeout(() => {
+          const packed = packWordPiece(read);
+          if (packed)
+            void cache.keepDerived(model, STATIC_MODEL_FILES.tokenizer, PACKED_WORD_PIECE, packed);
+        }, 0);
+    }
     // transformers.js: `model_max_length ?? Infinity` (no limit when the config names none).
     const limit = tokenizerConfig.model_max_length;
     maxTokens = typeof limit === 'number' && limit > 0 ? limit : Infinity;
@@ -309,10 +353,12 @@ export async function createStaticEmbedder(
     throw loadFailed(e);
   }
   // A tokenizer the shortcut does not read is built now, so its errors are the load's.
-  if (!tokenizeAscii) await fullTokenizer();
+  if (!prepared) await fullTokenizer();
+  const tokenizeAscii = prepared && asciiWordPiece(prepared);
 
   const { table, scale, vocabSize, dims } = weights;
-  const vocab = (tokenizerJson.model as { vocab?: unknown } | undefined)?.vocab;
+  const vocabulary =
+    prepared?.vocabulary ?? wordsOf((await readTokenizerJson()).model as { vocab?: unknown });
   const shipped: NeighbourTable | undefined = await neighbourTable;
   const fits =
     shipped !== undefined &&
@@ -323,18 +369,12 @@ export async function createStaticEmbedder(
     });
   // without a fitting table: prepared between other tasks from now on, so that the first
   // expanded query does not wait
-  const neighbours =
-    typeof vocab === 'object' && vocab !== null
-      ? new WordNeighbours(
-          vocab as Record<string, number>,
-          table,
-          scale,
-          dims,
-          fits ? shipped : undefined,
-        )
-      : undefined;
+  const neighbours = vocabulary
+    ? new WordNeighbours(vocabulary, table, scale, dims, fits ? shipped : undefined)
+    : undefined;
   neighbours?.prepareInBackground();
   void cache?.prune(); // copies of files no longer served
+  loading = false;
   const languages = await languagesRead;
   const acc = new Float64Array(dims);
   let truncated = 0;

@@ -1,5 +1,6 @@
 import type { NeighbourTable } from '@anamnesis/model-default';
 import { Int8Rows } from '../vectors/int8-rows.ts';
+import type { Vocabulary } from './vocabulary.ts';
 
 /** Nearest words returned per query word. */
 export const NEIGHBOURS_PER_WORD = 2;
@@ -29,8 +30,8 @@ const PLAIN_WORD = /^\p{Ll}+$/u;
  * time) answers from it instead, without the search or the kernel's copy.
  */
 export class WordNeighbours {
-  readonly #vocab: Readonly<Record<string, number>>;
-  /** Row id → its token where that is a plain word; built at the first need (see {@link #plainWords}). */
+  readonly #vocab: Vocabulary;
+  /** Row id → its token where that is a plain word; built when searching (see {@link #plainWords}). */
   #words: readonly (string | undefined)[] | undefined;
   readonly #table: Int8Array;
   readonly #scales: Float32Array;
@@ -48,14 +49,14 @@ export class WordNeighbours {
   readonly #shipped: NeighbourTable['neighbours'] | undefined;
 
   /**
-   * @param vocab the tokenizer's vocabulary (token → row)
+   * @param vocab the tokenizer's vocabulary (token ↔ row)
    * @param table the model's int8 rows, `dims` values each, row `id` at `id · dims`
    * @param scales each row's dequantisation scale (a row of scale 0 is a zero vector)
    * @param shipped the model's neighbour table, if it has one computed from these rows under
    *   {@link NEIGHBOURS_PER_WORD} and {@link NEIGHBOUR_MIN_COSINE} (see {@link tableFits})
    */
   constructor(
-    vocab: Readonly<Record<string, number>>,
+    vocab: Vocabulary,
     table: Int8Array,
     scales: Float32Array,
     dims: number,
@@ -65,7 +66,6 @@ export class WordNeighbours {
     this.#scales = scales;
     this.#dims = dims;
     this.#count = Math.floor(table.length / dims);
-    // read as it is: a copy of a 50,000-word vocabulary into a Map cost ~100 ms at every start
     this.#vocab = vocab;
     this.#shipped = shipped?.neighbours;
     this.#norms = new Float64Array(shipped ? 0 : this.#count);
@@ -74,21 +74,20 @@ export class WordNeighbours {
 
   /** The row of `token`, when the vocabulary holds it and the table has that row. */
   #idOf(token: string): number | undefined {
-    if (!Object.hasOwn(this.#vocab, token)) return undefined;
-    const id = this.#vocab[token];
-    return Number.isInteger(id) && id! >= 0 && id! < this.#count ? id : undefined;
+    const id = this.#vocab.idOf(token);
+    return id !== undefined && id < this.#count ? id : undefined;
   }
 
-  /** Row id → its token where that is a plain word, built once (a pass over the vocabulary). */
+  /** The token of row `row` where that is a plain word. */
+  #plainWord(row: number): string | undefined {
+    const token = this.#vocab.tokenOf(row);
+    return token !== undefined && PLAIN_WORD.test(token) ? token : undefined;
+  }
+
+  /** Row id → its token where that is a plain word, built once (a pass over the rows): for searching. */
   #plainWords(): readonly (string | undefined)[] {
-    if (this.#words) return this.#words;
-    const words: (string | undefined)[] = [];
-    for (const token in this.#vocab) {
-      const id = this.#idOf(token);
-      if (id !== undefined && PLAIN_WORD.test(token)) words[id] = token;
-    }
-    this.#words = words;
-    return words;
+    this.#words ??= Array.from({ length: this.#count }, (_, row) => this.#plainWord(row));
+    return this.#words;
   }
 
   /**
@@ -114,9 +113,9 @@ export class WordNeighbours {
    * for all of it; a query that comes first finishes it at once. The answers are the same either way.
    */
   prepareInBackground(): void {
-    setTimeout(() => this.#plainWords(), 0);
     if (this.#shipped || this.#preparing || this.#prepared === this.#count) return;
     this.#preparing = true;
+    setTimeout(() => this.#plainWords(), 0);
     const slice = () => {
       this.#prepare(this.#prepared + PREPARE_ROWS);
       if (this.#prepared < this.#count) setTimeout(slice, 0);
@@ -156,9 +155,7 @@ export class WordNeighbours {
     if (this.#shipped) {
       const id = this.#idOf(word);
       const near = id === undefined ? undefined : this.#shipped.get(id);
-      if (!near) return [];
-      const words = this.#plainWords();
-      return near.map((row) => words[row]!);
+      return near ? near.map((row) => this.#plainWord(row)!) : [];
     }
     const kept = this.#cache.get(word);
     if (kept) {
@@ -180,12 +177,9 @@ export class WordNeighbours {
   everyWord(): Map<number, readonly number[]> {
     if (this.#shipped) return new Map(this.#shipped);
     const out = new Map<number, readonly number[]>();
-    const ids = new Set<number>();
-    for (const token in this.#vocab) {
-      const id = this.#idOf(token);
-      if (id !== undefined) ids.add(id);
-    }
-    for (const id of [...ids].sort((a, b) => a - b)) {
+    for (let id = 0; id < this.#count; id++) {
+      const token = this.#vocab.tokenOf(id);
+      if (token === undefined || this.#vocab.idOf(token) !== id) continue;
       const near = this.#nearest(id);
       if (near.length > 0) out.set(id, near);
     }

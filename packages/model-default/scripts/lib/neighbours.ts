@@ -9,6 +9,7 @@ import {
   NEIGHBOURS_PER_WORD,
   WordNeighbours,
 } from '../../../engine/src/embedding/word-neighbours.ts';
+import { objectVocabulary } from '../../../engine/src/embedding/vocabulary.ts';
 import { encodeNeighbourTable, readStaticWeights, weightsFingerprint } from '../../src/index.ts';
 
 /** The table's bytes for a model's `tokenizer.json` and ONNX file. */
@@ -19,7 +20,12 @@ export function neighbourTableFile(tokenizerJson: Uint8Array, onnx: Uint8Array):
       model: { vocab: Record<string, number> };
     }
   ).model;
-  const words = new WordNeighbours(vocab, weights.table, weights.scale, weights.dims);
+  const words = new WordNeighbours(
+    objectVocabulary(vocab),
+    weights.table,
+    weights.scale,
+    weights.dims,
+  );
   return encodeNeighbourTable({
     rows: weights.vocabSize,
     dims: weights.dims,
