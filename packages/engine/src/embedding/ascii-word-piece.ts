@@ -50,6 +50,11 @@ interface TokenizerJson {
   added_tokens?: { content?: unknown; normalized?: unknown }[];
 }
 
+/** Whether `x` is a list of token ids. */
+function isIds(x: unknown): x is number[] {
+  return Array.isArray(x) && x.every((id) => Number.isInteger(id));
+}
+
 /**
  * The ids the post-processor puts before and after a single sequence, or `undefined` when its
  * shape is not one this reads (a `TemplateProcessing` with one sequence and special tokens it
@@ -58,8 +63,6 @@ interface TokenizerJson {
 function specialIds(
   post: NonNullable<TokenizerJson['post_processor']>,
 ): { prefix: number[]; suffix: number[] } | undefined {
-  const isIds = (x: unknown): x is number[] =>
-    Array.isArray(x) && x.every((id) => Number.isInteger(id));
   if (post.type === 'BertProcessing') {
     const cls = (post.cls as unknown[] | undefined)?.[1];
     const sep = (post.sep as unknown[] | undefined)?.[1];
@@ -183,10 +186,9 @@ export function unpackWordPiece(bytes: Uint8Array): PreparedWordPiece | undefine
     const shortcut = JSON.parse(
       new TextDecoder().decode(bytes.subarray(4, 4 + length)),
     ) as WordPieceShortcut;
-    const ids = (x: unknown) => Array.isArray(x) && x.every((id) => Number.isInteger(id));
     if (
-      !ids(shortcut.prefix) ||
-      !ids(shortcut.suffix) ||
+      !isIds(shortcut.prefix) ||
+      !isIds(shortcut.suffix) ||
       !Number.isInteger(shortcut.unk) ||
       typeof shortcut.continuing !== 'string' ||
       typeof shortcut.maxChars !== 'number' ||
